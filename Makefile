@@ -1,0 +1,34 @@
+# The course's commands. On a fresh machine: `make tui` to learn, `make test` to check.
+GO      ?= go
+PKGS    := ./...
+CH      ?= 02
+
+.PHONY: tui test vet bench bench-redis exercise fmt
+
+## tui: start the interactive course
+tui:
+	$(GO) run ./tui
+
+## test: everything, with the race detector (Redis tests need Redis: see README)
+test: vet
+	@unformatted=$$(gofmt -l chapters tui internal); \
+	  if [ -n "$$unformatted" ]; then echo "gofmt needed on:"; echo "$$unformatted"; exit 1; fi
+	$(GO) test -race -count=1 -timeout 25m $(PKGS)
+
+vet:
+	$(GO) vet $(PKGS)
+
+## bench: every in-memory algorithm, with x/time/rate beside the token bucket
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./chapters/02-fixed-window ./chapters/03-sliding ./chapters/04-buckets
+
+## bench-redis: decisions per second through EVALSHA and MEMORY USAGE per key
+bench-redis:
+	$(GO) test -run '^$$' -bench . -benchmem ./chapters/06-distributed
+
+## exercise: run one chapter's tests against your own stub, e.g. make exercise CH=02
+exercise:
+	$(GO) test -count=1 -tags exercise ./chapters/$(CH)-*/
+
+fmt:
+	gofmt -w chapters tui internal

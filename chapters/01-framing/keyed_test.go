@@ -1,0 +1,86 @@
+package framing
+
+import (
+	"errors"
+	"sync"
+	"testing"
+	"time"
+)
+
+// counter is a tiny Algorithm for testing Keyed itself: it admits the first
+// limit cost units and nothing after.
+type counter struct{ used, limit int }
+
+func (c *counter) MaxCost() int { return c.limit }
+func (c *counter) AllowN(_ time.Time, cost int) Decision {
+	if c.used+cost > c.limit {
+		return Decision{Remaining: c.limit - c.used}
+	}
+	c.used += cost
+	return Decision{Allowed: true, Remaining: c.limit - c.used}
+}
+
+func TestKeyedKeepsKeysApart(t *testing.T) {
+	k := NewKeyed(func() *counter { return &counter{limit: 2} })
+	now := time.UnixMilli(0)
+	got := []bool{k.Allow("a", now).Allowed, k.Allow("a", now).Allowed, k.Allow("a", now).Allowed, k.Allow("b", now).Allowed}
+	want := []bool{true, true, false, true}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("decision %d: got %v, want %v (all: %v)", i+1, got[i], want[i], got)
+		}
+	}
+	if k.Len() != 2 {
+		t.Fatalf("Len = %d, want 2", k.Len())
+	}
+}
+
+func TestKeyedRejectsBadCostAsError(t *testing.T) {
+	k := NewKeyed(func() *counter { return &counter{limit: 3} })
+	for _, cost := range []int{0, -1, 4} {
+		_, err := k.AllowN("a", time.UnixMilli(0), cost)
+		var pe *ParamError
+		if !errors.As(err, &pe) || pe.Param != "cost" {
+			t.Fatalf("cost %d: got err %v, want a ParamError naming cost", cost, err)
+		}
+	}
+	if d := k.Allow("a", time.UnixMilli(0)); !d.Allowed || d.Remaining != 2 {
+		t.Fatalf("a bad cost must not spend permits: got %+v", d)
+	}
+}
+
+func TestKeyedConcurrentNeverOverAdmits(t *testing.T) {
+	const limit, workers, tries = 100, 8, 50
+	k := NewKeyed(func() *counter { return &counter{limit: limit} })
+	var mu sync.Mutex
+	allowed := map[string]int{}
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < tries; i++ {
+				for _, key := range []string{"x", "y"} {
+					if k.Allow(key, time.UnixMilli(int64(i))).Allowed {
+						mu.Lock()
+						allowed[key]++
+						mu.Unlock()
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, key := range []string{"x", "y"} {
+		if allowed[key] != limit {
+			t.Errorf("key %s: %d allowed, want exactly %d", key, allowed[key], limit)
+		}
+	}
+}
+
+func TestParamErrorNamesParameter(t *testing.T) {
+	err := BadParam("window", "0s", "a duration > 0")
+	if got, want := err.Error(), "invalid window 0s: accepted a duration > 0"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+}

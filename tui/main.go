@@ -1,0 +1,51 @@
+// Command tui is the course's terminal app. With no arguments it starts the
+// interactive course; the subcommands run headless for scripts and tests
+// (SPEC §4).
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+// A subcommand takes its arguments and writes to stdout / stderr; it returns
+// the process exit code (0 ok, 1 failure, 2 bad input).
+type subcommand func(args []string, stdout, stderr io.Writer) int
+
+var subcommands = map[string]subcommand{
+	"sim":      runSim,      // sim.go: chapter 05 lab, one algorithm or a scenario pair
+	"worst":    runWorst,    // sim.go: chapter 05 worst-case search
+	"prefetch": runPrefetch, // prefetch.go: chapter 06 quota prefetch simulation
+	"drill":    runDrill,    // drill.go: chapter 07 interview drill
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		return runApp(stdout, stderr)
+	}
+	if args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(stdout)
+		return 0
+	}
+	cmd, ok := subcommands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "unknown command %q: accepted sim, worst, prefetch, drill (or no command for the interactive course)\n", args[0])
+		return 2
+	}
+	return cmd(args[1:], stdout, stderr)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `usage:
+  tui                 the interactive course (needs a terminal)
+  tui sim ...         run the chapter 05 lab headless (--help for flags)
+  tui worst ...       search for the worst-case arrival sequence
+  tui prefetch ...    simulate chapter 06 quota prefetch
+  tui drill           the chapter 07 interview drill
+`)
+}
