@@ -1,0 +1,73 @@
+package distributed
+
+import (
+	"fmt"
+
+	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+)
+
+// PerNodeConfig describes one window of SPEC E8: Nodes application nodes each
+// receive PerNode requests, and the limit is meant to be Limit in total.
+type PerNodeConfig struct {
+	Nodes   int // 1..MaxSimNodes
+	Limit   int // the intended global limit for the window, >= 0
+	PerNode int // requests each node receives in the window, >= 0
+}
+
+// Validate reports the first bad field as a *framing.ParamError.
+func (c PerNodeConfig) Validate() error {
+	if c.Nodes < 1 || c.Nodes > MaxSimNodes {
+		return framing.BadParam("nodes", c.Nodes, fmt.Sprintf("an integer from 1 to %d", MaxSimNodes))
+	}
+	if c.Limit < 0 {
+		return framing.BadParam("limit", c.Limit, "an integer >= 0")
+	}
+	if c.PerNode < 0 || c.Nodes*c.PerNode > MaxSimRequests {
+		return framing.BadParam("per-node", c.PerNode,
+			fmt.Sprintf("an integer from 0 to %d", MaxSimRequests/c.Nodes))
+	}
+	return nil
+}
+
+// PerNodeResult compares the two ways of counting.
+type PerNodeResult struct {
+	// LocalAllowed is the total admitted when every node keeps its own
+	// counter against the full limit.
+	LocalAllowed int
+	// SharedAllowed is the total admitted when all nodes count in one shared
+	// counter.
+	SharedAllowed int
+	// LocalPerNode[i] is what node i+1 admitted with its own counter.
+	LocalPerNode []int
+	// Multiplier is LocalAllowed / SharedAllowed (0 when nothing was shared).
+	Multiplier float64
+}
+
+// SimulatePerNode replays one window of round-robin traffic under per-node
+// counters and under one shared counter. A node counting alone cannot see
+// what its peers admitted, so N nodes admit up to N × Limit: the limit is
+// multiplied by the fleet size, and changes whenever the fleet scales.
+func SimulatePerNode(c PerNodeConfig) (PerNodeResult, error) {
+	if err := c.Validate(); err != nil {
+		return PerNodeResult{}, err
+	}
+	local := make([]int, c.Nodes)
+	res := PerNodeResult{LocalPerNode: local}
+	shared := 0
+	for r := 0; r < c.PerNode; r++ {
+		for k := 0; k < c.Nodes; k++ {
+			if local[k] < c.Limit {
+				local[k]++
+				res.LocalAllowed++
+			}
+			if shared < c.Limit {
+				shared++
+				res.SharedAllowed++
+			}
+		}
+	}
+	if res.SharedAllowed > 0 {
+		res.Multiplier = float64(res.LocalAllowed) / float64(res.SharedAllowed)
+	}
+	return res, nil
+}

@@ -1,0 +1,270 @@
+package distributed
+
+import (
+	"fmt"
+
+	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+)
+
+// Bounds on a prefetch simulation, so that a typo on the command line cannot
+// ask for gigabytes of per-step snapshots.
+const (
+	MaxSimNodes    = 100
+	MaxSimRequests = 10000
+)
+
+// PrefetchConfig describes one window of the local-quota-prefetch story
+// (SPEC E12, E13): Nodes application nodes share a global Limit; each node
+// borrows up to Batch permits from the centre per round trip and spends them
+// locally.
+type PrefetchConfig struct {
+	Nodes   int   // application nodes, 1..MaxSimNodes
+	PerNode int   // requests per node, sent round-robin 1,2,…,N,1,2,…; ignored when Order is set
+	Limit   int   // global limit for the window, >= 0
+	Batch   int   // permits a node asks for per round trip, >= 1
+	Order   []int // explicit arrival order as 1-based node numbers; nil means round-robin
+	RTTMS   int64 // one round trip to the centre in ms, >= 0 (only scales wait_ms)
+}
+
+// Validate reports the first bad field as a *framing.ParamError whose Param is
+// the CLI flag name: nodes, per-node, limit, batch, order or rtt.
+func (c PrefetchConfig) Validate() error {
+	if c.Nodes < 1 || c.Nodes > MaxSimNodes {
+		return framing.BadParam("nodes", c.Nodes, fmt.Sprintf("an integer from 1 to %d", MaxSimNodes))
+	}
+	if c.Order == nil {
+		if c.PerNode < 0 || c.Nodes*c.PerNode > MaxSimRequests {
+			return framing.BadParam("per-node", c.PerNode,
+				fmt.Sprintf("an integer from 0 to %d (at most %d requests in all)", MaxSimRequests/c.Nodes, MaxSimRequests))
+		}
+	}
+	if c.Limit < 0 {
+		return framing.BadParam("limit", c.Limit, "an integer >= 0")
+	}
+	if c.Batch < 1 {
+		return framing.BadParam("batch", c.Batch, "an integer >= 1")
+	}
+	if c.Order != nil {
+		if len(c.Order) > MaxSimRequests {
+			return framing.BadParam("order", fmt.Sprintf("(%d entries)", len(c.Order)),
+				fmt.Sprintf("at most %d node numbers", MaxSimRequests))
+		}
+		for _, n := range c.Order {
+			if n < 1 || n > c.Nodes {
+				return framing.BadParam("order", n, fmt.Sprintf("node numbers from 1 to %d (--nodes)", c.Nodes))
+			}
+		}
+	}
+	if c.RTTMS < 0 {
+		return framing.BadParam("rtt", c.RTTMS, "an integer number of ms >= 0")
+	}
+	return nil
+}
+
+// ArrivalOrder returns the 1-based node of every request: Order if set, else
+// PerNode rounds of 1..Nodes.
+func (c PrefetchConfig) ArrivalOrder() []int {
+	if c.Order != nil {
+		return append([]int(nil), c.Order...)
+	}
+	order := make([]int, 0, c.Nodes*c.PerNode)
+	for r := 0; r < c.PerNode; r++ {
+		for n := 1; n <= c.Nodes; n++ {
+			order = append(order, n)
+		}
+	}
+	return order
+}
+
+// StepReason says how the prefetching node decided one request.
+type StepReason string
+
+const (
+	// ReasonLocal: the node spent a permit it already held; no round trip.
+	ReasonLocal StepReason = "local"
+	// ReasonBorrowed: the node held nothing, borrowed a batch (or what was
+	// left of the window) in one round trip and spent one permit of it.
+	ReasonBorrowed StepReason = "borrowed"
+	// ReasonBorrowEmpty: the node asked and the centre had nothing left; the
+	// round trip was spent on a rejection.
+	ReasonBorrowEmpty StepReason = "borrow-empty"
+	// ReasonWindowEmpty: the node held nothing and already knew the window was
+	// drained, so it rejected without asking again.
+	ReasonWindowEmpty StepReason = "window-empty"
+)
+
+// PrefetchStep is one request replayed under both designs, so a viewer can
+// step through the window request by request.
+type PrefetchStep struct {
+	Index int // 1-based position in the arrival order
+	Node  int // 1-based node the request arrived at
+
+	// Central design: one atomic decrement per request.
+	CentralAllowed   bool
+	CentralRemaining int // the shared counter's permits left after this request
+
+	// Prefetch design.
+	Allowed       bool
+	Reason        StepReason
+	RoundTrip     bool  // the node called the centre for this request
+	Granted       int   // permits that round trip handed over (0 without one)
+	WaitMS        int64 // time this request spent on the round trip
+	PoolRemaining int   // the centre's permits left after this request
+	// WhileStranded marks a rejection while some other node held unused
+	// permits: a false reject caused by stranding, not by the limit.
+	WhileStranded bool
+	// Held is every node's unused local allowance after this request
+	// (Held[i] belongs to node i+1).
+	Held []int
+}
+
+// CentralMetrics summarise the one-round-trip-per-request design. JSON names
+// are SPEC §4's.
+type CentralMetrics struct {
+	Allowed    int   `json:"allowed"`
+	Rejected   int   `json:"rejected"`
+	RoundTrips int   `json:"round_trips"`
+	WaitMS     int64 `json:"wait_ms"` // round trips × rtt: time requests spent waiting on the centre
+}
+
+// PrefetchMetrics summarise the prefetch design. JSON names are SPEC §4's.
+type PrefetchMetrics struct {
+	Allowed    int   `json:"allowed"`
+	Rejected   int   `json:"rejected"`
+	RoundTrips int   `json:"round_trips"`
+	WaitMS     int64 `json:"wait_ms"`
+	// CentralRemaining is what the centre still has at the end of the window.
+	CentralRemaining int `json:"central_remaining"`
+	// Stranded is the sum of permits borrowed but never spent: the window
+	// paid for them and nobody used them.
+	Stranded int `json:"stranded"`
+	// FewerThanCentral is central allowed minus prefetch allowed.
+	FewerThanCentral int `json:"fewer_than_central"`
+	// RejectsWhileStranded counts rejections made while another node held
+	// unused permits (false rejects).
+	RejectsWhileStranded int `json:"rejects_while_stranded"`
+}
+
+// NodeQuota is one node's account at the end of the window.
+type NodeQuota struct {
+	Node     int `json:"node"`
+	Borrowed int `json:"borrowed"` // permits taken from the centre
+	Used     int `json:"used"`     // permits spent on allowed requests
+	Stranded int `json:"stranded"` // borrowed - used: held when the window ended
+	Rejected int `json:"rejected"` // requests this node rejected
+}
+
+// PrefetchResult is the replay of one window under both designs.
+type PrefetchResult struct {
+	Config   PrefetchConfig // as given, with Order filled in
+	Steps    []PrefetchStep
+	Central  CentralMetrics
+	Prefetch PrefetchMetrics
+	Nodes    []NodeQuota
+}
+
+// SimulatePrefetch replays one window of requests twice: against a central
+// counter (every request is one atomic decrement, one round trip) and with
+// local quota prefetch.
+//
+// Prefetch rules, one node at a time as requests arrive:
+//   - a node holding a permit spends it locally, with no round trip;
+//   - a node holding none asks the centre, which atomically grants
+//     min(Batch, remaining) and reports what is left;
+//   - once a node has seen the centre report 0 left, it rejects without
+//     asking again until the window ends (otherwise every request at a
+//     drained node would still pay a round trip just to hear "no").
+//
+// Nothing is ever over-admitted: every allowed request spends a permit the
+// centre handed out. The cost is stranded quota — permits sitting at one node
+// while another rejects — which Batch = 1 removes at the price of a round
+// trip per request.
+func SimulatePrefetch(c PrefetchConfig) (PrefetchResult, error) {
+	if err := c.Validate(); err != nil {
+		return PrefetchResult{}, err
+	}
+	order := c.ArrivalOrder()
+	c.Order = order
+	res := PrefetchResult{Config: c, Steps: make([]PrefetchStep, 0, len(order))}
+
+	central := c.Limit
+	pool := c.Limit
+	held := make([]int, c.Nodes)
+	drained := make([]bool, c.Nodes) // node has seen the centre report 0 left
+	nodes := make([]NodeQuota, c.Nodes)
+	for i := range nodes {
+		nodes[i].Node = i + 1
+	}
+
+	for i, n := range order {
+		k := n - 1
+		st := PrefetchStep{Index: i + 1, Node: n}
+
+		// Central: the decrement happens whatever the answer, so a rejection
+		// costs a round trip too.
+		res.Central.RoundTrips++
+		if central > 0 {
+			central--
+			st.CentralAllowed = true
+			res.Central.Allowed++
+		} else {
+			res.Central.Rejected++
+		}
+		st.CentralRemaining = central
+
+		// Prefetch.
+		switch {
+		case held[k] > 0:
+			st.Reason = ReasonLocal
+		case drained[k]:
+			st.Reason = ReasonWindowEmpty
+		default:
+			st.RoundTrip = true
+			st.WaitMS = c.RTTMS
+			res.Prefetch.RoundTrips++
+			grant := min(c.Batch, pool)
+			pool -= grant
+			held[k] += grant
+			nodes[k].Borrowed += grant
+			st.Granted = grant
+			if pool == 0 {
+				drained[k] = true
+			}
+			if grant > 0 {
+				st.Reason = ReasonBorrowed
+			} else {
+				st.Reason = ReasonBorrowEmpty
+			}
+		}
+		if held[k] > 0 {
+			held[k]--
+			nodes[k].Used++
+			st.Allowed = true
+			res.Prefetch.Allowed++
+		} else {
+			nodes[k].Rejected++
+			res.Prefetch.Rejected++
+			for j, h := range held {
+				if j != k && h > 0 {
+					st.WhileStranded = true
+					res.Prefetch.RejectsWhileStranded++
+					break
+				}
+			}
+		}
+		st.PoolRemaining = pool
+		st.Held = append([]int(nil), held...)
+		res.Steps = append(res.Steps, st)
+	}
+
+	res.Central.WaitMS = int64(res.Central.RoundTrips) * c.RTTMS
+	res.Prefetch.WaitMS = int64(res.Prefetch.RoundTrips) * c.RTTMS
+	res.Prefetch.CentralRemaining = pool
+	for k := range nodes {
+		nodes[k].Stranded = held[k]
+		res.Prefetch.Stranded += held[k]
+	}
+	res.Prefetch.FewerThanCentral = res.Central.Allowed - res.Prefetch.Allowed
+	res.Nodes = nodes
+	return res, nil
+}

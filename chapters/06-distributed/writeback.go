@@ -1,0 +1,90 @@
+package distributed
+
+import (
+	"fmt"
+
+	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+)
+
+// WriteBackConfig describes one window of SPEC E14: each node decides
+// locally and reports its count to the centre only every SyncMS.
+type WriteBackConfig struct {
+	Nodes    int   // 1..MaxSimNodes
+	Limit    int   // global target for the window, >= 0
+	PerNode  int   // requests each node receives, evenly spread over the window
+	WindowMS int64 // window width in ms, >= 1
+	SyncMS   int64 // write-back interval in ms, >= 1 (>= WindowMS: no sync inside the window)
+}
+
+// Validate reports the first bad field as a *framing.ParamError.
+func (c WriteBackConfig) Validate() error {
+	if c.Nodes < 1 || c.Nodes > MaxSimNodes {
+		return framing.BadParam("nodes", c.Nodes, fmt.Sprintf("an integer from 1 to %d", MaxSimNodes))
+	}
+	if c.Limit < 0 {
+		return framing.BadParam("limit", c.Limit, "an integer >= 0")
+	}
+	if c.PerNode < 0 || c.Nodes*c.PerNode > MaxSimRequests {
+		return framing.BadParam("per-node", c.PerNode,
+			fmt.Sprintf("an integer from 0 to %d", MaxSimRequests/c.Nodes))
+	}
+	if c.WindowMS < 1 {
+		return framing.BadParam("window", c.WindowMS, "an integer number of ms >= 1")
+	}
+	if c.SyncMS < 1 {
+		return framing.BadParam("sync", c.SyncMS, "an integer number of ms >= 1")
+	}
+	return nil
+}
+
+// WriteBackResult is one window replayed with delayed write-back.
+type WriteBackResult struct {
+	Allowed   int   // admitted by all nodes together
+	PerNode   []int // PerNode[i] is what node i+1 admitted
+	Syncs     int   // write-backs inside the window
+	Overshoot int   // max(0, Allowed - Limit)
+}
+
+// SimulateWriteBack replays one window in which node i's j-th request arrives
+// at j × WindowMS / PerNode. A node admits while the last total it heard from
+// the centre plus its own unreported count stays under Limit; every SyncMS
+// all nodes report their counts and hear the new total (a sync at the same
+// instant as a request happens first).
+//
+// Between two syncs the nodes are blind to each other, so each can spend the
+// whole limit: with no sync inside the window, N nodes admit N × Limit.
+// Shorter intervals shrink the overshoot but never remove it; only a check
+// against the shared counter before admitting does.
+func SimulateWriteBack(c WriteBackConfig) (WriteBackResult, error) {
+	if err := c.Validate(); err != nil {
+		return WriteBackResult{}, err
+	}
+	res := WriteBackResult{PerNode: make([]int, c.Nodes)}
+	centre := 0
+	seen := make([]int, c.Nodes)     // the total each node heard at its last sync
+	unsynced := make([]int, c.Nodes) // admitted since the node last reported
+	nextSync := c.SyncMS
+	for j := 0; j < c.PerNode; j++ {
+		t := int64(j) * c.WindowMS / int64(c.PerNode)
+		for nextSync <= t && nextSync < c.WindowMS {
+			for k := range unsynced {
+				centre += unsynced[k]
+				unsynced[k] = 0
+			}
+			for k := range seen {
+				seen[k] = centre
+			}
+			res.Syncs++
+			nextSync += c.SyncMS
+		}
+		for k := 0; k < c.Nodes; k++ {
+			if seen[k]+unsynced[k] < c.Limit {
+				unsynced[k]++
+				res.PerNode[k]++
+				res.Allowed++
+			}
+		}
+	}
+	res.Overshoot = max(0, res.Allowed-c.Limit)
+	return res, nil
+}
