@@ -1,12 +1,266 @@
 package main
 
 import (
+	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
+
+	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 )
 
-// runPrefetch is the headless chapter 06 prefetch simulation (SPEC §4). Placeholder.
+const prefetchUsage = `usage: tui prefetch [--nodes 4] [--per-node 2] [--limit 20] [--batch 8]
+                    [--order 1,2,1,2,2] [--rtt 1] [--json]
+
+Replays one window of requests against a central counter (one round trip per
+request) and with local quota prefetch (each node borrows --batch permits per
+round trip). --order lists the node of each request; without it every node gets
+--per-node requests, round-robin.
+`
+
+const prefetchFlags = "--nodes --per-node --limit --batch --order --rtt --json"
+
+// prefetchJSON is the SPEC §4 shape of `prefetch --json`.
+type prefetchJSON struct {
+	Central  distributed.CentralMetrics  `json:"central"`
+	Prefetch distributed.PrefetchMetrics `json:"prefetch"`
+	Nodes    []distributed.NodeQuota     `json:"nodes"`
+}
+
+// runPrefetch is the headless chapter 06 prefetch simulation (SPEC §4).
 func runPrefetch(args []string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "prefetch: not implemented yet")
-	return 1
+	cfg, asJSON, err := parsePrefetchArgs(args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, prefetchUsage)
+		return 0
+	}
+	if err == nil {
+		var res distributed.PrefetchResult
+		res, err = distributed.SimulatePrefetch(cfg)
+		if err == nil {
+			if asJSON {
+				out, _ := json.Marshal(prefetchJSON{Central: res.Central, Prefetch: res.Prefetch, Nodes: res.Nodes})
+				fmt.Fprintf(stdout, "%s\n", out)
+			} else {
+				writePrefetchTable(stdout, res)
+			}
+			return 0
+		}
+	}
+	var pe *framing.ParamError
+	if errors.As(err, &pe) {
+		fmt.Fprintf(stderr, "prefetch: invalid --%s %s: accepted %s\n", pe.Param, pe.Value, pe.Accept)
+	} else {
+		fmt.Fprintf(stderr, "prefetch: %v\n", err)
+	}
+	return 2
+}
+
+// parsePrefetchArgs reads the flags. Malformed values come back as a
+// *framing.ParamError naming the flag, like out-of-range ones do.
+func parsePrefetchArgs(args []string) (distributed.PrefetchConfig, bool, error) {
+	cfg := distributed.PrefetchConfig{Nodes: 4, PerNode: 2, Limit: 20, Batch: 8, RTTMS: 1}
+	var asJSON bool
+	var bad error // the first malformed value, kept with our own wording
+	fs := flag.NewFlagSet("prefetch", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	intFlag := func(name string, dst *int, accept string) {
+		fs.Func(name, "", func(s string) error {
+			v, err := strconv.Atoi(strings.TrimSpace(s))
+			if err != nil {
+				if bad == nil {
+					bad = framing.BadParam(name, strconv.Quote(s), accept)
+				}
+				return bad
+			}
+			*dst = v
+			return nil
+		})
+	}
+	intFlag("nodes", &cfg.Nodes, fmt.Sprintf("an integer from 1 to %d", distributed.MaxSimNodes))
+	intFlag("per-node", &cfg.PerNode, "an integer >= 0")
+	intFlag("limit", &cfg.Limit, fmt.Sprintf("an integer from 0 to %d", distributed.MaxSimLimit))
+	intFlag("batch", &cfg.Batch, fmt.Sprintf("an integer from 1 to %d", distributed.MaxSimLimit))
+	fs.Func("rtt", "", func(s string) error {
+		v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+		if err != nil {
+			if bad == nil {
+				bad = framing.BadParam("rtt", strconv.Quote(s), fmt.Sprintf("an integer number of ms from 0 to %d", distributed.MaxSimRTTMS))
+			}
+			return bad
+		}
+		cfg.RTTMS = v
+		return nil
+	})
+	fs.Func("order", "", func(s string) error {
+		order, err := parseOrder(s)
+		if err != nil {
+			if bad == nil {
+				bad = err
+			}
+			return err
+		}
+		cfg.Order = order
+		return nil
+	})
+	fs.BoolVar(&asJSON, "json", false, "")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return cfg, false, err
+		}
+		if bad != nil {
+			return cfg, false, bad
+		}
+		return cfg, false, fmt.Errorf("%v: accepted %s", err, prefetchFlags)
+	}
+	if fs.NArg() > 0 {
+		return cfg, false, fmt.Errorf("unexpected argument %q: accepted %s", fs.Arg(0), prefetchFlags)
+	}
+	return cfg, asJSON, nil
+}
+
+// parseOrder reads "1,2,1,2,2". Whether each node exists is checked by
+// SimulatePrefetch, which knows --nodes.
+func parseOrder(s string) ([]int, error) {
+	const accept = "a comma-separated list of node numbers, e.g. 1,2,1,2,2"
+	if strings.TrimSpace(s) == "" {
+		return nil, framing.BadParam("order", strconv.Quote(s), accept)
+	}
+	parts := strings.Split(s, ",")
+	order := make([]int, 0, len(parts))
+	for _, p := range parts {
+		n, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil {
+			return nil, framing.BadParam("order", strconv.Quote(s), accept)
+		}
+		order = append(order, n)
+	}
+	return order, nil
+}
+
+// Width of the quota bar: the node table then fits 80 columns.
+const quotaBarWidth = 34
+
+// writePrefetchTable prints the comparison, the per-node accounts with a
+// quota bar, and the first requests step by step, all within 80 columns.
+func writePrefetchTable(w io.Writer, res distributed.PrefetchResult) {
+	c := res.Config
+	how := "round-robin"
+	if len(c.Order) > 0 && !isRoundRobin(c) {
+		how = "--order"
+	}
+	fmt.Fprintf(w, "prefetch: %d nodes, %d requests (%s)\n", c.Nodes, len(c.Order), how)
+	fmt.Fprintf(w, "limit %d, batch %d, rtt %d ms\n\n", c.Limit, c.Batch, c.RTTMS)
+
+	fmt.Fprintf(w, "%-10s %8s %9s %12s %10s %9s\n", "", "allowed", "rejected", "round trips", "wait ms", "stranded")
+	fmt.Fprintf(w, "%-10s %8d %9d %12d %10d %9s\n", "central",
+		res.Central.Allowed, res.Central.Rejected, res.Central.RoundTrips, res.Central.WaitMS, "-")
+	p := res.Prefetch
+	fmt.Fprintf(w, "%-10s %8d %9d %12d %10d %9d\n\n", "prefetch",
+		p.Allowed, p.Rejected, p.RoundTrips, p.WaitMS, p.Stranded)
+	fmt.Fprintf(w, "left at the centre: %d   fewer allowed than central: %d\n", p.CentralRemaining, p.FewerThanCentral)
+	fmt.Fprintf(w, "rejections while other nodes held quota: %d   round trips saved: %d\n\n",
+		p.RejectsWhileStranded, res.Central.RoundTrips-p.RoundTrips)
+
+	fmt.Fprintf(w, "%4s %9s %5s %9s %9s  quota: # used, o stranded, x rejected\n",
+		"node", "borrowed", "used", "stranded", "rejected")
+	widest := 0
+	for _, n := range res.Nodes {
+		widest = max(widest, n.Used+n.Stranded+n.Rejected)
+	}
+	for _, n := range res.Nodes {
+		fmt.Fprintf(w, "%4d %9d %5d %9d %9d  %s\n", n.Node, n.Borrowed, n.Used, n.Stranded, n.Rejected,
+			quotaBar(n, widest))
+	}
+	if widest > quotaBarWidth {
+		fmt.Fprintf(w, "(bars scaled: %d cells = %d permits)\n", quotaBarWidth, widest)
+	}
+
+	const maxSteps = 24
+	fmt.Fprintf(w, "\n%3s %4s  %-14s  %-22s  %s\n", "#", "node", "central", "prefetch", "held after, node 1..")
+	for i, s := range res.Steps {
+		if i == maxSteps {
+			fmt.Fprintf(w, "... %d more requests not shown\n", len(res.Steps)-maxSteps)
+			break
+		}
+		fmt.Fprintf(w, "%3d %4d  %-14s  %-22s  %s\n", s.Index, s.Node,
+			fmt.Sprintf("%s, %d left", verdict(s.CentralAllowed), s.CentralRemaining), stepText(s), heldText(s.Held, 20))
+	}
+	if p.RejectsWhileStranded > 0 {
+		fmt.Fprintln(w, "* rejected while another node held unused quota")
+	}
+}
+
+func isRoundRobin(c distributed.PrefetchConfig) bool {
+	if len(c.Order) != c.Nodes*c.PerNode {
+		return false
+	}
+	for i, n := range c.Order {
+		if n != i%c.Nodes+1 {
+			return false
+		}
+	}
+	return true
+}
+
+func verdict(ok bool) string {
+	if ok {
+		return "allow"
+	}
+	return "reject"
+}
+
+func stepText(s distributed.PrefetchStep) string {
+	var t string
+	switch s.Reason {
+	case distributed.ReasonBorrowed:
+		t = fmt.Sprintf("borrow %d, allow", s.Granted)
+	case distributed.ReasonBorrowEmpty:
+		t = "borrow 0, reject"
+	case distributed.ReasonWindowEmpty:
+		t = "knows empty, reject"
+	default:
+		t = "local, " + verdict(s.Allowed)
+	}
+	if s.WhileStranded {
+		t += " *"
+	}
+	return t
+}
+
+// heldText lists the allowances, cut to fit width columns.
+func heldText(held []int, width int) string {
+	var b strings.Builder
+	for i, h := range held {
+		next := strconv.Itoa(h)
+		if b.Len()+len(next)+1 > width-2 && i < len(held)-1 {
+			b.WriteString(" …")
+			break
+		}
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(next)
+	}
+	return b.String()
+}
+
+// quotaBar draws used, stranded and rejected as runs of #, o and x, scaled so
+// that the busiest node fills at most quotaBarWidth cells. A non-zero count
+// always gets at least one cell.
+func quotaBar(n distributed.NodeQuota, widest int) string {
+	cells := func(v int) int {
+		if v == 0 {
+			return 0
+		}
+		if widest <= quotaBarWidth {
+			return v
+		}
+		return max(1, v*quotaBarWidth/widest)
+	}
+	return strings.Repeat("#", cells(n.Used)) + strings.Repeat("o", cells(n.Stranded)) + strings.Repeat("x", cells(n.Rejected))
 }

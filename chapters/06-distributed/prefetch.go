@@ -11,6 +11,8 @@ import (
 const (
 	MaxSimNodes    = 100
 	MaxSimRequests = 10000
+	MaxSimLimit    = 1000000 // also the largest batch
+	MaxSimRTTMS    = 60000
 )
 
 // PrefetchConfig describes one window of the local-quota-prefetch story
@@ -20,10 +22,10 @@ const (
 type PrefetchConfig struct {
 	Nodes   int   // application nodes, 1..MaxSimNodes
 	PerNode int   // requests per node, sent round-robin 1,2,…,N,1,2,…; ignored when Order is set
-	Limit   int   // global limit for the window, >= 0
-	Batch   int   // permits a node asks for per round trip, >= 1
+	Limit   int   // global limit for the window, 0..MaxSimLimit
+	Batch   int   // permits a node asks for per round trip, 1..MaxSimLimit
 	Order   []int // explicit arrival order as 1-based node numbers; nil means round-robin
-	RTTMS   int64 // one round trip to the centre in ms, >= 0 (only scales wait_ms)
+	RTTMS   int64 // one round trip to the centre in ms, 0..MaxSimRTTMS (only scales wait_ms)
 }
 
 // Validate reports the first bad field as a *framing.ParamError whose Param is
@@ -38,11 +40,11 @@ func (c PrefetchConfig) Validate() error {
 				fmt.Sprintf("an integer from 0 to %d (at most %d requests in all)", MaxSimRequests/c.Nodes, MaxSimRequests))
 		}
 	}
-	if c.Limit < 0 {
-		return framing.BadParam("limit", c.Limit, "an integer >= 0")
+	if c.Limit < 0 || c.Limit > MaxSimLimit {
+		return framing.BadParam("limit", c.Limit, fmt.Sprintf("an integer from 0 to %d", MaxSimLimit))
 	}
-	if c.Batch < 1 {
-		return framing.BadParam("batch", c.Batch, "an integer >= 1")
+	if c.Batch < 1 || c.Batch > MaxSimLimit {
+		return framing.BadParam("batch", c.Batch, fmt.Sprintf("an integer from 1 to %d", MaxSimLimit))
 	}
 	if c.Order != nil {
 		if len(c.Order) > MaxSimRequests {
@@ -55,8 +57,8 @@ func (c PrefetchConfig) Validate() error {
 			}
 		}
 	}
-	if c.RTTMS < 0 {
-		return framing.BadParam("rtt", c.RTTMS, "an integer number of ms >= 0")
+	if c.RTTMS < 0 || c.RTTMS > MaxSimRTTMS {
+		return framing.BadParam("rtt", c.RTTMS, fmt.Sprintf("an integer number of ms from 0 to %d", MaxSimRTTMS))
 	}
 	return nil
 }

@@ -130,10 +130,13 @@ func TestPrefetchValidate(t *testing.T) {
 		{"negative per-node", func(c *PrefetchConfig) { c.PerNode = -1 }, "per-node"},
 		{"too many requests", func(c *PrefetchConfig) { c.PerNode = MaxSimRequests }, "per-node"},
 		{"negative limit", func(c *PrefetchConfig) { c.Limit = -1 }, "limit"},
+		{"huge limit", func(c *PrefetchConfig) { c.Limit = MaxSimLimit + 1 }, "limit"},
 		{"zero batch", func(c *PrefetchConfig) { c.Batch = 0 }, "batch"},
+		{"huge batch", func(c *PrefetchConfig) { c.Batch = MaxSimLimit + 1 }, "batch"},
 		{"order names node 5 of 4", func(c *PrefetchConfig) { c.Order = []int{1, 5} }, "order"},
 		{"order names node 0", func(c *PrefetchConfig) { c.Order = []int{0} }, "order"},
 		{"negative rtt", func(c *PrefetchConfig) { c.RTTMS = -1 }, "rtt"},
+		{"huge rtt", func(c *PrefetchConfig) { c.RTTMS = MaxSimRTTMS + 1 }, "rtt"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
