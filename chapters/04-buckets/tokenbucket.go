@@ -1,0 +1,117 @@
+//go:build !exercise
+
+package buckets
+
+import (
+	"math"
+	"time"
+
+	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+)
+
+// eps is the float tolerance of SPEC §1: a bucket holding cost - 1e-9 tokens
+// is treated as holding cost, so an exact tie allows as exact arithmetic
+// would, whatever rounding the refill picked up on the way.
+const eps = 1e-9
+
+// TokenBucket stores permits. It starts full (C tokens on first sight),
+// refills at R per second up to C, and admits a request of cost k iff it holds
+// at least k tokens, which the request then spends. An admitted request goes
+// upstream at once: a full bucket lets C requests through in the same instant.
+//
+// Not safe for concurrent use; see NewTokenBucketLimiter.
+type TokenBucket struct {
+	capacity int
+	c, rate  float64 // capacity as a float, refills per second
+	tokens   float64 // as of last
+	last     int64   // Unix ns of the latest time seen
+	seen     bool
+}
+
+// NewTokenBucket returns a full token bucket, or the configuration's
+// *framing.ParamError.
+func NewTokenBucket(c Config) (*TokenBucket, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return &TokenBucket{capacity: c.Capacity, c: float64(c.Capacity), rate: c.Rate}, nil
+}
+
+// MaxCost is the capacity: a request costing more could never be admitted.
+func (b *TokenBucket) MaxCost() int { return b.capacity }
+
+// at returns the tokens held at t (Unix ns) and the time they refer to, which
+// is t unless t is earlier than a time already seen.
+func (b *TokenBucket) at(t int64) (float64, int64) {
+	if !b.seen {
+		return b.c, t
+	}
+	if t <= b.last {
+		return b.tokens, b.last
+	}
+	// Multiply before dividing: for an integer rate the product is exact and
+	// the one rounding happens in the division.
+	tokens := b.tokens + float64(t-b.last)*b.rate/nsPerSecond
+	if tokens > b.c {
+		tokens = b.c
+	}
+	return tokens, t
+}
+
+// AllowN refills the bucket up to now and spends cost tokens if it holds
+// them. Remaining is the whole tokens left; a rejection's RetryAfter is the
+// shortest delay after which the bucket holds cost tokens.
+func (b *TokenBucket) AllowN(now time.Time, cost int) framing.Decision {
+	tokens, t := b.at(now.UnixNano())
+	if cost < 1 || cost > b.capacity {
+		return framing.Decision{Remaining: whole(tokens)}
+	}
+	b.last, b.seen = t, true
+	need := float64(cost)
+	if tokens >= need-eps {
+		tokens -= need
+		if tokens < 0 { // a tie that rounding put a hair below cost
+			tokens = 0
+		}
+		b.tokens = tokens
+		return framing.Decision{Allowed: true, Remaining: whole(tokens)}
+	}
+	b.tokens = tokens
+	return framing.Decision{Remaining: whole(tokens), RetryAfter: b.retryAfter(tokens, need)}
+}
+
+// retryAfter is the smallest whole number of nanoseconds after which the
+// bucket, now holding tokens, holds need. The closed form gives it up to
+// rounding; the two loops settle it against the very expression a later
+// AllowN evaluates, so the answer is neither early nor late by a nanosecond.
+func (b *TokenBucket) retryAfter(tokens, need float64) time.Duration {
+	enough := func(d int64) bool { return tokens+float64(d)*b.rate/nsPerSecond >= need-eps }
+	d := int64(math.Ceil((need - eps - tokens) * nsPerSecond / b.rate))
+	if d < 1 {
+		d = 1
+	}
+	for !enough(d) {
+		d++
+	}
+	for d > 1 && enough(d-1) {
+		d--
+	}
+	return time.Duration(d)
+}
+
+// Tokens reports how many tokens the bucket holds at now, without changing it.
+func (b *TokenBucket) Tokens(now time.Time) float64 {
+	tokens, _ := b.at(now.UnixNano())
+	return tokens
+}
+
+// State returns the tokens and the time of the last decision.
+func (b *TokenBucket) State() TokenState {
+	if !b.seen {
+		return TokenState{Tokens: b.c}
+	}
+	return TokenState{Tokens: b.tokens, Last: time.Unix(0, b.last)}
+}
+
+// whole is the number of whole permits in x >= 0, a tie counting as whole.
+func whole(x float64) int { return int(x + eps) }
