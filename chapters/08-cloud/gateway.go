@@ -1,0 +1,241 @@
+package cloud
+
+import (
+	"fmt"
+	"net/http"
+	"time"
+
+	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+)
+
+// Throttle is API Gateway's throttle: a token bucket whose Rate is the
+// steady requests per second and whose Burst is the bucket's capacity.
+// After a quiet spell a client may send Burst requests at once, then Rate
+// per second.
+type Throttle struct {
+	Rate  float64 // steady requests per second, > 0
+	Burst int     // bucket capacity, >= 1
+}
+
+func (t Throttle) validate(name string) error {
+	if !(t.Rate > 0) {
+		return framing.BadParam(name+" rate", t.Rate, "requests per second > 0")
+	}
+	if t.Burst < 1 {
+		return framing.BadParam(name+" burst", t.Burst, "an integer >= 1")
+	}
+	return nil
+}
+
+// DefaultAccountThrottle is the per-Region account default AWS documents
+// (10,000 requests per second, burst 5,000); a zero Account uses it.
+var DefaultAccountThrottle = Throttle{Rate: 10000, Burst: 5000}
+
+// Period is a quota's reset period.
+type Period int
+
+// Quota periods. Windows are calendar-aligned in UTC: a day starts at
+// midnight, a week on Monday, a month on its first day.
+const (
+	Day Period = iota + 1
+	Week
+	Month
+)
+
+func (p Period) String() string {
+	switch p {
+	case Day:
+		return "DAY"
+	case Week:
+		return "WEEK"
+	case Month:
+		return "MONTH"
+	}
+	return fmt.Sprintf("Period(%d)", int(p))
+}
+
+// windowID is the fixed window a quota counts in: the calendar period
+// containing t.
+func (p Period) windowID(t time.Time) int64 {
+	t = t.UTC()
+	switch p {
+	case Day:
+		return t.Unix() / 86400
+	case Week:
+		// 1970-01-01 was a Thursday; shift so that weeks start on Monday.
+		return (t.Unix()/86400 + 3) / 7
+	default:
+		return int64(t.Year())*12 + int64(t.Month()) - 1
+	}
+}
+
+// Quota is a usage plan's total allowance per period: a fixed window, so it
+// resets all at once and does nothing against second-level bursts. Limit 0
+// means no quota.
+type Quota struct {
+	Limit  int
+	Period Period
+}
+
+// UsagePlan ties API keys to a throttle and a quota.
+type UsagePlan struct {
+	Name     string
+	Throttle Throttle
+	Quota    Quota
+	APIKeys  []string
+}
+
+// GatewayConfig is one API stage behind one account.
+type GatewayConfig struct {
+	Plans   []UsagePlan
+	Stage   Throttle // the stage's default throttle; zero means none
+	Account Throttle // zero means DefaultAccountThrottle
+	// Nodes models "best effort": AWS enforces throttles across a fleet and
+	// does not promise an exact cap. Here each of Nodes front ends keeps its
+	// own buckets and requests go round-robin, so a burst can get through
+	// up to Nodes times. 0 or 1 means one exact front end.
+	Nodes int
+}
+
+// Gateway layers (GatewayResult.Layer), in the order AWS documents that
+// it applies throttles.
+const (
+	LayerPlanThrottle = "usage-plan throttle"
+	LayerStage        = "stage throttle"
+	LayerAccount      = "account throttle"
+	LayerQuota        = "usage-plan quota"
+	LayerAPIKey       = "api key"
+)
+
+// GatewayResult is the gateway's answer. Status is 200 when the request is
+// forwarded, 429 when a throttle or the quota rejects it (at the gateway:
+// the backend never sees it), 403 for an unknown API key.
+type GatewayResult struct {
+	Status  int
+	Layer   string // who rejected; "" when forwarded
+	Message string // the gateway's error message
+}
+
+// Gateway is an executable model of an API Gateway stage with usage plans.
+// It is not safe for concurrent use.
+type Gateway struct {
+	cfg     GatewayConfig
+	planOf  map[string]*UsagePlan
+	nodes   []gatewayNode
+	next    int
+	quota   map[string]*quotaCount // per API key
+	plans   []UsagePlan
+	hasStag bool
+}
+
+type gatewayNode struct {
+	plan    map[string]*bucket
+	stage   bucket
+	account bucket
+}
+
+type quotaCount struct {
+	window int64
+	used   int
+}
+
+// NewGateway validates cfg. Every throttle needs Rate > 0 and Burst >= 1,
+// every quota a known period and a limit >= 0, every key exactly one plan.
+func NewGateway(cfg GatewayConfig) (*Gateway, error) {
+	if cfg.Account == (Throttle{}) {
+		cfg.Account = DefaultAccountThrottle
+	}
+	if err := cfg.Account.validate("account"); err != nil {
+		return nil, err
+	}
+	hasStage := cfg.Stage != (Throttle{})
+	if hasStage {
+		if err := cfg.Stage.validate("stage"); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.Nodes < 0 {
+		return nil, framing.BadParam("nodes", cfg.Nodes, "an integer >= 1 (0 means 1)")
+	}
+	if len(cfg.Plans) == 0 {
+		return nil, framing.BadParam("usage plans", "none", "at least one usage plan with an API key")
+	}
+	g := &Gateway{cfg: cfg, planOf: map[string]*UsagePlan{}, quota: map[string]*quotaCount{}, hasStag: hasStage}
+	g.plans = append([]UsagePlan(nil), cfg.Plans...)
+	for i := range g.plans {
+		p := &g.plans[i]
+		if err := p.Throttle.validate("usage plan " + p.Name + " throttle"); err != nil {
+			return nil, err
+		}
+		if p.Quota.Limit < 0 {
+			return nil, framing.BadParam("usage plan "+p.Name+" quota limit", p.Quota.Limit, "an integer >= 0 (0 = no quota)")
+		}
+		if p.Quota.Limit > 0 && (p.Quota.Period < Day || p.Quota.Period > Month) {
+			return nil, framing.BadParam("usage plan "+p.Name+" quota period", p.Quota.Period, "DAY, WEEK or MONTH")
+		}
+		for _, k := range p.APIKeys {
+			if _, dup := g.planOf[k]; dup {
+				return nil, framing.BadParam("api key", k, "a key in exactly one usage plan")
+			}
+			g.planOf[k] = p
+		}
+	}
+	n := max(cfg.Nodes, 1)
+	g.nodes = make([]gatewayNode, n)
+	for i := range g.nodes {
+		g.nodes[i].plan = map[string]*bucket{}
+	}
+	return g, nil
+}
+
+// Handle decides one request. All throttles are consulted first and spent
+// only if all pass; the quota counts only forwarded requests.
+func (g *Gateway) Handle(r Request) GatewayResult {
+	p, ok := g.planOf[r.APIKey]
+	if !ok {
+		return GatewayResult{Status: http.StatusForbidden, Layer: LayerAPIKey, Message: "Forbidden"}
+	}
+	node := &g.nodes[g.next]
+	g.next = (g.next + 1) % len(g.nodes)
+	pb := node.plan[r.APIKey]
+	if pb == nil {
+		pb = &bucket{}
+		node.plan[r.APIKey] = pb
+	}
+	tooMany := GatewayResult{Status: http.StatusTooManyRequests, Message: "Too Many Requests"}
+	if !pb.ok(p.Throttle, r.At) {
+		tooMany.Layer = LayerPlanThrottle
+		return tooMany
+	}
+	if g.hasStag && !node.stage.ok(g.cfg.Stage, r.At) {
+		tooMany.Layer = LayerStage
+		return tooMany
+	}
+	if !node.account.ok(g.cfg.Account, r.At) {
+		tooMany.Layer = LayerAccount
+		return tooMany
+	}
+	var q *quotaCount
+	if p.Quota.Limit > 0 {
+		q = g.quota[r.APIKey]
+		if q == nil {
+			q = &quotaCount{}
+			g.quota[r.APIKey] = q
+		}
+		if w := p.Quota.Period.windowID(r.At); w != q.window {
+			q.window, q.used = w, 0
+		}
+		if q.used >= p.Quota.Limit {
+			return GatewayResult{Status: http.StatusTooManyRequests, Layer: LayerQuota, Message: "Limit Exceeded"}
+		}
+	}
+	pb.take()
+	if g.hasStag {
+		node.stage.take()
+	}
+	node.account.take()
+	if q != nil {
+		q.used++
+	}
+	return GatewayResult{Status: http.StatusOK}
+}

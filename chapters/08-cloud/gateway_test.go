@@ -1,0 +1,176 @@
+package cloud_test
+
+import (
+	"errors"
+	"net/http"
+	"testing"
+	"time"
+
+	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	cloud "github.com/ratelimit-course/ratelimit/chapters/08-cloud"
+)
+
+var t0 = time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC) // a Tuesday
+
+func at(ms int64) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
+
+func gateway(t *testing.T, cfg cloud.GatewayConfig) *cloud.Gateway {
+	t.Helper()
+	g, err := cloud.NewGateway(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func plan(name string, rate float64, burst int, q cloud.Quota, keys ...string) cloud.UsagePlan {
+	return cloud.UsagePlan{Name: name, Throttle: cloud.Throttle{Rate: rate, Burst: burst}, Quota: q, APIKeys: keys}
+}
+
+func TestE18_UsagePlanThrottleIsATokenBucket(t *testing.T) {
+	// rate = steady RPS, burst = capacity: burst 5 at once, then 2 per second.
+	g := gateway(t, cloud.GatewayConfig{Plans: []cloud.UsagePlan{plan("basic", 2, 5, cloud.Quota{}, "k1")}})
+	steps := []struct {
+		ms     int64
+		status int
+		layer  string
+	}{
+		{0, 200, ""}, {0, 200, ""}, {0, 200, ""}, {0, 200, ""}, {0, 200, ""},
+		{0, 429, cloud.LayerPlanThrottle}, // the bucket is empty
+		{499, 429, cloud.LayerPlanThrottle},
+		{500, 200, ""}, // 500 ms at 2/s = one token
+		{500, 429, cloud.LayerPlanThrottle},
+		{1000, 200, ""},
+		{4000, 200, ""}, {4000, 200, ""}, {4000, 200, ""}, {4000, 200, ""}, {4000, 200, ""}, // refilled to 5, not 6
+		{4000, 429, cloud.LayerPlanThrottle},
+	}
+	for i, s := range steps {
+		got := g.Handle(cloud.Request{At: at(s.ms), APIKey: "k1"})
+		if got.Status != s.status || got.Layer != s.layer {
+			t.Fatalf("step %d at %d ms: got %d %q, want %d %q", i+1, s.ms, got.Status, got.Layer, s.status, s.layer)
+		}
+		if got.Status == 429 && got.Message != "Too Many Requests" {
+			t.Fatalf("throttle message %q", got.Message)
+		}
+	}
+}
+
+func TestE18_QuotaIsAFixedWindowPerDayWeekMonth(t *testing.T) {
+	day := func(y int, m time.Month, d, h, min int) time.Time { return time.Date(y, m, d, h, min, 0, 0, time.UTC) }
+	cases := []struct {
+		period     cloud.Period
+		last       time.Time // the end of one period
+		next       time.Time // the start of the next
+		sameWindow time.Time // far from last, but in the same period
+	}{
+		{cloud.Day, day(2026, 3, 10, 23, 59), day(2026, 3, 11, 0, 0), day(2026, 3, 10, 0, 0)},
+		// Weeks start on Monday: Sunday 23:59 → Monday 00:00 resets, Wednesday → Thursday does not.
+		{cloud.Week, day(2026, 3, 15, 23, 59), day(2026, 3, 16, 0, 0), day(2026, 3, 11, 23, 0)},
+		{cloud.Month, day(2026, 3, 31, 23, 59), day(2026, 4, 1, 0, 0), day(2026, 3, 1, 0, 0)},
+	}
+	for _, c := range cases {
+		t.Run(c.period.String(), func(t *testing.T) {
+			g := gateway(t, cloud.GatewayConfig{Plans: []cloud.UsagePlan{plan("q", 100, 100, cloud.Quota{Limit: 3, Period: c.period}, "k")}})
+			send := func(tm time.Time) cloud.GatewayResult { return g.Handle(cloud.Request{At: tm, APIKey: "k"}) }
+			if r := send(c.sameWindow); r.Status != 200 {
+				t.Fatalf("first request: %+v", r)
+			}
+			for i := 0; i < 2; i++ {
+				if r := send(c.last); r.Status != 200 {
+					t.Fatalf("request %d: %+v", i+2, r)
+				}
+			}
+			r := send(c.last)
+			if r.Status != http.StatusTooManyRequests || r.Layer != cloud.LayerQuota || r.Message != "Limit Exceeded" {
+				t.Fatalf("4th in the period: %+v, want 429 from the quota", r)
+			}
+			// The whole allowance comes back at the boundary at once: a
+			// fixed window, so 2 + 3 = 5 get through within one minute.
+			for i := 0; i < 3; i++ {
+				if r := send(c.next); r.Status != 200 {
+					t.Fatalf("after the boundary, request %d: %+v", i+1, r)
+				}
+			}
+			if r := send(c.next); r.Layer != cloud.LayerQuota {
+				t.Fatalf("4th after the boundary: %+v", r)
+			}
+		})
+	}
+}
+
+func TestE18_StageAndAccountThrottlesCanRejectFirst(t *testing.T) {
+	generous := plan("generous", 1000, 1000, cloud.Quota{}, "a", "b")
+	g := gateway(t, cloud.GatewayConfig{Plans: []cloud.UsagePlan{generous}, Stage: cloud.Throttle{Rate: 1, Burst: 2}})
+	var layers []string
+	for i := 0; i < 3; i++ {
+		layers = append(layers, g.Handle(cloud.Request{At: at(0), APIKey: "a"}).Layer)
+	}
+	if layers[0] != "" || layers[1] != "" || layers[2] != cloud.LayerStage {
+		t.Fatalf("stage: layers %q, want the 3rd rejected by the stage throttle", layers)
+	}
+
+	g = gateway(t, cloud.GatewayConfig{Plans: []cloud.UsagePlan{generous}, Account: cloud.Throttle{Rate: 1, Burst: 3}})
+	got := []cloud.GatewayResult{}
+	for _, k := range []string{"a", "b", "a", "b"} { // each key has plenty of plan room
+		got = append(got, g.Handle(cloud.Request{At: at(0), APIKey: k}))
+	}
+	if got[2].Status != 200 || got[3].Status != 429 || got[3].Layer != cloud.LayerAccount {
+		t.Fatalf("account: %+v, want the 4th rejected by the account throttle", got)
+	}
+}
+
+func TestE18_GatewayThrottleIsBestEffort(t *testing.T) {
+	for _, c := range []struct{ nodes, want int }{{1, 5}, {2, 10}, {3, 15}} {
+		g := gateway(t, cloud.GatewayConfig{Plans: []cloud.UsagePlan{plan("p", 1, 5, cloud.Quota{}, "k")}, Nodes: c.nodes})
+		passed := 0
+		for i := 0; i < 30; i++ {
+			if g.Handle(cloud.Request{At: at(0), APIKey: "k"}).Status == 200 {
+				passed++
+			}
+		}
+		if passed != c.want {
+			t.Errorf("%d front ends: %d of a 30-request burst passed a burst-5 throttle, want %d", c.nodes, passed, c.want)
+		}
+	}
+}
+
+func TestE18_GatewayRejectsAtTheGatewayWith429(t *testing.T) {
+	g := gateway(t, cloud.GatewayConfig{Plans: []cloud.UsagePlan{plan("p", 1, 2, cloud.Quota{}, "k")}})
+	appCalls := 0
+	s := &cloud.Stack{Gateway: g, App: func(cloud.Request) { appCalls++ }}
+	var statuses []int
+	for _, k := range []string{"k", "k", "k", "nokey"} {
+		o, err := s.Serve(cloud.Request{At: at(0), APIKey: k})
+		if err != nil {
+			t.Fatal(err)
+		}
+		statuses = append(statuses, o.Status)
+	}
+	if statuses[2] != 429 || statuses[3] != 403 || appCalls != 2 {
+		t.Fatalf("statuses %v, app calls %d; want 429 for the throttled, 403 for the unknown key, 2 app calls", statuses, appCalls)
+	}
+}
+
+func TestGatewayRejectsBadConfig(t *testing.T) {
+	cases := []struct {
+		name  string
+		cfg   cloud.GatewayConfig
+		param string
+	}{
+		{"no plans", cloud.GatewayConfig{}, "usage plans"},
+		{"rate 0", cloud.GatewayConfig{Plans: []cloud.UsagePlan{plan("p", 0, 5, cloud.Quota{}, "k")}}, "usage plan p throttle rate"},
+		{"burst 0", cloud.GatewayConfig{Plans: []cloud.UsagePlan{plan("p", 1, 0, cloud.Quota{}, "k")}}, "usage plan p throttle burst"},
+		{"bad period", cloud.GatewayConfig{Plans: []cloud.UsagePlan{plan("p", 1, 1, cloud.Quota{Limit: 5, Period: 9}, "k")}}, "usage plan p quota period"},
+		{"negative quota", cloud.GatewayConfig{Plans: []cloud.UsagePlan{plan("p", 1, 1, cloud.Quota{Limit: -1, Period: cloud.Day}, "k")}}, "usage plan p quota limit"},
+		{"key twice", cloud.GatewayConfig{Plans: []cloud.UsagePlan{plan("p", 1, 1, cloud.Quota{}, "k"), plan("q", 1, 1, cloud.Quota{}, "k")}}, "api key"},
+		{"stage", cloud.GatewayConfig{Plans: []cloud.UsagePlan{plan("p", 1, 1, cloud.Quota{}, "k")}, Stage: cloud.Throttle{Rate: -1, Burst: 1}}, "stage rate"},
+		{"nodes", cloud.GatewayConfig{Plans: []cloud.UsagePlan{plan("p", 1, 1, cloud.Quota{}, "k")}, Nodes: -2}, "nodes"},
+	}
+	for _, c := range cases {
+		_, err := cloud.NewGateway(c.cfg)
+		var pe *framing.ParamError
+		if !errors.As(err, &pe) || pe.Param != c.param {
+			t.Errorf("%s: err %v, want a ParamError naming %q", c.name, err, c.param)
+		}
+	}
+}

@@ -1,0 +1,174 @@
+package cloud
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+)
+
+// Request is one request as the cloud layers see it.
+type Request struct {
+	At       time.Time
+	SourceIP string      // the TCP peer the edge sees (a proxy or NAT for many users)
+	Header   http.Header // X-Forwarded-For, X-Api-Key, custom headers…
+	APIKey   string      // the API key the gateway reads
+	UserID   string      // the application's user: known inside the service
+	Route    string
+}
+
+// KeyType is what a WAF rate-based rule aggregates on.
+type KeyType int
+
+// Aggregation keys of a rate-based rule.
+const (
+	ByIP          KeyType = iota // the source address of the connection
+	ByForwardedIP                // the first address in a forwarding header
+	ByCustom                     // the values of the named headers, together
+)
+
+func (k KeyType) String() string {
+	switch k {
+	case ByIP:
+		return "IP"
+	case ByForwardedIP:
+		return "FORWARDED_IP"
+	case ByCustom:
+		return "CUSTOM_KEYS"
+	}
+	return fmt.Sprintf("KeyType(%d)", int(k))
+}
+
+// MinRateLimit is the smallest threshold a rate-based rule accepts. It was
+// 100 per window for years and is now 10.
+const MinRateLimit = 10
+
+// DefaultEvaluationWindow is the window a rule uses when none is given.
+const DefaultEvaluationWindow = 5 * time.Minute
+
+// EvaluationWindows are the only windows a rate-based rule accepts.
+var EvaluationWindows = []time.Duration{1 * time.Minute, 2 * time.Minute, 5 * time.Minute, 10 * time.Minute}
+
+// RateRule is a WAF rate-based rule.
+type RateRule struct {
+	Window time.Duration // 1, 2, 5 or 10 minutes; 0 means 5
+	Limit  int           // requests per window per key; >= 10
+	Key    KeyType
+	// ForwardedHeader names the header ByForwardedIP reads; "" means
+	// X-Forwarded-For. Its first address is the client.
+	ForwardedHeader string
+	// CustomHeaders are the headers ByCustom combines into one key.
+	CustomHeaders []string
+	// BlockStatus is the status of a blocked request; 0 means 403, the
+	// WAF's default block response.
+	BlockStatus int
+}
+
+// WAF is an executable model of one rate-based rule. It counts every
+// request a key sends in the trailing window, blocked ones included, so a
+// client is blocked for as long as it keeps sending faster than the limit
+// and released once its rate falls back. A request whose key cannot be
+// read (no forwarding header, a missing custom header) is not counted and
+// passes. The real service aggregates with some delay, which makes it
+// coarser still; the model counts exactly. Not safe for concurrent use.
+type WAF struct {
+	rule RateRule
+	seen map[string][]int64 // key → request times (ns) inside the window
+}
+
+// NewWAF validates the rule: a window other than 1, 2, 5 or 10 minutes and
+// a limit below 10 are rejected with a *framing.ParamError.
+func NewWAF(rule RateRule) (*WAF, error) {
+	if rule.Window == 0 {
+		rule.Window = DefaultEvaluationWindow
+	}
+	okWindow := false
+	for _, w := range EvaluationWindows {
+		okWindow = okWindow || rule.Window == w
+	}
+	if !okWindow {
+		return nil, framing.BadParam("evaluation window", rule.Window, "1, 2, 5 or 10 minutes (default 5)")
+	}
+	if rule.Limit < MinRateLimit {
+		return nil, framing.BadParam("rate limit", rule.Limit, fmt.Sprintf("an integer >= %d requests per window (the minimum was 100 before)", MinRateLimit))
+	}
+	switch rule.Key {
+	case ByIP:
+	case ByForwardedIP:
+		if rule.ForwardedHeader == "" {
+			rule.ForwardedHeader = "X-Forwarded-For"
+		}
+	case ByCustom:
+		if len(rule.CustomHeaders) == 0 {
+			return nil, framing.BadParam("custom keys", "none", "at least one header name")
+		}
+	default:
+		return nil, framing.BadParam("aggregation key", rule.Key, "IP, FORWARDED_IP or CUSTOM_KEYS")
+	}
+	if rule.BlockStatus == 0 {
+		rule.BlockStatus = http.StatusForbidden
+	}
+	return &WAF{rule: rule, seen: map[string][]int64{}}, nil
+}
+
+// Rule returns the validated rule, defaults filled in.
+func (w *WAF) Rule() RateRule { return w.rule }
+
+// WAFVerdict is the rule's answer for one request.
+type WAFVerdict struct {
+	Blocked bool
+	Status  int    // BlockStatus when blocked, 0 otherwise
+	Key     string // the aggregation key, "" if the request was not counted
+	Count   int    // requests from Key in the window, this one included
+}
+
+// Key is the aggregation key the rule reads from r, or "" if it has none.
+func (w *WAF) Key(r Request) string {
+	switch w.rule.Key {
+	case ByIP:
+		if ip, err := framing.ParseAddr(r.SourceIP); err == nil {
+			return "ip:" + ip.String()
+		}
+	case ByForwardedIP:
+		first, _, _ := strings.Cut(r.Header.Get(w.rule.ForwardedHeader), ",")
+		if ip, err := framing.ParseAddr(first); err == nil {
+			return "fwd:" + ip.String()
+		}
+	case ByCustom:
+		parts := make([]string, len(w.rule.CustomHeaders))
+		for i, h := range w.rule.CustomHeaders {
+			v := r.Header.Get(h)
+			if v == "" {
+				return ""
+			}
+			parts[i] = h + "=" + v
+		}
+		return "custom:" + strings.Join(parts, "&")
+	}
+	return ""
+}
+
+// Inspect counts r and decides: blocked while the key's count in the
+// trailing window (now - Window, now] is above the limit.
+func (w *WAF) Inspect(r Request) WAFVerdict {
+	key := w.Key(r)
+	if key == "" {
+		return WAFVerdict{}
+	}
+	now := r.At.UnixNano()
+	cut := now - int64(w.rule.Window)
+	ts := w.seen[key]
+	i := 0
+	for i < len(ts) && ts[i] <= cut {
+		i++
+	}
+	ts = append(ts[i:], now)
+	w.seen[key] = ts
+	v := WAFVerdict{Key: key, Count: len(ts)}
+	if len(ts) > w.rule.Limit {
+		v.Blocked, v.Status = true, w.rule.BlockStatus
+	}
+	return v
+}

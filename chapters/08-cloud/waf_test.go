@@ -1,0 +1,160 @@
+package cloud_test
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	cloud "github.com/ratelimit-course/ratelimit/chapters/08-cloud"
+)
+
+func waf(t *testing.T, r cloud.RateRule) *cloud.WAF {
+	t.Helper()
+	w, err := cloud.NewWAF(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+func TestE18_WAFEvaluationWindows(t *testing.T) {
+	for _, m := range []int{1, 2, 5, 10} {
+		if _, err := cloud.NewWAF(cloud.RateRule{Window: time.Duration(m) * time.Minute, Limit: 10}); err != nil {
+			t.Errorf("%d-minute window rejected: %v", m, err)
+		}
+	}
+	if w := waf(t, cloud.RateRule{Limit: 10}); w.Rule().Window != 5*time.Minute {
+		t.Errorf("default window %v, want 5m", w.Rule().Window)
+	}
+	for _, bad := range []time.Duration{3 * time.Minute, 30 * time.Second, time.Hour, -time.Minute} {
+		_, err := cloud.NewWAF(cloud.RateRule{Window: bad, Limit: 100})
+		var pe *framing.ParamError
+		if !errors.As(err, &pe) || pe.Param != "evaluation window" || !strings.Contains(err.Error(), "1, 2, 5 or 10 minutes") {
+			t.Errorf("window %v: err %v, want a ParamError naming the evaluation window and the accepted values", bad, err)
+		}
+	}
+	_, err := cloud.NewWAF(cloud.RateRule{Window: 3 * time.Minute, Limit: 100})
+	if got, want := err.Error(), "invalid evaluation window 3m0s: accepted 1, 2, 5 or 10 minutes (default 5)"; got != want {
+		t.Errorf("3-minute window: %q, want %q", got, want)
+	}
+}
+
+func TestE18_WAFMinimumThresholdIs10(t *testing.T) {
+	for _, ok := range []int{10, 11, 100, 2000} {
+		if _, err := cloud.NewWAF(cloud.RateRule{Limit: ok}); err != nil {
+			t.Errorf("limit %d rejected: %v", ok, err)
+		}
+	}
+	for _, bad := range []int{5, 9, 0, -1} {
+		_, err := cloud.NewWAF(cloud.RateRule{Limit: bad})
+		var pe *framing.ParamError
+		if !errors.As(err, &pe) || pe.Param != "rate limit" || !strings.Contains(err.Error(), ">= 10") {
+			t.Errorf("limit %d: err %v, want a ParamError naming the rate limit and >= 10", bad, err)
+		}
+	}
+}
+
+func TestE18_WAFBlocksWhileAboveThreshold(t *testing.T) {
+	w := waf(t, cloud.RateRule{Window: time.Minute, Limit: 10, Key: cloud.ByIP})
+	send := func(sec int64) cloud.WAFVerdict {
+		return w.Inspect(cloud.Request{At: at(sec * 1000), SourceIP: "198.51.100.7:40000"})
+	}
+	// One request per second for two minutes: the 11th in the trailing
+	// minute is blocked and the block holds while the rate stays above 10/min.
+	for s := int64(0); s < 120; s++ {
+		v := send(s)
+		if want := s >= 10; v.Blocked != want {
+			t.Fatalf("second %d: blocked %v (count %d), want %v", s, v.Blocked, v.Count, want)
+		}
+		if v.Blocked && v.Status != http.StatusForbidden {
+			t.Fatalf("block status %d, want the WAF default 403", v.Status)
+		}
+	}
+	// The client slows down; once the trailing minute holds 10 or fewer
+	// (this request included) it is released.
+	w = waf(t, cloud.RateRule{Window: time.Minute, Limit: 10, Key: cloud.ByIP})
+	for s := int64(0); s < 20; s++ {
+		send(s)
+	}
+	if v := send(70); v.Blocked || v.Count != 10 { // (10 s, 70 s] holds 11..19 and this one
+		t.Fatalf("after slowing down: %+v, want released with count 10", v)
+	}
+	if v := send(70); !v.Blocked {
+		t.Fatalf("an 11th in the minute must be blocked again: %+v", v)
+	}
+	// A client that stays at 10 per minute is never blocked.
+	w = waf(t, cloud.RateRule{Window: time.Minute, Limit: 10, Key: cloud.ByIP})
+	for s := int64(0); s < 600; s += 6 {
+		if v := send(s); v.Blocked {
+			t.Fatalf("10 per minute blocked at %d s: %+v", s, v)
+		}
+	}
+}
+
+func TestE18_WAFAggregationKeys(t *testing.T) {
+	hdr := func(kv ...string) http.Header {
+		h := http.Header{}
+		for i := 0; i < len(kv); i += 2 {
+			h.Set(kv[i], kv[i+1])
+		}
+		return h
+	}
+	proxy := "203.0.113.1:443"
+	byIP := waf(t, cloud.RateRule{Limit: 10, Key: cloud.ByIP})
+	byFwd := waf(t, cloud.RateRule{Limit: 10, Key: cloud.ByForwardedIP})
+	byCustom := waf(t, cloud.RateRule{Limit: 10, Key: cloud.ByCustom, CustomHeaders: []string{"X-Api-Key"}})
+	a := cloud.Request{SourceIP: proxy, Header: hdr("X-Forwarded-For", "198.51.100.7, 10.0.0.1", "X-Api-Key", "partner")}
+	b := cloud.Request{SourceIP: proxy, Header: hdr("X-Forwarded-For", "198.51.100.8", "X-Api-Key", "partner")}
+	none := cloud.Request{SourceIP: proxy, Header: hdr()}
+	cases := []struct {
+		w          *cloud.WAF
+		a, b, none string
+	}{
+		// Behind one proxy every client shares the proxy's address.
+		{byIP, "ip:203.0.113.1", "ip:203.0.113.1", "ip:203.0.113.1"},
+		// The forwarded IP tells them apart; no header, no key: not counted.
+		{byFwd, "fwd:198.51.100.7", "fwd:198.51.100.8", ""},
+		{byCustom, "custom:X-Api-Key=partner", "custom:X-Api-Key=partner", ""},
+	}
+	for _, c := range cases {
+		if got := []string{c.w.Key(a), c.w.Key(b), c.w.Key(none)}; got[0] != c.a || got[1] != c.b || got[2] != c.none {
+			t.Errorf("%v: keys %q, want %q", c.w.Rule().Key, got, []string{c.a, c.b, c.none})
+		}
+	}
+	// Unkeyed requests are never blocked, however many.
+	for i := 0; i < 50; i++ {
+		if v := byFwd.Inspect(cloud.Request{At: at(0), SourceIP: proxy}); v.Blocked || v.Key != "" {
+			t.Fatalf("request without the forwarding header: %+v", v)
+		}
+	}
+	if _, err := cloud.NewWAF(cloud.RateRule{Limit: 10, Key: cloud.ByCustom}); err == nil {
+		t.Error("custom keys without headers accepted")
+	}
+	if _, err := cloud.NewWAF(cloud.RateRule{Limit: 10, Key: 7}); err == nil {
+		t.Error("unknown key type accepted")
+	}
+}
+
+func TestE18_WAFBlockedRequestsNeverReachTheApp(t *testing.T) {
+	appCalls := 0
+	s := &cloud.Stack{WAF: waf(t, cloud.RateRule{Window: time.Minute, Limit: 10}), App: func(cloud.Request) { appCalls++ }}
+	blocked := 0
+	for i := 0; i < 25; i++ {
+		o, err := s.Serve(cloud.Request{At: at(int64(i) * 100), SourceIP: "198.51.100.7"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.Layer == "waf" {
+			blocked++
+			if o.ReachedApp || o.Status != 403 {
+				t.Fatalf("blocked request: %+v", o)
+			}
+		}
+	}
+	if appCalls != 10 || blocked != 15 {
+		t.Fatalf("app saw %d, WAF blocked %d; want 10 and 15", appCalls, blocked)
+	}
+}
