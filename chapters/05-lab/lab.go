@@ -1,7 +1,8 @@
 package lab
 
 import (
-	"errors"
+	"fmt"
+	"math"
 
 	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
 )
@@ -37,7 +38,19 @@ func DefaultParams() Params {
 // Validate reports the first bad field as a *framing.ParamError whose Param is
 // the CLI flag name: window, limit, capacity, rate or subwindows.
 func (p Params) Validate() error {
-	return errors.New("TODO")
+	switch {
+	case p.WindowMS <= 0:
+		return framing.BadParam("window", p.WindowMS, "an integer number of ms > 0")
+	case p.Limit < 1:
+		return framing.BadParam("limit", p.Limit, "an integer >= 1")
+	case p.Capacity < 1:
+		return framing.BadParam("capacity", p.Capacity, "an integer >= 1")
+	case !(p.RatePerS > 0) || math.IsInf(p.RatePerS, 0):
+		return framing.BadParam("rate", p.RatePerS, "a finite number > 0 (requests per second)")
+	case p.SubWindows < 1 || int64(p.SubWindows) > p.WindowMS:
+		return framing.BadParam("subwindows", p.SubWindows, fmt.Sprintf("an integer from 1 to the window in ms (%d)", p.WindowMS))
+	}
+	return nil
 }
 
 // Request is one arrival after the algorithm has decided it.
@@ -89,7 +102,29 @@ type Result struct {
 // nil means every request costs 1. Bad input returns a *framing.ParamError
 // naming the CLI flag (algo, arrivals, costs, or a Params field).
 func Run(algo string, p Params, arrivals []int64, costs []int) (Result, error) {
-	return Result{}, errors.New("TODO")
+	if err := p.Validate(); err != nil {
+		return Result{}, err
+	}
+	k, err := newStepper(algo, p)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := checkArrivals(arrivals); err != nil {
+		return Result{}, err
+	}
+	if costs != nil {
+		if len(costs) != len(arrivals) {
+			return Result{}, framing.BadParam("costs", fmt.Sprintf("(%d values)", len(costs)),
+				fmt.Sprintf("one cost per arrival (%d values)", len(arrivals)))
+		}
+		for _, c := range costs {
+			if c < 1 || c > k.maxCost() {
+				return Result{}, framing.BadParam("costs", c,
+					fmt.Sprintf("integers from 1 to %s (%d)", k.maxCostName(), k.maxCost()))
+			}
+		}
+	}
+	return replay(algo, p, k, arrivals, costs), nil
 }
 
 // Scenario is one of the lab's prepared comparisons (SPEC §4).
@@ -106,7 +141,52 @@ type Scenario struct {
 
 // Scenarios are the prepared comparisons in the suggested order. Any other
 // arrival sequence is a "custom" run.
-var Scenarios = []Scenario{}
+var Scenarios = []Scenario{
+	{
+		Name:    "cross-boundary-spike",
+		Title:   "a spike straddling a window boundary",
+		Example: "E1",
+		Lesson: "Both halves of the spike fit their own aligned window, so the fixed window lets " +
+			"2L through in 300 ms; the log measures the real last W and stops at L.",
+		Arrivals: []int64{820, 880, 940, 960, 1000, 1060, 1120, 1850},
+		Params:   DefaultParams(),
+		Left:     "fixed-window",
+		Right:    "sliding-log",
+	},
+	{
+		Name:    "prev-crowded-end",
+		Title:   "previous window crowded at its end",
+		Example: "E4",
+		Lesson: "The counter spreads the previous window's 3 evenly, but they sat at its very end: " +
+			"it under-estimates and lets 5 through in 540 ms. The log sees them and holds at L.",
+		Arrivals: []int64{970, 980, 990, 1500, 1510, 1520},
+		Params:   DefaultParams(),
+		Left:     "sliding-counter",
+		Right:    "sliding-log",
+	},
+	{
+		Name:    "prev-crowded-start",
+		Title:   "previous window crowded at its start",
+		Example: "E3",
+		Lesson: "Now the previous 3 sat at the very start and have long left the last W, yet the " +
+			"counter still weighs them in: it over-estimates and falsely rejects 2 the log allows.",
+		Arrivals: []int64{0, 10, 20, 1200, 1220, 1240},
+		Params:   DefaultParams(),
+		Left:     "sliding-counter",
+		Right:    "sliding-log",
+	},
+	{
+		Name:    "instant-burst",
+		Title:   "one instant burst, two buckets",
+		Example: "E6",
+		Lesson: "Same C and R, same decisions; only what upstream sees differs. The token bucket " +
+			"forwards the burst at once, the queue spaces it T = 500 ms apart. Raise C to 6 next.",
+		Arrivals: []int64{0, 10, 20, 30},
+		Params:   DefaultParams(),
+		Left:     "token-bucket",
+		Right:    "leaky-queue",
+	},
+}
 
 // ScenarioByName finds a prepared scenario.
 func ScenarioByName(name string) (Scenario, bool) {
@@ -140,32 +220,3 @@ type WorstResult struct {
 	// Run is the full replay of Arrivals, for display.
 	Run Result `json:"-"`
 }
-
-// Worst searches for the arrival sequence (cost 1) that gets the most
-// requests upstream inside one window of width W. The search is
-// deterministic: structured candidates (bursts either side of a window
-// boundary, uneven splits) followed by a seeded local search on integer ms.
-func Worst(algo string, p Params) (WorstResult, error) {
-	return WorstResult{}, errors.New("TODO")
-}
-
-// AccuracyReport compares the sliding counter with the exact sliding log on
-// the same ordinary traffic.
-type AccuracyReport struct {
-	Seed            int64
-	Keys            int
-	Requests        int     // total requests decided
-	WronglyAllowed  int     // counter allowed, log rejected
-	WronglyRejected int     // counter rejected, log allowed
-	AllowedShare    float64 // WronglyAllowed / Requests
-	RejectedShare   float64 // WronglyRejected / Requests
-}
-
-// Accuracy runs seeded Poisson arrivals for many keys through the sliding
-// counter and the sliding log with the same budget and counts the requests
-// they decide differently.
-func Accuracy(p Params, seed int64, keys int, meanPerWindow float64, windows int) (AccuracyReport, error) {
-	return AccuracyReport{}, errors.New("TODO")
-}
-
-var _ = framing.BadParam

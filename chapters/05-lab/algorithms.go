@@ -1,0 +1,243 @@
+package lab
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
+	sliding "github.com/ratelimit-course/ratelimit/chapters/03-sliding"
+	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
+)
+
+// newStepper builds one fresh key of the named algorithm from the chapters'
+// own constructors. p must be valid.
+func newStepper(algo string, p Params) (stepper, error) {
+	w := time.Duration(p.WindowMS) * time.Millisecond
+	switch algo {
+	case "fixed-window":
+		a, err := fixedwindow.New(fixedwindow.Config{Window: w, Limit: p.Limit})
+		return &fixedKey{a: a, p: p}, err
+	case "fixed-window-ttl":
+		a, err := fixedwindow.NewTTL(fixedwindow.Config{Window: w, Limit: p.Limit})
+		return &fixedKey{a: a, p: p, ttl: true}, err
+	case "sliding-log":
+		a, err := sliding.NewLog(sliding.Config{Window: w, Limit: p.Limit})
+		return &logKey{a: a, p: p}, err
+	case "sliding-counter":
+		a, err := sliding.NewCounter(sliding.Config{Window: w, Limit: p.Limit, SubWindows: p.SubWindows})
+		return &counterKey{a: a, p: p}, err
+	case "token-bucket":
+		a, err := buckets.NewTokenBucket(bucketConfig(p))
+		return &tokenKey{a: a, p: p}, err
+	case "gcra":
+		a, err := buckets.NewGCRA(bucketConfig(p))
+		return &gcraKey{a: a, c: bucketConfig(p)}, err
+	case "leaky-queue":
+		a, err := buckets.NewLeakyQueue(bucketConfig(p))
+		return &queueKey{a: a, c: bucketConfig(p)}, err
+	}
+	return nil, framing.BadParam("algo", fmt.Sprintf("%q", algo), "one of "+strings.Join(Algorithms, ", "))
+}
+
+func bucketConfig(p Params) buckets.Config {
+	return buckets.Config{Capacity: p.Capacity, Rate: p.RatePerS}
+}
+
+func ms(t time.Time) int64 { return t.UnixMilli() }
+
+// msText prints an instant or a duration in ms: whole when it is whole (the
+// worked examples), with two decimals when T = 1000/R is not.
+func msText(ns int64) string {
+	if ns%msNS == 0 {
+		return fmt.Sprint(ns / msNS)
+	}
+	return fmt.Sprintf("%.2f", float64(ns)/float64(msNS))
+}
+
+// fixedKey reads either fixed window. Both keep two values: the window
+// (its id, or when it opened) and the count.
+type fixedKey struct {
+	a interface {
+		framing.Algorithm
+		State() fixedwindow.State
+	}
+	p   Params
+	ttl bool
+}
+
+func (k *fixedKey) maxCost() int                               { return k.a.MaxCost() }
+func (k *fixedKey) maxCostName() string                        { return "the limit" }
+func (k *fixedKey) allow(now int64, cost int) framing.Decision { return k.a.AllowN(at(now), cost) }
+func (k *fixedKey) step(now int64, cost int) (framing.Decision, string, string, int) {
+	d := k.allow(now, cost)
+	s := k.a.State()
+	start := ms(s.Start)
+	var state, span string
+	if k.ttl {
+		state = fmt.Sprintf("window opened %d: count %d", start, s.Count)
+		span = fmt.Sprintf("the window opened at %d", start)
+	} else {
+		state = fmt.Sprintf("window %d: count %d", s.WindowID, s.Count)
+		span = fmt.Sprintf("window %d [%d,%d)", s.WindowID, start, start+k.p.WindowMS)
+	}
+	var why string
+	switch {
+	case d.Allowed:
+		why = fmt.Sprintf("count %d <= L %d in %s", s.Count, k.p.Limit, span)
+	case k.ttl:
+		why = fmt.Sprintf("count %d > L %d (rejects count too); the key expires at %d",
+			s.Count, k.p.Limit, start+k.p.WindowMS)
+	default:
+		why = fmt.Sprintf("count %d > L %d (rejects count too); window %d opens at %d",
+			s.Count, k.p.Limit, s.WindowID+1, start+k.p.WindowMS)
+	}
+	return d, state, why, 2
+}
+
+// logKey reads the sliding log: its values are the timestamps it keeps.
+type logKey struct {
+	a *sliding.Log
+	p Params
+}
+
+func (k *logKey) maxCost() int                               { return k.a.MaxCost() }
+func (k *logKey) maxCostName() string                        { return "the limit" }
+func (k *logKey) allow(now int64, cost int) framing.Decision { return k.a.AllowN(at(now), cost) }
+func (k *logKey) step(now int64, cost int) (framing.Decision, string, string, int) {
+	d := k.allow(now, cost)
+	kept := k.a.State().Timestamps
+	ts := make([]int64, len(kept))
+	for i, t := range kept {
+		ts[i] = ms(t)
+	}
+	in := len(ts)
+	if d.Allowed {
+		in -= cost
+	}
+	why := fmt.Sprintf("%d in (%d, %d] + cost %d <= L %d", in, now-k.p.WindowMS, now, cost, k.p.Limit)
+	if !d.Allowed {
+		why = fmt.Sprintf("%d in (%d, %d] + cost %d > L %d; the oldest leaves at %d",
+			in, now-k.p.WindowMS, now, cost, k.p.Limit, now+ceilMS(d.RetryAfter))
+	}
+	return d, "log " + listMS(ts), why, len(ts)
+}
+
+// counterKey reads the sliding counter: N+1 counts and the window id.
+type counterKey struct {
+	a *sliding.Counter
+	p Params
+}
+
+func (k *counterKey) maxCost() int                               { return k.a.MaxCost() }
+func (k *counterKey) maxCostName() string                        { return "the limit" }
+func (k *counterKey) allow(now int64, cost int) framing.Decision { return k.a.AllowN(at(now), cost) }
+func (k *counterKey) step(now int64, cost int) (framing.Decision, string, string, int) {
+	d := k.allow(now, cost)
+	s := k.a.State()
+	est := num(s.Estimate)
+	var state string
+	if s.Sub != nil {
+		state = fmt.Sprintf("subs %v est %s", s.Sub, est)
+	} else {
+		state = fmt.Sprintf("prev %d curr %d est %s", s.Prev, s.Curr, est)
+	}
+	size := k.p.WindowMS * msNS / int64(k.p.SubWindows)
+	weight := float64(size-(now*msNS)%size) / float64(size)
+	inside := s.Curr
+	if d.Allowed {
+		inside -= cost
+	}
+	terms := fmt.Sprintf("%d x %.2f + %d", s.Prev, weight, inside)
+	if cost > 1 {
+		terms += fmt.Sprintf(", + cost %d - 1", cost)
+	}
+	why := fmt.Sprintf("estimate %s = %s < L %d", est, terms, k.p.Limit)
+	if !d.Allowed {
+		why = fmt.Sprintf("estimate %s = %s, not < L %d; fits at %s",
+			est, terms, k.p.Limit, msText(now*msNS+int64(d.RetryAfter)))
+	}
+	return d, state, why, k.p.SubWindows + 2
+}
+
+// tokenKey reads the token bucket: tokens and the last refill time.
+type tokenKey struct {
+	a *buckets.TokenBucket
+	p Params
+}
+
+func (k *tokenKey) maxCost() int                               { return k.a.MaxCost() }
+func (k *tokenKey) maxCostName() string                        { return "the capacity" }
+func (k *tokenKey) allow(now int64, cost int) framing.Decision { return k.a.AllowN(at(now), cost) }
+func (k *tokenKey) step(now int64, cost int) (framing.Decision, string, string, int) {
+	before := k.a.Tokens(at(now))
+	d := k.allow(now, cost)
+	tokens := k.a.State().Tokens
+	why := fmt.Sprintf("%s tokens >= cost %d; forwarded at once", num(before), cost)
+	if !d.Allowed {
+		why = fmt.Sprintf("%s tokens < cost %d; enough at %s", num(before), cost,
+			msText(now*msNS+int64(d.RetryAfter)))
+	}
+	return d, "tokens " + num(tokens), why, 2
+}
+
+// gcraKey reads GCRA: one instant, TAT.
+type gcraKey struct {
+	a *buckets.GCRA
+	c buckets.Config
+}
+
+func (k *gcraKey) maxCost() int                               { return k.a.MaxCost() }
+func (k *gcraKey) maxCostName() string                        { return "the capacity" }
+func (k *gcraKey) allow(now int64, cost int) framing.Decision { return k.a.AllowN(at(now), cost) }
+func (k *gcraKey) step(now int64, cost int) (framing.Decision, string, string, int) {
+	before := k.a.State().TAT.UnixNano()
+	d := k.allow(now, cost)
+	tat := k.a.State().TAT.UnixNano()
+	why := gcraWhy(k.c, now, before, cost, d)
+	if d.Allowed {
+		why += "; forwarded at once"
+	}
+	return d, "TAT " + msText(tat), why, 1
+}
+
+// gcraWhy states GCRA's test: (TAT - now) + (cost-1)T against tau, where the
+// TAT is max(TAT, now) and starts at the first arrival.
+func gcraWhy(c buckets.Config, now, tatBefore int64, cost int, d framing.Decision) string {
+	n := now * msNS
+	tat := max(tatBefore, n)
+	debt := tat - n + int64(cost-1)*int64(c.Interval())
+	op := "<="
+	if !d.Allowed {
+		op = ">"
+	}
+	return fmt.Sprintf("TAT - now = %s %s tau %s", msText(debt), op, msText(int64(c.Tau())))
+}
+
+// queueKey reads the leaky-bucket queue: TAT plus the requests waiting.
+type queueKey struct {
+	a *buckets.LeakyQueue
+	c buckets.Config
+}
+
+func (k *queueKey) maxCost() int                               { return k.a.MaxCost() }
+func (k *queueKey) maxCostName() string                        { return "the capacity" }
+func (k *queueKey) allow(now int64, cost int) framing.Decision { return k.a.AllowN(at(now), cost) }
+func (k *queueKey) step(now int64, cost int) (framing.Decision, string, string, int) {
+	before := k.a.State().TAT.UnixNano()
+	d := k.allow(now, cost)
+	s := k.a.State()
+	queue := make([]string, len(s.Queue))
+	for i, t := range s.Queue {
+		queue[i] = msText(t.UnixNano())
+	}
+	state := fmt.Sprintf("TAT %s, queue [%s]", msText(s.TAT.UnixNano()), strings.Join(queue, " "))
+	why := gcraWhy(k.c, now, before, cost, d)
+	if d.Allowed {
+		why = fmt.Sprintf("departs at %s (waits %s): %s", msText(now*msNS+int64(d.Wait)), msText(int64(d.Wait)), why)
+	} else {
+		why = "it would wait " + strings.TrimPrefix(why, "TAT - now = ")
+	}
+	return d, state, why, 1 + len(s.Queue)
+}

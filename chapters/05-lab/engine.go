@@ -1,0 +1,125 @@
+package lab
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+)
+
+// A stepper is one key of one chapter algorithm, wrapped so the lab can read
+// its state in words. The wrappers live in algorithms.go; they call the
+// chapters' own AllowN and State and never re-implement a rule.
+type stepper interface {
+	// step decides one request and describes the key right after it: the
+	// state in words, one line on why, and how many values the key holds.
+	step(nowMS int64, cost int) (d framing.Decision, state, why string, values int)
+	// allow decides without describing: the fast path for searches.
+	allow(nowMS int64, cost int) framing.Decision
+	maxCost() int
+	maxCostName() string // "the limit" or "the capacity", for messages
+}
+
+const msNS = int64(time.Millisecond)
+
+// at turns lab milliseconds into the time.Time the chapters take.
+func at(ms int64) time.Time { return time.UnixMilli(ms) }
+
+func checkArrivals(arrivals []int64) error {
+	const accept = "integers >= 0 in non-decreasing order (ms), comma-separated"
+	for i, t := range arrivals {
+		if t < 0 {
+			return framing.BadParam("arrivals", t, accept)
+		}
+		if i > 0 && t < arrivals[i-1] {
+			return framing.BadParam("arrivals", fmt.Sprintf("%d after %d", t, arrivals[i-1]), accept)
+		}
+	}
+	return nil
+}
+
+// replay runs validated input through k and measures it.
+func replay(algo string, p Params, k stepper, arrivals []int64, costs []int) Result {
+	res := Result{Algorithm: algo, Params: p, Requests: make([]Request, len(arrivals))}
+	sentNS := make([]int64, 0, len(arrivals))
+	m := &res.Metrics
+	for i, t := range arrivals {
+		cost := 1
+		if costs != nil {
+			cost = costs[i]
+		}
+		d, state, why, values := k.step(t, cost)
+		r := Request{Index: i + 1, ArrivalMS: t, Cost: cost, Allowed: d.Allowed,
+			State: state, Why: why, StateValues: values}
+		if d.Allowed {
+			m.Allowed++
+			sent := t*msNS + int64(d.Wait)
+			sentNS = append(sentNS, sent)
+			sentMS := roundMS(sent)
+			waitMS := sentMS - t
+			r.SentMS, r.WaitMS = &sentMS, &waitMS
+			m.MaxWaitMS = max(m.MaxWaitMS, waitMS)
+		} else {
+			m.Rejected++
+		}
+		m.StateValues = max(m.StateValues, values)
+		res.Requests[i] = r
+	}
+	var windowsNS [][2]int64
+	m.MaxInWindow, windowsNS = maxInWindow(sentNS, p.WindowMS*msNS)
+	m.Overshoot = max(0, m.MaxInWindow-p.Limit)
+	for _, w := range windowsNS {
+		res.MaxWindows = append(res.MaxWindows, [2]int64{roundMS(w[0]), roundMS(w[1])})
+	}
+	return res
+}
+
+// roundMS rounds nanoseconds to the nearest millisecond. Departures from the
+// leaky queue need it when T = 1000/R is not a whole number of ms; the ruler
+// itself always measures the exact times.
+func roundMS(ns int64) int64 { return (ns + msNS/2) / msNS }
+
+// maxInWindow is the ruler (SPEC §1): the largest number of sent times inside
+// any half-open interval [s, s+w), and every such interval that starts at a
+// sent time. An interval holding the most can always slide right until its
+// start meets a sent time without losing one, so only those starts need
+// checking: two pointers over the sorted times, O(n log n) for the sort.
+func maxInWindow(sent []int64, w int64) (best int, windows [][2]int64) {
+	s := append([]int64(nil), sent...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	j := 0
+	for i := range s {
+		if i > 0 && s[i] == s[i-1] {
+			continue // same start, same interval, fewer requests
+		}
+		for j < len(s) && s[j] < s[i]+w {
+			j++
+		}
+		switch n := j - i; {
+		case n > best:
+			best, windows = n, [][2]int64{{s[i], s[i] + w}}
+		case n == best:
+			windows = append(windows, [2]int64{s[i], s[i] + w})
+		}
+	}
+	return best, windows
+}
+
+// listMS formats times as "[820 880 940]".
+func listMS(ts []int64) string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, t := range ts {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprint(&b, t)
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+
+// num formats a float the way the course prints estimates and tokens.
+func num(f float64) string { return fmt.Sprintf("%.2f", f) }
