@@ -1,0 +1,158 @@
+package distributed
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+)
+
+//go:embed scripts/prefetch_borrow.lua
+var borrowLua string
+
+// borrowScript runs through EVALSHA, falling back to EVAL (and loading it)
+// the first time a server has not seen it.
+var borrowScript = redis.NewScript(borrowLua)
+
+// BorrowConfig is one shared limit that nodes draw on in batches.
+type BorrowConfig struct {
+	Key    string        // Redis key of the limit; use a hash tag, e.g. rl:{user-7}:prefetch
+	Limit  int           // permits per window, >= 0
+	Batch  int           // permits a node takes per round trip, >= 1 (1 = one call per request)
+	Window time.Duration // window width, a whole number of ms >= 1 ms
+}
+
+// Validate reports the first bad field as a *framing.ParamError.
+func (c BorrowConfig) Validate() error {
+	if c.Key == "" {
+		return framing.BadParam("key", `""`, "a non-empty Redis key")
+	}
+	if c.Limit < 0 {
+		return framing.BadParam("limit", c.Limit, "an integer >= 0")
+	}
+	if c.Batch < 1 {
+		return framing.BadParam("batch", c.Batch, "an integer >= 1")
+	}
+	if c.Window < time.Millisecond || c.Window%time.Millisecond != 0 {
+		return framing.BadParam("window", c.Window, "a whole number of milliseconds >= 1ms")
+	}
+	return nil
+}
+
+// Grant is one answer of the borrow script.
+type Grant struct {
+	Granted   int           // permits handed to the caller
+	Remaining int           // permits the window still has
+	TTL       time.Duration // time left in the window
+}
+
+// Borrow asks the centre for up to Batch permits of the window containing
+// now, in one atomic script call. The zero now means "use the Redis server's
+// clock"; tests pass explicit times to make windows deterministic.
+func Borrow(ctx context.Context, rdb redis.Scripter, c BorrowConfig, now time.Time) (Grant, error) {
+	nowMS := int64(-1)
+	if !now.IsZero() {
+		nowMS = now.UnixMilli()
+	}
+	vals, err := borrowScript.Run(ctx, rdb, []string{c.Key},
+		c.Limit, c.Batch, c.Window.Milliseconds(), nowMS).Int64Slice()
+	if err != nil {
+		return Grant{}, err
+	}
+	if len(vals) != 3 {
+		return Grant{}, fmt.Errorf("borrow script returned %d values, want 3", len(vals))
+	}
+	return Grant{Granted: int(vals[0]), Remaining: int(vals[1]), TTL: time.Duration(vals[2]) * time.Millisecond}, nil
+}
+
+// PrefetchNode is one application node's side of local quota prefetch: it
+// spends permits it holds without talking to Redis, and borrows a batch when
+// it runs out. Safe for concurrent use by the goroutines of one node.
+//
+// A node drops whatever it holds when the window ends, so that held permits
+// never leak into the next window. It measures the end from the moment it
+// sent the borrow (sent + ttl), which is never later than the server's end:
+// the node may drop permits a little early, never late.
+//
+// Once the centre reports the window drained, the node rejects locally until
+// the window ends instead of paying a round trip to hear "no" again.
+type PrefetchNode struct {
+	rdb redis.Scripter
+	cfg BorrowConfig
+
+	mu         sync.Mutex
+	held       int
+	drained    bool
+	until      time.Time // end of the window the held permits belong to
+	roundTrips int64
+	borrowed   int64
+}
+
+// NewPrefetchNode returns a node drawing on the limit c in Redis rdb.
+func NewPrefetchNode(rdb redis.Scripter, c BorrowConfig) (*PrefetchNode, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return &PrefetchNode{rdb: rdb, cfg: c}, nil
+}
+
+// Allow decides one request using the Redis server's clock for the window
+// and the local clock to expire what the node holds.
+func (n *PrefetchNode) Allow(ctx context.Context) (bool, error) {
+	return n.allow(ctx, time.Now(), false)
+}
+
+// AllowAt decides one request at an explicit time, used both for the window
+// id in Redis and for the node's own expiry: deterministic for tests.
+func (n *PrefetchNode) AllowAt(ctx context.Context, now time.Time) (bool, error) {
+	return n.allow(ctx, now, true)
+}
+
+func (n *PrefetchNode) allow(ctx context.Context, now time.Time, explicit bool) (bool, error) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if !now.Before(n.until) {
+		n.held, n.drained = 0, false // the window these belonged to is over
+	}
+	if n.held == 0 && !n.drained {
+		// The lock is held across the round trip on purpose: other requests
+		// of this node would only borrow again and strand more quota.
+		at := time.Time{}
+		if explicit {
+			at = now
+		}
+		g, err := Borrow(ctx, n.rdb, n.cfg, at)
+		if err != nil {
+			return false, err
+		}
+		n.roundTrips++
+		n.borrowed += int64(g.Granted)
+		n.held = g.Granted
+		n.drained = g.Remaining == 0
+		n.until = now.Add(g.TTL)
+	}
+	if n.held > 0 {
+		n.held--
+		return true, nil
+	}
+	return false, nil
+}
+
+// NodeStats is what a node has done so far.
+type NodeStats struct {
+	RoundTrips int64 // borrow calls that reached Redis
+	Borrowed   int64 // permits received
+	Held       int   // permits held right now (stranded if the window ends)
+}
+
+// Stats reports the node's counters.
+func (n *PrefetchNode) Stats() NodeStats {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return NodeStats{RoundTrips: n.roundTrips, Borrowed: n.borrowed, Held: n.held}
+}

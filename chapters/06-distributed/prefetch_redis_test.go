@@ -1,0 +1,203 @@
+package distributed
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/ratelimit-course/ratelimit/internal/redistest"
+)
+
+// base is an arbitrary window-aligned origin for tests that pass explicit
+// times to the borrow script.
+var base = time.UnixMilli(1_700_000_000_000)
+
+func prefetchKey(t *testing.T) string { return "rl:{" + redistest.ID(t) + "}:prefetch" }
+
+// TestE13_PrefetchOnRedis replays E13 with four PrefetchNodes against a real
+// Redis and finds the simulation's figures: grants 8, 8, 4, 0, six allowed,
+// four round trips, node 4 asking once.
+func TestE13_PrefetchOnRedis(t *testing.T) {
+	ctx := context.Background()
+	rdb := redistest.Client(t)
+	t.Logf("Redis from %s", redistest.Source())
+	cfg := BorrowConfig{Key: prefetchKey(t), Limit: 20, Batch: 8, Window: time.Second}
+	nodes := make([]*PrefetchNode, 4)
+	for i := range nodes {
+		var err error
+		if nodes[i], err = NewPrefetchNode(rdb, cfg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sim, err := SimulatePrefetch(PrefetchConfig{Nodes: 4, PerNode: 2, Limit: 20, Batch: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, st := range sim.Steps {
+		ok, err := nodes[st.Node-1].AllowAt(ctx, base.Add(time.Duration(i)*time.Millisecond))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok != st.Allowed {
+			t.Errorf("request %d on node %d: Redis says %v, simulation %v", i+1, st.Node, ok, st.Allowed)
+		}
+	}
+	var trips int64
+	for i, n := range nodes {
+		s := n.Stats()
+		trips += s.RoundTrips
+		if w := sim.Nodes[i]; s.Borrowed != int64(w.Borrowed) || s.Held != w.Stranded {
+			t.Errorf("node %d: borrowed %d held %d, want %d, %d", i+1, s.Borrowed, s.Held, w.Borrowed, w.Stranded)
+		}
+	}
+	if trips != 4 {
+		t.Errorf("round trips = %d, want 4", trips)
+	}
+	ttl, err := rdb.PTTL(ctx, cfg.Key).Result()
+	if err != nil || ttl <= 0 {
+		t.Errorf("key TTL = %v, %v; want a positive expiry", ttl, err)
+	}
+}
+
+// TestPrefetchRedisNeverOverAdmits: 8 nodes, each served by 4 goroutines,
+// hammer one limit over three windows. In every window the nodes together
+// admit at most the limit (exactly: admitted + stranded = handed out =
+// limit), and the test reports the round trips saved against one script call
+// per request (batch 1).
+func TestPrefetchRedisNeverOverAdmits(t *testing.T) {
+	const (
+		nodeCount   = 8
+		perNode     = 4   // goroutines per node
+		perRoutine  = 40  // requests per goroutine per window
+		limit       = 500 // < 8*4*40 = 1280 requests per window
+		windowCount = 3
+	)
+	ctx := context.Background()
+	for _, batch := range []int{1, 25} {
+		cfg := BorrowConfig{Key: prefetchKey(t), Limit: limit, Batch: batch, Window: time.Second}
+		rdb := redistest.Client(t)
+		nodes := make([]*PrefetchNode, nodeCount)
+		for i := range nodes {
+			nodes[i], _ = NewPrefetchNode(rdb, cfg)
+		}
+		var requests, trips int64
+		for w := 0; w < windowCount; w++ {
+			at := base.Add(time.Duration(w)*time.Second + 10*time.Millisecond)
+			var allowed atomic.Int64
+			var wg sync.WaitGroup
+			before := int64(0)
+			for _, n := range nodes {
+				before += n.Stats().RoundTrips
+			}
+			for _, n := range nodes {
+				for g := 0; g < perNode; g++ {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						for r := 0; r < perRoutine; r++ {
+							ok, err := n.AllowAt(ctx, at.Add(time.Duration(r)*time.Millisecond))
+							if err != nil {
+								t.Error(err)
+								return
+							}
+							if ok {
+								allowed.Add(1)
+							}
+						}
+					}()
+				}
+			}
+			wg.Wait()
+			stranded, after := 0, int64(0)
+			for _, n := range nodes {
+				s := n.Stats()
+				stranded += s.Held
+				after += s.RoundTrips
+			}
+			handed, err := rdb.HGet(ctx, cfg.Key, "n").Int()
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := int(allowed.Load())
+			if got > limit || handed != limit || got+stranded != handed {
+				t.Fatalf("batch %d window %d: allowed %d, stranded %d, handed out %d; want allowed <= %d and allowed + stranded = handed out = %d",
+					batch, w, got, stranded, handed, limit, limit)
+			}
+			if batch == 1 && got != limit {
+				t.Fatalf("batch 1 window %d: allowed %d, want exactly %d", w, got, limit)
+			}
+			requests += nodeCount * perNode * perRoutine
+			trips += after - before
+			t.Logf("batch %2d window %d: %d requests, %d allowed, %d stranded, %d round trips",
+				batch, w, nodeCount*perNode*perRoutine, got, stranded, after-before)
+		}
+		t.Logf("batch %2d: %d round trips for %d requests (%d saved against one script call per request, %.1f%%)",
+			batch, trips, requests, requests-trips, 100*float64(requests-trips)/float64(requests))
+		if batch > 1 && trips*5 > requests {
+			t.Errorf("batch %d: %d round trips for %d requests; prefetch should save most of them", batch, trips, requests)
+		}
+	}
+}
+
+// TestPrefetchRedisServerClock uses the server's TIME for the window: the
+// grant comes back with a TTL inside the window and the key expires.
+func TestPrefetchRedisServerClock(t *testing.T) {
+	ctx := context.Background()
+	rdb := redistest.Client(t)
+	cfg := BorrowConfig{Key: prefetchKey(t), Limit: 10, Batch: 4, Window: 500 * time.Millisecond}
+	g, err := Borrow(ctx, rdb, cfg, time.Time{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Granted != 4 || g.Remaining != 6 || g.TTL <= 0 || g.TTL > cfg.Window {
+		t.Fatalf("grant %+v: want 4 granted, 6 left, TTL in (0, 500ms]", g)
+	}
+	ttl, err := rdb.PTTL(ctx, cfg.Key).Result()
+	if err != nil || ttl <= 0 || ttl > cfg.Window {
+		t.Fatalf("key TTL %v, %v; want (0, 500ms]", ttl, err)
+	}
+	n, _ := NewPrefetchNode(rdb, cfg)
+	if ok, err := n.Allow(ctx); err != nil || !ok {
+		t.Fatalf("Allow = %v, %v", ok, err)
+	}
+}
+
+// TestBorrowScriptHealsMissingTTL: a key whose expiry was lost (PERSIST)
+// gets one back on the next call, and a count from an older window does not
+// leak into the new one.
+func TestBorrowScriptHealsMissingTTL(t *testing.T) {
+	ctx := context.Background()
+	rdb := redistest.Client(t)
+	cfg := BorrowConfig{Key: prefetchKey(t), Limit: 5, Batch: 5, Window: time.Second}
+	if g, err := Borrow(ctx, rdb, cfg, base); err != nil || g.Granted != 5 || g.Remaining != 0 || g.TTL != time.Second {
+		t.Fatalf("first borrow %+v, %v", g, err)
+	}
+	rdb.Persist(ctx, cfg.Key)
+	g, err := Borrow(ctx, rdb, cfg, base.Add(1500*time.Millisecond))
+	if err != nil || g.Granted != 5 || g.TTL != 500*time.Millisecond {
+		t.Fatalf("next window borrow %+v, %v; want a fresh 5 and 500ms left", g, err)
+	}
+	if ttl := rdb.PTTL(ctx, cfg.Key).Val(); ttl <= 0 {
+		t.Fatalf("TTL after heal = %v", ttl)
+	}
+}
+
+func TestBorrowConfigValidate(t *testing.T) {
+	ok := BorrowConfig{Key: "k", Limit: 1, Batch: 1, Window: time.Second}
+	for _, c := range []BorrowConfig{
+		{Limit: 1, Batch: 1, Window: time.Second},
+		{Key: "k", Limit: -1, Batch: 1, Window: time.Second},
+		{Key: "k", Limit: 1, Batch: 0, Window: time.Second},
+		{Key: "k", Limit: 1, Batch: 1, Window: 0},
+		{Key: "k", Limit: 1, Batch: 1, Window: 1500 * time.Microsecond},
+	} {
+		if _, err := NewPrefetchNode(nil, c); err == nil {
+			t.Errorf("%+v accepted", c)
+		}
+	}
+	if _, err := NewPrefetchNode(nil, ok); err != nil {
+		t.Error(err)
+	}
+}

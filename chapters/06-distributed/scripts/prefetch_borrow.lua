@@ -1,0 +1,48 @@
+-- Hand one node up to `batch` permits of the current window, atomically.
+--
+-- KEYS[1]  the limit's key, e.g. rl:{api-key-42}:prefetch (a hash)
+-- ARGV[1]  limit:     permits in one window, >= 0
+-- ARGV[2]  batch:     permits the node asks for, >= 1
+-- ARGV[3]  window_ms: window width in ms, >= 1
+-- ARGV[4]  now_ms:    the time in ms, or -1 to read the server's clock
+--
+-- Returns {granted, remaining, ttl_ms}: the permits handed over (0 when the
+-- window is drained), what the window still has after this call, and the ms
+-- left until the window ends (the node must drop what it holds by then).
+--
+-- The hash keeps two fields: w, the id of the window its count belongs to,
+-- and n, the permits handed out in that window. A call in a newer window
+-- starts the count again, so an old count never leaks forward even if its
+-- key outlived its expiry.
+
+local limit = tonumber(ARGV[1])
+local batch = tonumber(ARGV[2])
+local window = tonumber(ARGV[3])
+local now = tonumber(ARGV[4])
+if now < 0 then
+  -- One clock for every node: skewed application clocks cannot disagree
+  -- about which window a call belongs to.
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+
+local id = math.floor(now / window)
+local ttl = (id + 1) * window - now
+
+local used = 0
+local stored = redis.call('HMGET', KEYS[1], 'w', 'n')
+if tonumber(stored[1]) == id then
+  used = tonumber(stored[2]) or 0
+end
+
+local granted = math.min(batch, limit - used)
+if granted < 0 then
+  granted = 0
+end
+used = used + granted
+redis.call('HSET', KEYS[1], 'w', id, 'n', used)
+-- Always (re)set the expiry: a key that somehow lost its TTL heals on the
+-- next call instead of living forever.
+redis.call('PEXPIRE', KEYS[1], ttl)
+
+return {granted, limit - used, ttl}
