@@ -1,0 +1,86 @@
+package interview
+
+import (
+	"strings"
+)
+
+// Claim is a row's "max in any W" as something a test can check: the most
+// requests one key can get upstream inside any half-open window [s, s+W),
+// in terms of W, L, C and R.
+type Claim int
+
+// The claims of the selection table (SPEC E19).
+const (
+	TwoL       Claim = iota + 1 // about 2L: both sides of a boundary fill up
+	ExactlyL                    // never more than L
+	UnevenTwoL                  // about L on even traffic, 2L worst case on uneven traffic
+	CPlusRW                     // about C + R·W: a full bucket plus the refill
+	RW                          // about R·W: the queue's even output
+)
+
+// Row is one line of the selection table.
+type Row struct {
+	Algorithm   string // the CLI name (chapter 05 lab)
+	Name        string // the display name
+	State       string // what each key keeps
+	Decision    string // the cost of one decision
+	Burst       string // behaviour at bursts and boundaries
+	MaxInWindow string // the claim in words
+	Claim       Claim  // the claim, checkable
+	GivesUp     string // the main cost
+	SeenIn      string // where it is commonly found
+}
+
+// Selection is the table of SPEC E19, one row per algorithm. The token
+// bucket and GCRA rows agree because they make the same decisions; only the
+// queue changes what upstream sees.
+var Selection = []Row{
+	{"fixed-window", "Fixed window", "count + window id, O(1)", "O(1), one INCR",
+		"each side of a boundary fills up", "~2L", TwoL,
+		"the boundary spike", "hand-rolled Redis INCR + expiry; daily / monthly quotas"},
+	{"sliding-log", "Sliding log", "every allowed timestamp in W, O(L)", "O(log L) + expired entries",
+		"no spike", "L, exactly", ExactlyL,
+		"memory and script time grow with L", "rare, valuable endpoints: login, OTP, e-mail"},
+	{"sliding-counter", "Sliding counter", "prev, curr, window id, O(1)", "O(1)",
+		"smooth on average, errs in both directions", "~L on even traffic; 2L worst case (uneven)", UnevenTwoL,
+		"false rejects or overshoot; no proven cap", "Cloudflare's edge rate limiting"},
+	{"token-bucket", "Token bucket", "tokens + last refill, O(1)", "O(1)",
+		"a full bucket drains at once; allowed means upstream now", "~C + R·W", CPlusRW,
+		"bursts reach upstream", "AWS API Gateway throttle, Envoy local rate limit, Stripe"},
+	{"gcra", "GCRA (leaky bucket as a meter)", "one instant (TAT), O(1)", "O(1)",
+		"same decisions as the token bucket", "~C + R·W", CPlusRW,
+		"bursts reach upstream", "redis-cell style Redis modules"},
+	{"leaky-queue", "Leaky bucket (queue)", "TAT + the queue itself", "O(1) to decide",
+		"bursts become queueing delay; even output", "~R·W", RW,
+		"latency; needs somewhere to wait", "nginx limit_req with burst, without nodelay"},
+}
+
+var selectionHeader = []string{"Algorithm", "Each key stores", "One decision", "Bursts and boundaries", "Max in any W", "Gives up", "Commonly found in"}
+
+// SelectionMarkdown renders the table as Markdown, one line per row.
+func SelectionMarkdown() string {
+	var b strings.Builder
+	line := func(cells []string) {
+		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+	}
+	line(selectionHeader)
+	sep := make([]string, len(selectionHeader))
+	for i := range sep {
+		sep[i] = "---"
+	}
+	line(sep)
+	for _, r := range Selection {
+		line([]string{r.Name, r.State, r.Decision, r.Burst, r.MaxInWindow, r.GivesUp, r.SeenIn})
+	}
+	return b.String()
+}
+
+// RowFor finds the row of an algorithm by its CLI name.
+func RowFor(algo string) (Row, bool) {
+	for _, r := range Selection {
+		if r.Algorithm == algo {
+			return r, true
+		}
+	}
+	return Row{}, false
+}

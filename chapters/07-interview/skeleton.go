@@ -1,0 +1,58 @@
+package interview
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Step is one part of the spoken answer.
+type Step struct {
+	Minutes int
+	Title   string
+	Points  []string // what to say, in order
+}
+
+// Skeleton is the 15-minute answer: contract first, then the algorithm, then
+// many machines, then failure and the response. Do not open with a Redis
+// command.
+var Skeleton = []Step{
+	{3, "Pin down the contract and the scale", []string{
+		"Who is the key: user, API key, IP (grouped by CIDR), or (key, route)?",
+		"Is the limit 'at most N in any window' or 'a rate plus a burst'? How big a burst?",
+		"How many app servers, how many active keys, what peak QPS? Do endpoints cost differently?",
+	}},
+	{5, "Pick the algorithm and the per-key state", []string{
+		"Choose a row of the selection table and say what it gives up: the boundary spike, the estimate's error, bursts reaching upstream, or queueing delay.",
+		"Say what each key keeps on the hot path and how big that gets.",
+	}},
+	{4, "Share the state atomically across machines", []string{
+		"One shared counter per key; read, compute, write and set the expiry in one Lua script; take the time from the Redis server.",
+		"Hot keys: do not split the key; prefetch quota locally and admit the stranded quota.",
+	}},
+	{3, "Failure, monitoring and the response", []string{
+		"Counter down: fail closed for login / OTP / reset, fail open with a small local bucket for reads, local limit ~ global / nodes for billed calls.",
+		"Watch the 429 rate per rule and the counter's latency.",
+		"Reject with 429, Retry-After rounded up, and quota headers on every response.",
+	}},
+}
+
+// SkeletonMinutes is the answer's total length.
+func SkeletonMinutes() int {
+	n := 0
+	for _, s := range Skeleton {
+		n += s.Minutes
+	}
+	return n
+}
+
+// SkeletonMarkdown renders the skeleton as a numbered Markdown list.
+func SkeletonMarkdown() string {
+	var b strings.Builder
+	for i, s := range Skeleton {
+		fmt.Fprintf(&b, "%d. **%s** (about %d min)\n", i+1, s.Title, s.Minutes)
+		for _, p := range s.Points {
+			fmt.Fprintf(&b, "   - %s\n", p)
+		}
+	}
+	return b.String()
+}
