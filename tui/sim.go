@@ -357,6 +357,9 @@ func newTimeline(window int64, results ...lab.Result) timeline {
 				t1 = max(t1, *q.SentMS)
 			}
 		}
+		if len(r.MaxWindows) > 0 { // frame the busiest W whole
+			t1 = max(t1, r.MaxWindows[0][1]-1)
+		}
 	}
 	if t0 > t1 {
 		t0, t1 = 0, 0
@@ -382,21 +385,24 @@ func (tl timeline) boundary(c int) bool {
 func (tl timeline) axis() (labels, ticks string) {
 	lab := []byte(strings.Repeat(" ", tl.cols+8))
 	tick := []byte(strings.Repeat(" ", tl.cols))
+	first := tl.cols // column of the first boundary label
 	free := 0
-	for c := 0; c < tl.cols; c++ {
-		if !tl.boundary(c) && c != 0 {
+	for c := range tl.cols {
+		if !tl.boundary(c) {
 			continue
 		}
-		t := tl.t0 + int64(c)*tl.scale
-		if tl.boundary(c) {
-			tick[c] = '|'
-			t = (t + tl.window - 1) / tl.window * tl.window
-		}
-		s := strconv.FormatInt(t, 10)
+		tick[c] = '|'
+		lo := tl.t0 + int64(c)*tl.scale
+		s := strconv.FormatInt((lo+tl.window-1)/tl.window*tl.window, 10)
 		if c >= free {
 			copy(lab[c:], s)
 			free = c + len(s) + 1
+			first = min(first, c)
 		}
+	}
+	// The start time too, when it fits before the first boundary label.
+	if s := strconv.FormatInt(tl.t0, 10); first > len(s) {
+		copy(lab, s)
 	}
 	return strings.TrimRight(string(lab), " "), strings.TrimRight(string(tick), " ")
 }
@@ -553,12 +559,18 @@ func writeSimScenario(w io.Writer, sc lab.Scenario, left, right lab.Result) {
 	fmt.Fprintf(w, "%s: %s\n%s\n\n", title, sc.Title, paramsLine(left.Params))
 	writeTimeline(w, left.Params, left, right)
 	fmt.Fprintln(w)
-	const side = 33
-	fmt.Fprintf(w, "%7s | %-*s | %s\n", "arrival", side, clip(left.Algorithm, side), clip(right.Algorithm, side))
+	// The left column takes what it needs, the right one the rest of 80.
+	leftW := len(left.Algorithm)
+	for _, q := range left.Requests {
+		leftW = max(leftW, 8+len(q.State))
+	}
+	leftW = min(leftW, 35)
+	rightW := 80 - 7 - 3 - leftW - 3
+	fmt.Fprintf(w, "%7s | %-*s | %s\n", "arrival", leftW, clip(left.Algorithm, leftW), clip(right.Algorithm, rightW))
 	for i, q := range left.Requests {
 		r := right.Requests[i]
 		fmt.Fprintf(w, "%7d | %s %-*s | %s %s\n", q.ArrivalMS,
-			sentText(q), side-8, clip(q.State, side-8), sentText(r), clip(r.State, side-8))
+			sentText(q), leftW-8, clip(q.State, leftW-8), sentText(r), clip(r.State, rightW-8))
 	}
 	fmt.Fprintln(w, "A sent-at: allowed and sent upstream then; R: rejected; state after the request")
 	fmt.Fprintln(w)

@@ -280,3 +280,6 @@ func (r *splitmix) sign() int64 {
 
 // float64 is uniform in [0, 1).
 func (r *splitmix) float64() float64 { return float64(r.next()>>11) / (1 << 53) }
+
+// exp is exponentially distributed with mean 1 (a Poisson stream's gaps).
+func (r *splitmix) exp() float64 { return -math.Log(1 - r.float64()) }

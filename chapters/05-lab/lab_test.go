@@ -1,0 +1,541 @@
+package lab
+
+import (
+	"errors"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+)
+
+// want is what one run must produce: decisions as a string of A and R, the
+// sent times of the allowed requests (-1 for a rejected one), and metrics.
+type want struct {
+	decisions string
+	sent      []int64
+	metrics   Metrics
+}
+
+func decisions(r Result) string {
+	var b strings.Builder
+	for _, q := range r.Requests {
+		if q.Allowed {
+			b.WriteByte('A')
+		} else {
+			b.WriteByte('R')
+		}
+	}
+	return b.String()
+}
+
+func check(t *testing.T, algo string, p Params, arrivals []int64, w want) Result {
+	t.Helper()
+	r, err := Run(algo, p, arrivals, nil)
+	if err != nil {
+		t.Fatalf("%s: %v", algo, err)
+	}
+	if got := decisions(r); got != w.decisions {
+		t.Errorf("%s decisions %s, want %s", algo, got, w.decisions)
+	}
+	for i, q := range r.Requests {
+		if q.Index != i+1 || q.ArrivalMS != arrivals[i] || q.Cost != 1 {
+			t.Errorf("%s request %d: index %d arrival %d cost %d", algo, i, q.Index, q.ArrivalMS, q.Cost)
+		}
+		switch {
+		case w.sent[i] < 0:
+			if q.SentMS != nil || q.WaitMS != nil {
+				t.Errorf("%s request %d rejected but has sent/wait", algo, i+1)
+			}
+		case q.SentMS == nil || q.WaitMS == nil:
+			t.Errorf("%s request %d: no sent time, want %d", algo, i+1, w.sent[i])
+		case *q.SentMS != w.sent[i] || *q.WaitMS != w.sent[i]-arrivals[i]:
+			t.Errorf("%s request %d: sent %d wait %d, want sent %d wait %d",
+				algo, i+1, *q.SentMS, *q.WaitMS, w.sent[i], w.sent[i]-arrivals[i])
+		}
+		if q.State == "" || q.Why == "" || q.StateValues < 1 {
+			t.Errorf("%s request %d: missing snapshot %+v", algo, i+1, q)
+		}
+	}
+	if r.Metrics != w.metrics {
+		t.Errorf("%s metrics\n got %+v\nwant %+v", algo, r.Metrics, w.metrics)
+	}
+	if r.Algorithm != algo || r.Params != p {
+		t.Errorf("result names %s %+v", r.Algorithm, r.Params)
+	}
+	return r
+}
+
+func states(r Result) []string {
+	s := make([]string, len(r.Requests))
+	for i, q := range r.Requests {
+		s[i] = q.State
+	}
+	return s
+}
+
+func TestE1_CrossBoundarySpike(t *testing.T) {
+	arrivals := []int64{820, 880, 940, 960, 1000, 1060, 1120, 1850}
+	p := DefaultParams()
+	fixed := check(t, "fixed-window", p, arrivals, want{
+		decisions: "AAARAAAR",
+		sent:      []int64{820, 880, 940, -1, 1000, 1060, 1120, -1},
+		metrics:   Metrics{Allowed: 6, Rejected: 2, MaxInWindow: 6, Overshoot: 3, MaxWaitMS: 0, StateValues: 2},
+	})
+	// The 6 sit inside [820, 1120]: one busiest window, starting at 820.
+	if !slices.Equal(fixed.MaxWindows, [][2]int64{{820, 1820}}) {
+		t.Errorf("fixed-window busiest windows %v, want [[820 1820]]", fixed.MaxWindows)
+	}
+	if got := fixed.Requests[3].State; got != "window 0: count 4" {
+		t.Errorf("rejected request still counts: state %q", got)
+	}
+	log := check(t, "sliding-log", p, arrivals, want{
+		decisions: "AAARRRRA",
+		sent:      []int64{820, 880, 940, -1, -1, -1, -1, 1850},
+		metrics:   Metrics{Allowed: 4, Rejected: 4, MaxInWindow: 3, Overshoot: 0, MaxWaitMS: 0, StateValues: 3},
+	})
+	if got := log.Requests[7].State; got != "log [880 940 1850]" {
+		t.Errorf("log after 1850: %q (820 has age 1030 >= W and is gone)", got)
+	}
+}
+
+func TestE3_PrevCrowdedStart(t *testing.T) {
+	arrivals := []int64{0, 10, 20, 1200, 1220, 1240}
+	p := DefaultParams()
+	counter := check(t, "sliding-counter", p, arrivals, want{
+		decisions: "AAAARR",
+		sent:      []int64{0, 10, 20, 1200, -1, -1},
+		metrics:   Metrics{Allowed: 4, Rejected: 2, MaxInWindow: 3, Overshoot: 0, StateValues: 3},
+	})
+	wantStates := []string{"prev 3 curr 1 est 2.40", "prev 3 curr 1 est 3.34", "prev 3 curr 1 est 3.28"}
+	if got := states(counter)[3:]; !slices.Equal(got, wantStates) {
+		t.Errorf("counter states %q, want %q", got, wantStates)
+	}
+	log := check(t, "sliding-log", p, arrivals, want{
+		decisions: "AAAAAA",
+		sent:      arrivals,
+		metrics:   Metrics{Allowed: 6, Rejected: 0, MaxInWindow: 3, Overshoot: 0, StateValues: 3},
+	})
+	// The true counts in the window at 1220 and 1240 are 1 and 2.
+	if got := states(log)[4:]; !slices.Equal(got, []string{"log [1200 1220]", "log [1200 1220 1240]"}) {
+		t.Errorf("log states %q", got)
+	}
+}
+
+func TestE4_PrevCrowdedEnd(t *testing.T) {
+	arrivals := []int64{970, 980, 990, 1500, 1510, 1520}
+	p := DefaultParams()
+	counter := check(t, "sliding-counter", p, arrivals, want{
+		decisions: "AAAAAR",
+		sent:      []int64{970, 980, 990, 1500, 1510, -1},
+		metrics:   Metrics{Allowed: 5, Rejected: 1, MaxInWindow: 5, Overshoot: 2, StateValues: 3},
+	})
+	wantStates := []string{"prev 3 curr 1 est 1.50", "prev 3 curr 2 est 2.47", "prev 3 curr 2 est 3.44"}
+	if got := states(counter)[3:]; !slices.Equal(got, wantStates) {
+		t.Errorf("counter states %q, want %q", got, wantStates)
+	}
+	if !slices.Equal(counter.MaxWindows, [][2]int64{{970, 1970}}) {
+		t.Errorf("busiest windows %v, want [[970 1970]] (5 inside 970..1510)", counter.MaxWindows)
+	}
+	check(t, "sliding-log", p, arrivals, want{
+		decisions: "AAARRR",
+		sent:      []int64{970, 980, 990, -1, -1, -1},
+		metrics:   Metrics{Allowed: 3, Rejected: 3, MaxInWindow: 3, Overshoot: 0, StateValues: 3},
+	})
+}
+
+func TestE5_TokenBucketAllowsCPlusRW(t *testing.T) {
+	p := DefaultParams()
+	p.RatePerS = 3
+	arrivals := []int64{0, 0, 0, 334, 667}
+	check(t, "token-bucket", p, arrivals, want{
+		decisions: "AAAAA",
+		sent:      arrivals,
+		metrics:   Metrics{Allowed: 5, MaxInWindow: 5, Overshoot: 2, StateValues: 2},
+	})
+}
+
+func TestE6_SameBurstTwoBuckets(t *testing.T) {
+	arrivals := []int64{0, 10, 20, 30}
+	p := DefaultParams() // C 3, R 2/s: T 500, tau 1000
+	token := check(t, "token-bucket", p, arrivals, want{
+		decisions: "AAAR",
+		sent:      []int64{0, 10, 20, -1},
+		metrics:   Metrics{Allowed: 3, Rejected: 1, MaxInWindow: 3, Overshoot: 0, StateValues: 2},
+	})
+	if got := token.Requests[3].State; got != "tokens 0.06" {
+		t.Errorf("the 4th should find 0.06 tokens, state %q", got)
+	}
+	queue := check(t, "leaky-queue", p, arrivals, want{
+		decisions: "AAAR",
+		sent:      []int64{0, 500, 1000, -1},
+		metrics:   Metrics{Allowed: 3, Rejected: 1, MaxInWindow: 2, Overshoot: 0, MaxWaitMS: 980, StateValues: 3},
+	})
+	if got := queue.Requests[2].State; got != "TAT 1500, queue [500 1000]" {
+		t.Errorf("queue state after the 3rd: %q", got)
+	}
+	if why := queue.Requests[3].Why; !strings.Contains(why, "1470 > tau 1000") {
+		t.Errorf("the 4th would wait 1470 > 1000; why %q", why)
+	}
+	// GCRA: the same decisions and send times as the token bucket.
+	gcra := check(t, "gcra", p, arrivals, want{
+		decisions: "AAAR",
+		sent:      []int64{0, 10, 20, -1},
+		metrics:   Metrics{Allowed: 3, Rejected: 1, MaxInWindow: 3, Overshoot: 0, StateValues: 1},
+	})
+	if got := gcra.Requests[2].State; got != "TAT 1500" {
+		t.Errorf("gcra state after the 3rd: %q", got)
+	}
+}
+
+func TestE6_CapacitySix(t *testing.T) {
+	arrivals := []int64{0, 10, 20, 30}
+	p := DefaultParams()
+	p.Capacity = 6
+	check(t, "token-bucket", p, arrivals, want{
+		decisions: "AAAA",
+		sent:      arrivals,
+		metrics:   Metrics{Allowed: 4, MaxInWindow: 4, Overshoot: 1, StateValues: 2},
+	})
+	check(t, "leaky-queue", p, arrivals, want{
+		decisions: "AAAA",
+		sent:      []int64{0, 500, 1000, 1500},
+		metrics:   Metrics{Allowed: 4, MaxInWindow: 2, Overshoot: 0, MaxWaitMS: 1470, StateValues: 4},
+	})
+}
+
+func TestTTLWindowState(t *testing.T) {
+	r, err := Run("fixed-window-ttl", DefaultParams(), []int64{820, 880, 940, 960, 1000, 1820}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The window opened at 820 lasts to 1820: 1000 is still inside it.
+	if got := decisions(r); got != "AAARRA" {
+		t.Errorf("decisions %s, want AAARRA", got)
+	}
+	if got := r.Requests[5].State; got != "window opened 1820: count 1" {
+		t.Errorf("state %q", got)
+	}
+}
+
+func TestCosts(t *testing.T) {
+	p := DefaultParams()
+	r, err := Run("token-bucket", p, []int64{0, 0, 500}, []int{3, 1, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := decisions(r); got != "ARA" {
+		t.Errorf("decisions %s, want ARA (cost 3 empties C = 3; 500 ms refills 1)", got)
+	}
+	if r.Requests[0].Cost != 3 {
+		t.Errorf("cost not recorded: %+v", r.Requests[0])
+	}
+	// The ruler counts requests, not cost units.
+	if r.Metrics.MaxInWindow != 2 {
+		t.Errorf("max in window %d, want 2 requests", r.Metrics.MaxInWindow)
+	}
+}
+
+func TestSubWindows(t *testing.T) {
+	p := DefaultParams()
+	p.SubWindows = 4
+	r, err := Run("sliding-counter", p, []int64{970, 980, 990, 1500, 1510, 1520}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Finer sub-windows see that the 3 are still inside the last W.
+	if got := decisions(r); got != "AAARRR" {
+		t.Errorf("decisions %s, want AAARRR", got)
+	}
+	if r.Metrics.StateValues != 6 {
+		t.Errorf("state values %d, want N+2 = 6", r.Metrics.StateValues)
+	}
+	if !strings.HasPrefix(r.Requests[3].State, "subs [") {
+		t.Errorf("state %q", r.Requests[3].State)
+	}
+}
+
+// TestRunBadInput: every bad input is a *framing.ParamError naming the CLI
+// flag, never a panic or a result.
+func TestRunBadInput(t *testing.T) {
+	ok := DefaultParams()
+	with := func(f func(*Params)) Params { p := ok; f(&p); return p }
+	cases := []struct {
+		name     string
+		algo     string
+		p        Params
+		arrivals []int64
+		costs    []int
+		param    string
+	}{
+		{"unknown algorithm", "leaky-bucket", ok, []int64{0}, nil, "algo"},
+		{"window 0", "fixed-window", with(func(p *Params) { p.WindowMS = 0 }), []int64{0}, nil, "window"},
+		{"window negative", "fixed-window", with(func(p *Params) { p.WindowMS = -5 }), []int64{0}, nil, "window"},
+		{"limit 0", "sliding-log", with(func(p *Params) { p.Limit = 0 }), []int64{0}, nil, "limit"},
+		{"capacity 0", "token-bucket", with(func(p *Params) { p.Capacity = 0 }), []int64{0}, nil, "capacity"},
+		{"rate 0", "gcra", with(func(p *Params) { p.RatePerS = 0 }), []int64{0}, nil, "rate"},
+		{"rate negative", "gcra", with(func(p *Params) { p.RatePerS = -1 }), []int64{0}, nil, "rate"},
+		{"subwindows 0", "sliding-counter", with(func(p *Params) { p.SubWindows = 0 }), []int64{0}, nil, "subwindows"},
+		{"subwindows not a divisor", "sliding-counter", with(func(p *Params) { p.SubWindows = 7 }), []int64{0}, nil, "subwindows"},
+		{"unsorted arrivals", "fixed-window", ok, []int64{10, 5}, nil, "arrivals"},
+		{"negative arrival", "fixed-window", ok, []int64{-1, 5}, nil, "arrivals"},
+		{"costs too short", "token-bucket", ok, []int64{0, 1}, []int{1}, "costs"},
+		{"cost over C", "token-bucket", ok, []int64{0}, []int{4}, "costs"},
+		{"cost over L", "fixed-window", ok, []int64{0}, []int{4}, "costs"},
+		{"cost 0", "leaky-queue", ok, []int64{0}, []int{0}, "costs"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Run(tc.algo, tc.p, tc.arrivals, tc.costs)
+			var pe *framing.ParamError
+			if !errors.As(err, &pe) {
+				t.Fatalf("error %v, want a *framing.ParamError", err)
+			}
+			if pe.Param != tc.param || pe.Accept == "" {
+				t.Errorf("error names %q (accepts %q), want %q", pe.Param, pe.Accept, tc.param)
+			}
+		})
+	}
+}
+
+func TestScenarios(t *testing.T) {
+	wantPairs := map[string][3]string{
+		"cross-boundary-spike": {"E1", "fixed-window", "sliding-log"},
+		"prev-crowded-end":     {"E4", "sliding-counter", "sliding-log"},
+		"prev-crowded-start":   {"E3", "sliding-counter", "sliding-log"},
+		"instant-burst":        {"E6", "token-bucket", "leaky-queue"},
+	}
+	if len(Scenarios) != len(wantPairs) {
+		t.Fatalf("%d scenarios, want %d", len(Scenarios), len(wantPairs))
+	}
+	for _, sc := range Scenarios {
+		w, ok := wantPairs[sc.Name]
+		if !ok || sc.Example != w[0] || sc.Left != w[1] || sc.Right != w[2] {
+			t.Errorf("scenario %s: %s %s vs %s", sc.Name, sc.Example, sc.Left, sc.Right)
+		}
+		if sc.Params != DefaultParams() || sc.Title == "" || sc.Lesson == "" || len(sc.Arrivals) == 0 {
+			t.Errorf("scenario %s incomplete: %+v", sc.Name, sc)
+		}
+		if got, ok := ScenarioByName(sc.Name); !ok || got.Name != sc.Name {
+			t.Errorf("ScenarioByName(%s) = %v", sc.Name, ok)
+		}
+	}
+	if _, ok := ScenarioByName("custom"); ok {
+		t.Error(`"custom" is any arrivals, not a stored scenario`)
+	}
+}
+
+// TestWorst_RediscoversBounds pins what the search finds for L = 3, W = 1000,
+// C = 3, R = 2: the textbook worst cases of SPEC E19.
+func TestWorst_RediscoversBounds(t *testing.T) {
+	fast := DefaultParams()
+	fast.RatePerS = 3
+	even := DefaultParams()
+	even.RatePerS = 4 // T = 250 ms exactly (at R = 3, T rounds down to whole ns)
+	cases := []struct {
+		algo string
+		p    Params
+		max  int
+	}{
+		{"fixed-window", DefaultParams(), 6},     // 2L
+		{"fixed-window-ttl", DefaultParams(), 5}, // 2L-1
+		{"sliding-log", DefaultParams(), 3},      // L
+		{"sliding-counter", DefaultParams(), 6},  // 2L, on an uneven sequence
+		{"token-bucket", DefaultParams(), 4},     // just under C + R*W = 5
+		{"gcra", DefaultParams(), 4},             // same as the token bucket
+		{"leaky-queue", DefaultParams(), 2},      // R*W
+		{"token-bucket", fast, 5},                // just under C + R*W = 6 (E5)
+		{"leaky-queue", even, 4},                 // R*W
+	}
+	for _, tc := range cases {
+		t.Run(tc.algo, func(t *testing.T) {
+			w, err := Worst(tc.algo, tc.p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if w.MaxInWindow != tc.max || w.Overshoot != max(0, tc.max-tc.p.Limit) {
+				t.Errorf("found %d (overshoot %d) with %v, want %d", w.MaxInWindow, w.Overshoot, w.Arrivals, tc.max)
+			}
+			// The sequence replays to the same count, inside the reported W.
+			r, err := Run(tc.algo, tc.p, w.Arrivals, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Metrics.MaxInWindow != w.MaxInWindow || r.Metrics.Rejected != 0 {
+				t.Errorf("replay: max %d rejected %d", r.Metrics.MaxInWindow, r.Metrics.Rejected)
+			}
+			if w.Window[1]-w.Window[0] != tc.p.WindowMS || !slices.Contains(r.MaxWindows, w.Window) {
+				t.Errorf("window %v not among %v", w.Window, r.MaxWindows)
+			}
+			if w.Bound == "" || w.Algorithm != tc.algo || w.Params != tc.p {
+				t.Errorf("result %+v", w)
+			}
+			t.Logf("%s: %d in %v from %v (textbook %s)", tc.algo, w.MaxInWindow, w.Window, w.Arrivals, w.Bound)
+		})
+	}
+}
+
+// The counter's 2L needs an uneven sequence: the previous window's L late
+// (after 2W/3), then the current window's L spread so the estimate stays
+// under L. Pin the one the search reports.
+func TestWorst_SlidingCounterSequence(t *testing.T) {
+	w, err := Worst("sliding-counter", DefaultParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int64{999, 999, 999, 1001, 1334, 1667}; !slices.Equal(w.Arrivals, want) {
+		t.Errorf("arrivals %v, want %v", w.Arrivals, want)
+	}
+	if w.Window != [2]int64{999, 1999} {
+		t.Errorf("window %v", w.Window)
+	}
+}
+
+func TestWorst_Deterministic(t *testing.T) {
+	for _, algo := range Algorithms {
+		a, err := Worst(algo, DefaultParams())
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := Worst(algo, DefaultParams())
+		if !slices.Equal(a.Arrivals, b.Arrivals) || a.Window != b.Window {
+			t.Errorf("%s: two searches differ: %v / %v", algo, a.Arrivals, b.Arrivals)
+		}
+	}
+}
+
+func TestWorst_BadInput(t *testing.T) {
+	big := DefaultParams()
+	big.Limit = 1000
+	for _, tc := range []struct {
+		algo  string
+		p     Params
+		param string
+	}{
+		{"nope", DefaultParams(), "algo"},
+		{"fixed-window", big, "limit"},
+		{"gcra", Params{WindowMS: 1000, Limit: 3, Capacity: 3, RatePerS: 500, SubWindows: 1}, "rate"},
+		{"fixed-window", Params{WindowMS: 0, Limit: 3, Capacity: 3, RatePerS: 2, SubWindows: 1}, "window"},
+	} {
+		_, err := Worst(tc.algo, tc.p)
+		var pe *framing.ParamError
+		if !errors.As(err, &pe) || pe.Param != tc.param {
+			t.Errorf("Worst(%s, %+v) error %v, want one naming %s", tc.algo, tc.p, err, tc.param)
+		}
+	}
+}
+
+func TestRuler(t *testing.T) {
+	const w = 1000
+	cases := []struct {
+		name string
+		sent []int64
+		max  int
+		wins [][2]int64
+	}{
+		{"empty", nil, 0, nil},
+		{"one", []int64{5}, 1, [][2]int64{{5, 1005}}},
+		{"age exactly W is outside", []int64{0, 1000}, 1, [][2]int64{{0, 1000}, {1000, 2000}}},
+		{"just inside", []int64{0, 999}, 2, [][2]int64{{0, 1000}}},
+		{"same instant", []int64{7, 7, 7}, 3, [][2]int64{{7, 1007}}},
+		{"unsorted input", []int64{1120, 820, 1000}, 3, [][2]int64{{820, 1820}}},
+	}
+	for _, tc := range cases {
+		got, wins := maxInWindow(tc.sent, w)
+		if got != tc.max || !slices.Equal(wins, tc.wins) {
+			t.Errorf("%s: %d %v, want %d %v", tc.name, got, wins, tc.max, tc.wins)
+		}
+	}
+}
+
+// FuzzRuler checks the two-pointer ruler against counting every window that
+// starts at a sent time, the definition read literally.
+func FuzzRuler(f *testing.F) {
+	f.Add(uint64(1), uint8(10), int64(1000))
+	f.Fuzz(func(t *testing.T, seed uint64, n uint8, w int64) {
+		if w <= 0 || w > 1e6 {
+			return
+		}
+		rng := rand.New(rand.NewPCG(seed, 0))
+		sent := make([]int64, n)
+		for i := range sent {
+			sent[i] = rng.Int64N(3 * w)
+		}
+		got, wins := maxInWindow(sent, w)
+		best := 0
+		for _, s := range sent {
+			c := 0
+			for _, u := range sent {
+				if u >= s && u < s+w {
+					c++
+				}
+			}
+			best = max(best, c)
+		}
+		if got != best {
+			t.Fatalf("ruler %d, brute force %d on %v", got, best, sent)
+		}
+		for _, win := range wins {
+			c := 0
+			for _, u := range sent {
+				if u >= win[0] && u < win[1] {
+					c++
+				}
+			}
+			if c != got {
+				t.Fatalf("window %v holds %d, not %d", win, c, got)
+			}
+		}
+	})
+}
+
+// TestAccuracy_OrdinaryTraffic pins the sliding counter's error on seeded
+// Poisson traffic (100 per minute per key, as in SPEC E17), the figures the
+// chapter README quotes beside Cloudflare's 0.003%.
+func TestAccuracy_OrdinaryTraffic(t *testing.T) {
+	p := Params{WindowMS: 60_000, Limit: 100, Capacity: 3, RatePerS: 2, SubWindows: 1}
+	cases := []struct {
+		name             string
+		minLoad, maxLoad float64
+		requests         int
+		allowed, reject  int
+		peak             int
+	}{
+		{"every key at 50% of L", 0.5, 0.5, 99797, 0, 0, 83},
+		{"loads 1%..100% of L", 0.01, 1, 38628, 327, 28, 109},
+		{"every key at 100% of L", 1, 1, 198778, 27809, 4398, 119},
+	}
+	for _, tc := range cases {
+		rep, err := Accuracy(p, Traffic{Seed: 1, Keys: 100, Windows: 20, MinLoad: tc.minLoad, MaxLoad: tc.maxLoad})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: %v", tc.name, rep)
+		if rep.Requests != tc.requests || rep.WronglyAllowed != tc.allowed ||
+			rep.WronglyRejected != tc.reject || rep.PeakCount != tc.peak {
+			t.Errorf("%s: %d requests, %d wrongly allowed, %d wrongly rejected, peak %d; want %d %d %d %d",
+				tc.name, rep.Requests, rep.WronglyAllowed, rep.WronglyRejected, rep.PeakCount,
+				tc.requests, tc.allowed, tc.reject, tc.peak)
+		}
+		// Sanity: mistakes are a minority, and ordinary traffic never gets
+		// near the adversarial 2L.
+		if rep.Share() > 0.25 || rep.PeakCount >= 2*p.Limit {
+			t.Errorf("%s: share %.4f peak %d out of bounds", tc.name, rep.Share(), rep.PeakCount)
+		}
+	}
+}
+
+func TestAccuracy_BadInput(t *testing.T) {
+	for _, tr := range []Traffic{
+		{Keys: 0, Windows: 1, MinLoad: 1, MaxLoad: 1},
+		{Keys: 1, Windows: 0, MinLoad: 1, MaxLoad: 1},
+		{Keys: 1, Windows: 1, MinLoad: 0, MaxLoad: 1},
+		{Keys: 1, Windows: 1, MinLoad: 2, MaxLoad: 1},
+	} {
+		var pe *framing.ParamError
+		if _, err := Accuracy(DefaultParams(), tr); !errors.As(err, &pe) {
+			t.Errorf("%+v: error %v", tr, err)
+		}
+	}
+}
