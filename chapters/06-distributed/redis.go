@@ -1,0 +1,246 @@
+package distributed
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+)
+
+// The scripts. Each is one atomic step on the server: read, decide, write and
+// set the expiry with nothing in between (E9). go-redis's Script sends
+// EVALSHA and falls back to EVAL the first time a server has not seen it.
+var (
+	//go:embed scripts/fixed_window.lua
+	fixedWindowLua string
+	//go:embed scripts/fixed_window_ttl.lua
+	fixedWindowTTLLua string
+	//go:embed scripts/sliding_log.lua
+	slidingLogLua string
+	//go:embed scripts/sliding_counter.lua
+	slidingCounterLua string
+	//go:embed scripts/token_bucket.lua
+	tokenBucketLua string
+	//go:embed scripts/gcra.lua
+	gcraLua string
+
+	fixedWindowScript    = redis.NewScript(fixedWindowLua)
+	fixedWindowTTLScript = redis.NewScript(fixedWindowTTLLua)
+	slidingLogScript     = redis.NewScript(slidingLogLua)
+	slidingCounterScript = redis.NewScript(slidingCounterLua)
+	tokenBucketScript    = redis.NewScript(tokenBucketLua)
+	gcraScript           = redis.NewScript(gcraLua)
+)
+
+// Key returns the Redis key of one identity's state: "rl:{id}:kind". The
+// braces are a hash tag: Redis Cluster places a key by the text between them
+// only, so every key of one identity lands in one slot and a script may touch
+// several of them.
+func Key(id, kind string) string {
+	return "rl:{" + id + "}:" + kind
+}
+
+// checkID rejects identities that would break the hash tag.
+func checkID(id string) error {
+	if id == "" || strings.ContainsAny(id, "{}") {
+		return framing.BadParam("id", strconv.Quote(id), "a non-empty string without { or }")
+	}
+	return nil
+}
+
+// WindowConfig configures the window algorithms: at most Limit cost units in
+// any Window. SubWindows applies to the sliding counter only (0 means 1).
+type WindowConfig struct {
+	Window     time.Duration
+	Limit      int
+	SubWindows int
+}
+
+// BucketConfig configures the token bucket and GCRA: Capacity permits at most,
+// refilled at Rate per second.
+type BucketConfig struct {
+	Capacity int
+	Rate     float64
+}
+
+func (c WindowConfig) check() error {
+	if c.Window < time.Millisecond || c.Window%time.Millisecond != 0 {
+		return framing.BadParam("window", c.Window, "a whole number of milliseconds, at least 1ms")
+	}
+	if c.Limit < 1 {
+		return framing.BadParam("limit", c.Limit, "an integer >= 1")
+	}
+	if c.SubWindows < 0 || c.SubWindows > 1000 {
+		return framing.BadParam("subwindows", c.SubWindows, "an integer from 1 to 1000 (0 means 1)")
+	}
+	return nil
+}
+
+func (c BucketConfig) check() error {
+	if c.Capacity < 1 {
+		return framing.BadParam("capacity", c.Capacity, "an integer >= 1")
+	}
+	if !(c.Rate > 0) || math.IsInf(c.Rate, 0) {
+		return framing.BadParam("rate", c.Rate, "a finite number > 0 (permits per second)")
+	}
+	return nil
+}
+
+// limiter is what every algorithm shares: a script, the kind of key it owns,
+// and the parameters passed after the time and the cost.
+type limiter struct {
+	rdb    redis.Scripter
+	script *redis.Script
+	name   string
+	kind   string
+	params []any
+	max    int
+}
+
+// Allow decides one request of cost 1 for id, timed by the Redis server.
+func (l *limiter) Allow(ctx context.Context, id string) (framing.Decision, error) {
+	d, _, err := l.decide(ctx, id, -1, 1)
+	return d, err
+}
+
+// AllowN decides a request of the given cost for id, timed by the Redis
+// server's TIME: every app node then agrees on the clock (E11).
+func (l *limiter) AllowN(ctx context.Context, id string, cost int) (framing.Decision, error) {
+	d, _, err := l.decide(ctx, id, -1, cost)
+	return d, err
+}
+
+// AllowNAt is AllowN at an explicit time (whole milliseconds since the Unix
+// epoch; earlier ones are an error). It exists so that tests can replay a
+// sequence and compare with the in-memory chapters; production code lets
+// Redis read its own clock.
+func (l *limiter) AllowNAt(ctx context.Context, id string, now time.Time, cost int) (framing.Decision, error) {
+	ms := now.UnixMilli()
+	if ms < 0 {
+		return framing.Decision{}, framing.BadParam("now", now, "a time at or after the Unix epoch")
+	}
+	d, _, err := l.decide(ctx, id, ms, cost)
+	return d, err
+}
+
+// MaxCost is the largest cost one request may carry (the limit or capacity).
+func (l *limiter) MaxCost() int { return l.max }
+
+// decide runs the script; nowMs < 0 means Redis TIME. It also returns the
+// time the script used, in ms. A Redis failure is returned wrapped, never
+// turned into a decision: failing open or closed is the caller's policy.
+func (l *limiter) decide(ctx context.Context, id string, nowMs int64, cost int) (framing.Decision, int64, error) {
+	if err := checkID(id); err != nil {
+		return framing.Decision{}, 0, err
+	}
+	if err := framing.CheckCost(cost, l.max); err != nil {
+		return framing.Decision{}, 0, err
+	}
+	args := make([]any, 0, 2+len(l.params))
+	args = append(args, nowMs, cost)
+	args = append(args, l.params...)
+	res, err := l.script.Run(ctx, l.rdb, []string{Key(id, l.kind)}, args...).Int64Slice()
+	if err != nil {
+		return framing.Decision{}, 0, fmt.Errorf("distributed: %s script for %q: %w", l.name, id, err)
+	}
+	if len(res) != 4 {
+		return framing.Decision{}, 0, fmt.Errorf("distributed: %s script for %q: got %d values, want 4", l.name, id, len(res))
+	}
+	d := framing.Decision{
+		Allowed:    res[0] == 1,
+		Remaining:  int(res[1]),
+		RetryAfter: time.Duration(res[2]) * time.Millisecond,
+	}
+	return d, res[3], nil
+}
+
+// FixedWindow counts cost per (id, floor(now/W)) with INCRBY; rejected
+// requests count too. The window id comes from the server's clock, and the
+// counter's expiry is set whenever it has none (E10).
+type FixedWindow struct{ limiter }
+
+// NewFixedWindow returns a fixed-window limiter on rdb (a client, a cluster
+// client or a ring).
+func NewFixedWindow(rdb redis.Scripter, cfg WindowConfig) (*FixedWindow, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	return &FixedWindow{limiter{rdb: rdb, script: fixedWindowScript, name: "fixed-window", kind: "fw",
+		params: []any{cfg.Window.Milliseconds(), cfg.Limit}, max: cfg.Limit}}, nil
+}
+
+// FixedWindowTTL is the window opened by an identity's first request and
+// closed by the key's expiry W later (SPEC fixed-window-ttl): one counter per
+// identity, INCRBY, and PEXPIRE whenever the key has no expiry. Time comes
+// from Redis expiry, so AllowNAt's time is only reported, never used.
+type FixedWindowTTL struct{ limiter }
+
+// NewFixedWindowTTL returns a fixed-window-ttl limiter on rdb.
+func NewFixedWindowTTL(rdb redis.Scripter, cfg WindowConfig) (*FixedWindowTTL, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	return &FixedWindowTTL{limiter{rdb: rdb, script: fixedWindowTTLScript, name: "fixed-window-ttl", kind: "fwt",
+		params: []any{cfg.Window.Milliseconds(), cfg.Limit}, max: cfg.Limit}}, nil
+}
+
+// SlidingLog keeps one sorted-set entry per allowed cost unit, scored by its
+// time: exact, and O(L) memory per key.
+type SlidingLog struct{ limiter }
+
+// NewSlidingLog returns a sliding-log limiter on rdb.
+func NewSlidingLog(rdb redis.Scripter, cfg WindowConfig) (*SlidingLog, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	return &SlidingLog{limiter{rdb: rdb, script: slidingLogScript, name: "sliding-log", kind: "log",
+		params: []any{cfg.Window.Milliseconds(), cfg.Limit}, max: cfg.Limit}}, nil
+}
+
+// SlidingCounter weighs the oldest, partly covered sub-window by the fraction
+// still inside the window: O(N) counters per key, an estimate not a count.
+type SlidingCounter struct{ limiter }
+
+// NewSlidingCounter returns a sliding-counter limiter on rdb.
+func NewSlidingCounter(rdb redis.Scripter, cfg WindowConfig) (*SlidingCounter, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	n := max(cfg.SubWindows, 1)
+	return &SlidingCounter{limiter{rdb: rdb, script: slidingCounterScript, name: "sliding-counter", kind: "sc",
+		params: []any{cfg.Window.Milliseconds(), cfg.Limit, n}, max: cfg.Limit}}, nil
+}
+
+// TokenBucket stores (tokens, last refill) and spends cost tokens per request.
+type TokenBucket struct{ limiter }
+
+// NewTokenBucket returns a token-bucket limiter on rdb.
+func NewTokenBucket(rdb redis.Scripter, cfg BucketConfig) (*TokenBucket, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	return &TokenBucket{limiter{rdb: rdb, script: tokenBucketScript, name: "token-bucket", kind: "tb",
+		params: []any{cfg.Capacity, formatRate(cfg.Rate)}, max: cfg.Capacity}}, nil
+}
+
+// GCRA stores one instant per key, the theoretical arrival time.
+type GCRA struct{ limiter }
+
+// NewGCRA returns a GCRA limiter on rdb.
+func NewGCRA(rdb redis.Scripter, cfg BucketConfig) (*GCRA, error) {
+	if err := cfg.check(); err != nil {
+		return nil, err
+	}
+	return &GCRA{limiter{rdb: rdb, script: gcraScript, name: "gcra", kind: "gcra",
+		params: []any{cfg.Capacity, formatRate(cfg.Rate)}, max: cfg.Capacity}}, nil
+}
+
+// formatRate sends the rate with every digit, so Lua sees the same float64.
+func formatRate(r float64) string { return strconv.FormatFloat(r, 'g', -1, 64) }

@@ -1,0 +1,450 @@
+package distributed
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"github.com/stretchr/testify/require"
+
+	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/internal/redistest"
+)
+
+// base is an epoch-ms origin aligned to whole seconds, so that the worked
+// examples' windows (floor(t/W)) line up with the SPEC's.
+const base = int64(1_700_000_000_000)
+
+// decider is what every script-backed limiter offers.
+type decider interface {
+	AllowNAt(ctx context.Context, id string, now time.Time, cost int) (framing.Decision, error)
+	AllowN(ctx context.Context, id string, cost int) (framing.Decision, error)
+}
+
+// replay runs arrivals (ms from base, cost 1) for one id and returns "AAR…".
+func replay(t *testing.T, l decider, id string, arrivals ...int64) (string, []framing.Decision) {
+	t.Helper()
+	var b strings.Builder
+	var ds []framing.Decision
+	for _, a := range arrivals {
+		d, err := l.AllowNAt(context.Background(), id, time.UnixMilli(base+a), 1)
+		require.NoError(t, err)
+		ds = append(ds, d)
+		if d.Allowed {
+			b.WriteByte('A')
+		} else {
+			b.WriteByte('R')
+		}
+	}
+	return b.String(), ds
+}
+
+// ok unwraps a call that the test expects to succeed; a failure (a bad
+// configuration in the test, or Redis going away) stops the test with a panic.
+func ok[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+var (
+	w3   = WindowConfig{Window: time.Second, Limit: 3}
+	c3r3 = BucketConfig{Capacity: 3, Rate: 3}
+	c3r2 = BucketConfig{Capacity: 3, Rate: 2}
+	c6r2 = BucketConfig{Capacity: 6, Rate: 2}
+)
+
+// TestWorkedExamplesOnRedis replays SPEC E1 and E3–E6 through the scripts with
+// explicit times and checks the SPEC's decisions, remaining permits and
+// retry delays.
+func TestWorkedExamplesOnRedis(t *testing.T) {
+	rdb := redistest.Client(t)
+	e1 := []int64{820, 880, 940, 960, 1000, 1060, 1120, 1850}
+	tests := []struct {
+		name      string
+		limiter   decider
+		arrivals  []int64
+		want      string
+		remaining []int
+		retryMs   []int64 // per request; 0 when allowed
+	}{
+		{"E1/fixed-window", ok(NewFixedWindow(rdb, w3)), e1, "AAARAAAR",
+			[]int{2, 1, 0, 0, 2, 1, 0, 0}, []int64{0, 0, 0, 40, 0, 0, 0, 150}},
+		{"E1/sliding-log", ok(NewSlidingLog(rdb, w3)), e1, "AAARRRRA",
+			[]int{2, 1, 0, 0, 0, 0, 0, 0}, []int64{0, 0, 0, 860, 820, 760, 700, 0}},
+		{"E3/sliding-counter", ok(NewSlidingCounter(rdb, w3)), []int64{0, 10, 20, 1200, 1220, 1240}, "AAAARR",
+			// estimates 2.40 / 3.34 / 3.28; at 1220 the estimate drops below 3
+			// once 3*(1000-e)/1000 + 1 < 3, e > 333.3: at 1334 (114 ms).
+			[]int{2, 1, 0, 0, 0, 0}, []int64{0, 0, 0, 0, 114, 94}},
+		{"E4/sliding-counter", ok(NewSlidingCounter(rdb, w3)), []int64{970, 980, 990, 1500, 1510, 1520}, "AAAAAR",
+			[]int{2, 1, 0, 1, 0, 0}, nil},
+		{"E4/sliding-log", ok(NewSlidingLog(rdb, w3)), []int64{970, 980, 990, 1500, 1510, 1520}, "AAARRR",
+			nil, []int64{0, 0, 0, 470, 460, 450}},
+		{"E5/token-bucket", ok(NewTokenBucket(rdb, c3r3)), []int64{0, 0, 0, 334, 667}, "AAAAA",
+			[]int{2, 1, 0, 0, 0}, nil},
+		{"E6/token-bucket", ok(NewTokenBucket(rdb, c3r2)), []int64{0, 10, 20, 30}, "AAAR",
+			// the 4th finds 0.06 tokens: (1 - 0.06) / 2 per s = 470 ms
+			[]int{2, 1, 0, 0}, []int64{0, 0, 0, 470}},
+		{"E6/gcra", ok(NewGCRA(rdb, c3r2)), []int64{0, 10, 20, 30}, "AAAR",
+			[]int{2, 1, 0, 0}, []int64{0, 0, 0, 470}},
+		{"E6/token-bucket-C6", ok(NewTokenBucket(rdb, c6r2)), []int64{0, 10, 20, 30}, "AAAA", nil, nil},
+		{"E6/gcra-C6", ok(NewGCRA(rdb, c6r2)), []int64{0, 10, 20, 30}, "AAAA", nil, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, ds := replay(t, tc.limiter, redistest.ID(t), tc.arrivals...)
+			require.Equal(t, tc.want, got)
+			for i, d := range ds {
+				if tc.remaining != nil {
+					require.Equal(t, tc.remaining[i], d.Remaining, "remaining after request %d", i+1)
+				}
+				if tc.retryMs != nil {
+					require.Equal(t, time.Duration(tc.retryMs[i])*time.Millisecond, d.RetryAfter, "retry after request %d", i+1)
+				}
+			}
+		})
+	}
+}
+
+// TestWeightedCost: a token bucket spends cost tokens (E16: upload 5, read 1).
+func TestWeightedCost(t *testing.T) {
+	rdb := redistest.Client(t)
+	ctx := context.Background()
+	tb := ok(NewTokenBucket(rdb, BucketConfig{Capacity: 10, Rate: 1}))
+	id := redistest.ID(t)
+	at := func(ms int64) time.Time { return time.UnixMilli(base + ms) }
+
+	d := ok(tb.AllowNAt(ctx, id, at(0), 5))
+	require.Equal(t, framing.Decision{Allowed: true, Remaining: 5}, d)
+	d = ok(tb.AllowNAt(ctx, id, at(0), 5))
+	require.Equal(t, framing.Decision{Allowed: true, Remaining: 0}, d)
+	d = ok(tb.AllowNAt(ctx, id, at(1000), 5)) // one token back: 4 short
+	require.Equal(t, framing.Decision{Allowed: false, Remaining: 1, RetryAfter: 4 * time.Second}, d)
+	d = ok(tb.AllowNAt(ctx, id, at(1000), 1)) // a read still fits
+	require.Equal(t, framing.Decision{Allowed: true, Remaining: 0}, d)
+
+	// The others: costs 5, 4, 2, 1 at one instant against 10 permits. The
+	// fixed window counts the rejected 2 as well (INCRBY), so its 1 fails too.
+	ten := WindowConfig{Window: time.Second, Limit: 10}
+	for _, tc := range []struct {
+		name string
+		l    decider
+		want []bool
+	}{
+		{"sliding-log", ok(NewSlidingLog(rdb, ten)), []bool{true, true, false, true}},
+		{"sliding-counter", ok(NewSlidingCounter(rdb, ten)), []bool{true, true, false, true}},
+		{"gcra", ok(NewGCRA(rdb, BucketConfig{Capacity: 10, Rate: 1})), []bool{true, true, false, true}},
+		{"fixed-window", ok(NewFixedWindow(rdb, ten)), []bool{true, true, false, false}},
+	} {
+		id := redistest.ID(t)
+		var got []bool
+		for _, cost := range []int{5, 4, 2, 1} {
+			got = append(got, ok(tc.l.AllowNAt(ctx, id, at(0), cost)).Allowed)
+		}
+		require.Equal(t, tc.want, got, tc.name)
+	}
+}
+
+// TestE9_DoubleSpend: balance 1. Node A reads it, node B reads it too, both
+// write and both allow: one permit spent twice. The script allows exactly one.
+func TestE9_DoubleSpend(t *testing.T) {
+	ctx := context.Background()
+	addr := redistest.Addr(t)
+	nodeA := redis.NewClient(&redis.Options{Addr: addr})
+	nodeB := redis.NewClient(&redis.Options{Addr: addr})
+	t.Cleanup(func() { nodeA.Close(); nodeB.Close() })
+
+	t.Run("naive", func(t *testing.T) {
+		id := redistest.ID(t)
+		a := ok(NewNaiveCounter(nodeA, time.Minute, 3))
+		b := ok(NewNaiveCounter(nodeB, time.Minute, 3))
+		for range 2 { // spend 2 of 3: balance 1
+			require.True(t, ok(a.Allow(ctx, id)).Allowed)
+		}
+		var bDecision framing.Decision
+		a.BetweenReadAndWrite = func() {
+			// A has read 2 and not yet written: B runs its whole request here.
+			bDecision = ok(b.Allow(ctx, id))
+		}
+		aDecision := ok(a.Allow(ctx, id))
+		require.True(t, bDecision.Allowed, "B spends the last permit")
+		require.True(t, aDecision.Allowed, "A spends the same permit again")
+		require.Equal(t, "3", nodeA.Get(ctx, Key(id, "naive")).Val(), "4 admitted, the counter says 3")
+	})
+
+	t.Run("script", func(t *testing.T) {
+		id := redistest.ID(t)
+		now := time.UnixMilli(base)
+		a := ok(NewFixedWindow(nodeA, w3))
+		b := ok(NewFixedWindow(nodeB, w3))
+		for range 2 {
+			require.True(t, ok(a.AllowNAt(ctx, id, now, 1)).Allowed)
+		}
+		// There is no "between" inside a script: the same two requests, in
+		// either order, are decided one after the other on the server.
+		dA := ok(a.AllowNAt(ctx, id, now, 1))
+		dB := ok(b.AllowNAt(ctx, id, now, 1))
+		require.True(t, dA.Allowed)
+		require.False(t, dB.Allowed)
+	})
+}
+
+// TestE9_StressOneKey: many goroutines over several clients hit one key. The
+// naive limiter is observed to admit more than the limit; the script admits
+// exactly the limit, every round.
+func TestE9_StressOneKey(t *testing.T) {
+	const (
+		clients    = 4
+		goroutines = 32 // per client
+		perG       = 8
+		limit      = 100 // < clients*goroutines*perG = 1024 requests
+	)
+	ctx := context.Background()
+	addr := redistest.Addr(t)
+	var rdbs []*redis.Client
+	for range clients {
+		c := redis.NewClient(&redis.Options{Addr: addr, PoolSize: goroutines})
+		rdbs = append(rdbs, c)
+		t.Cleanup(func() { c.Close() })
+	}
+	hammer := func(allow func(c int) (framing.Decision, error)) int64 {
+		var allowed atomic.Int64
+		var wg sync.WaitGroup
+		errs := make(chan error, clients*goroutines)
+		for c := range clients {
+			for range goroutines {
+				wg.Go(func() {
+					for range perG {
+						d, err := allow(c)
+						if err != nil {
+							errs <- err
+							return
+						}
+						if d.Allowed {
+							allowed.Add(1)
+						}
+					}
+				})
+			}
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			require.NoError(t, err)
+		}
+		return allowed.Load()
+	}
+
+	overAdmitted := false
+	for round := 0; round < 5 && !overAdmitted; round++ {
+		naiveID, scriptID := redistest.ID(t), redistest.ID(t)
+		now := time.UnixMilli(base) // one window for the whole round
+		var naive []*NaiveCounter
+		var script []*FixedWindow
+		for _, c := range rdbs {
+			naive = append(naive, ok(NewNaiveCounter(c, time.Minute, limit)))
+			script = append(script, ok(NewFixedWindow(c, WindowConfig{Window: time.Minute, Limit: limit})))
+		}
+		n := hammer(func(c int) (framing.Decision, error) { return naive[c].Allow(ctx, naiveID) })
+		s := hammer(func(c int) (framing.Decision, error) { return script[c].AllowNAt(ctx, scriptID, now, 1) })
+		t.Logf("round %d: naive admitted %d, script admitted %d (limit %d)", round+1, n, s, limit)
+		require.Equal(t, int64(limit), s, "the script admits exactly the limit")
+		overAdmitted = n > limit
+	}
+	require.True(t, overAdmitted, "the naive limiter never over-admitted in 5 rounds")
+}
+
+// TestE10_IncrWithoutExpiry: the INCR landed, its PEXPIRE never did. The
+// count == 1 rule never sets an expiry again, so the key is immortal and the
+// identity is rejected forever; the PTTL < 0 rule heals the key on the next
+// request.
+func TestE10_IncrWithoutExpiry(t *testing.T) {
+	ctx := context.Background()
+	rdb := redistest.Client(t)
+	cfg := WindowConfig{Window: time.Second, Limit: 3}
+	crash := func(key string) {
+		// The first request of a two-command client: INCR, then the process
+		// dies before its PEXPIRE.
+		require.NoError(t, rdb.Incr(ctx, key).Err())
+		require.Equal(t, time.Duration(-1), rdb.PTTL(ctx, key).Val(), "no expiry after the crash")
+	}
+
+	t.Run("count==1 leaves the key immortal", func(t *testing.T) {
+		id := redistest.ID(t)
+		key := Key(id, "fwt")
+		crash(key)
+		trap := ok(NewExpireOnFirstHit(rdb, cfg))
+		var got strings.Builder
+		for range 10 {
+			if ok(trap.AllowN(ctx, id, 1)).Allowed {
+				got.WriteByte('A')
+			} else {
+				got.WriteByte('R')
+			}
+		}
+		require.Equal(t, "AARRRRRRRR", got.String())
+		require.Equal(t, time.Duration(-1), rdb.PTTL(ctx, key).Val(), "still no expiry: rejected forever")
+		require.Equal(t, "11", rdb.Get(ctx, key).Val())
+	})
+
+	t.Run("PTTL<0 heals it", func(t *testing.T) {
+		id := redistest.ID(t)
+		key := Key(id, "fwt")
+		crash(key)
+		fixed := ok(NewFixedWindowTTL(rdb, cfg))
+		d := ok(fixed.AllowN(ctx, id, 1))
+		require.True(t, d.Allowed)
+		ttl := rdb.PTTL(ctx, key).Val()
+		require.Greater(t, ttl, time.Duration(0), "the next request set the expiry")
+		require.LessOrEqual(t, ttl, cfg.Window)
+	})
+
+	t.Run("fixed-window heals its window key too", func(t *testing.T) {
+		id := redistest.ID(t)
+		now := base + 250
+		key := Key(id, "fw") + ":1700000000"
+		crash(key)
+		fw := ok(NewFixedWindow(rdb, cfg))
+		d := ok(fw.AllowNAt(ctx, id, time.UnixMilli(now), 1))
+		require.Equal(t, framing.Decision{Allowed: true, Remaining: 1}, d)
+		ttl := rdb.PTTL(ctx, key).Val()
+		require.Greater(t, ttl, time.Duration(0))
+		require.LessOrEqual(t, ttl, 750*time.Millisecond, "expires when its window closes")
+	})
+}
+
+// TestE11_ClockSkew: two app nodes whose clocks are 200 ms apart put one
+// instant in different one-second windows; window ids from Redis TIME agree.
+func TestE11_ClockSkew(t *testing.T) {
+	ctx := context.Background()
+	rdb := redistest.Client(t)
+	const W = int64(1000)
+
+	// The same instant, read by two nodes: A is right, B runs 200 ms ahead.
+	nodeA := base + 900
+	nodeB := nodeA + 200
+	require.NotEqual(t, nodeA/W, nodeB/W, "local clocks put one instant in two windows")
+
+	// Each node counting in its own window id: 2L get through for one key
+	// in what is one real window.
+	fw := ok(NewFixedWindow(rdb, w3))
+	id := redistest.ID(t)
+	var skewed strings.Builder
+	for _, now := range []int64{nodeA, nodeA, nodeA, nodeB, nodeB, nodeB} {
+		if ok(fw.AllowNAt(ctx, id, time.UnixMilli(now), 1)).Allowed {
+			skewed.WriteByte('A')
+		} else {
+			skewed.WriteByte('R')
+		}
+	}
+	require.Equal(t, "AAAAAA", skewed.String(), "6 admitted against a limit of 3")
+
+	// Timed by Redis: both nodes get their window id from the one server
+	// clock. Retry in the rare case a real window boundary passes between the
+	// two calls (the TIME read before and after tells).
+	for attempt := 0; ; attempt++ {
+		before := ok(rdb.Time(ctx).Result()).UnixMilli()
+		_, idA, err := fw.decide(ctx, redistest.ID(t), -1, 1)
+		require.NoError(t, err)
+		_, idB, err := fw.decide(ctx, redistest.ID(t), -1, 1)
+		require.NoError(t, err)
+		after := ok(rdb.Time(ctx).Result()).UnixMilli()
+		if before/W != after/W && attempt < 5 {
+			continue
+		}
+		require.Equal(t, idA/W, idB/W, "window ids from Redis TIME agree")
+		require.Equal(t, before/W, idA/W)
+		break
+	}
+}
+
+// TestEveryKeyHasTTL runs every script over many identities, allowed and
+// rejected, then scans the keyspace: every key they wrote has an expiry.
+func TestEveryKeyHasTTL(t *testing.T) {
+	ctx := context.Background()
+	rdb := redistest.Client(t)
+	prefix := redistest.ID(t)
+	limiters := map[string]decider{
+		"fixed-window":     ok(NewFixedWindow(rdb, w3)),
+		"fixed-window-ttl": ok(NewFixedWindowTTL(rdb, w3)),
+		"sliding-log":      ok(NewSlidingLog(rdb, w3)),
+		"sliding-counter":  ok(NewSlidingCounter(rdb, WindowConfig{Window: time.Second, Limit: 3, SubWindows: 4})),
+		"token-bucket":     ok(NewTokenBucket(rdb, c3r2)),
+		"gcra":             ok(NewGCRA(rdb, c3r2)),
+	}
+	written := 0
+	for name, l := range limiters {
+		for i := range 5 {
+			id := prefix + "-" + name + "-" + string(rune('a'+i))
+			for range 6 { // past the limit: rejections must not leave a key without TTL
+				_, err := l.AllowN(ctx, id, 1)
+				require.NoError(t, err)
+			}
+			for _, ms := range []int64{0, 400, 999, 1000, 2500} {
+				_, err := l.AllowNAt(ctx, id+"-x", time.UnixMilli(base+ms), 1)
+				require.NoError(t, err)
+			}
+			written += 2
+		}
+	}
+	var keys []string
+	iter := rdb.Scan(ctx, 0, "rl:{"+prefix+"-*", 1000).Iterator()
+	for iter.Next(ctx) {
+		keys = append(keys, iter.Val())
+	}
+	require.NoError(t, iter.Err())
+	require.GreaterOrEqual(t, len(keys), written, "every identity left state behind")
+	for _, k := range keys {
+		require.True(t, strings.HasPrefix(k, "rl:{") && strings.Contains(k, "}:"), "key %q has the hash-tag form", k)
+		ttl := rdb.PTTL(ctx, k).Val()
+		require.Greater(t, ttl, time.Duration(0), "key %q has no expiry", k)
+	}
+	t.Logf("%d keys scanned, every one with an expiry", len(keys))
+}
+
+// TestBadInput: parameters, costs and identities outside the accepted range
+// are errors naming the parameter, never decisions.
+func TestBadInput(t *testing.T) {
+	rdb := redistest.Client(t)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		err   error
+		param string
+	}{
+		{second(NewFixedWindow(rdb, WindowConfig{Window: 0, Limit: 3})), "window"},
+		{second(NewSlidingLog(rdb, WindowConfig{Window: 1500 * time.Microsecond, Limit: 3})), "window"},
+		{second(NewSlidingCounter(rdb, WindowConfig{Window: time.Second, Limit: 0})), "limit"},
+		{second(NewSlidingCounter(rdb, WindowConfig{Window: time.Second, Limit: 3, SubWindows: -1})), "subwindows"},
+		{second(NewTokenBucket(rdb, BucketConfig{Capacity: 0, Rate: 1})), "capacity"},
+		{second(NewGCRA(rdb, BucketConfig{Capacity: 3, Rate: 0})), "rate"},
+		{second(ok(NewGCRA(rdb, c3r2)).AllowN(ctx, "x", 4)), "cost"},
+		{second(ok(NewSlidingLog(rdb, w3)).AllowN(ctx, "x", 0)), "cost"},
+		{second(ok(NewTokenBucket(rdb, c3r2)).AllowN(ctx, "a}b", 1)), "id"},
+		{second(ok(NewFixedWindow(rdb, w3)).AllowNAt(ctx, "x", time.UnixMilli(-5), 1)), "now"},
+	} {
+		var pe *framing.ParamError
+		require.ErrorAs(t, tc.err, &pe)
+		require.Equal(t, tc.param, pe.Param, tc.err.Error())
+	}
+}
+
+func second[T any](_ T, err error) error { return err }
+
+// TestRedisDownIsAnError: an unreachable Redis gives an error, never a
+// decision; what to do then (fail open, fail closed) is the caller's policy.
+func TestRedisDownIsAnError(t *testing.T) {
+	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1, DialTimeout: 100 * time.Millisecond})
+	defer rdb.Close()
+	l := ok(NewTokenBucket(rdb, c3r2))
+	d, err := l.AllowN(context.Background(), "x", 1)
+	require.Error(t, err)
+	require.Equal(t, framing.Decision{}, d)
+	var pe *framing.ParamError
+	require.False(t, errors.As(err, &pe))
+}
