@@ -10,9 +10,9 @@ import (
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
 )
 
-// base is an arbitrary window-aligned origin for tests that pass explicit
+// prefetchBase is an arbitrary window-aligned origin for tests that pass explicit
 // times to the borrow script.
-var base = time.UnixMilli(1_700_000_000_000)
+var prefetchBase = time.UnixMilli(1_700_000_000_000)
 
 func prefetchKey(t *testing.T) string { return "rl:{" + redistest.ID(t) + "}:prefetch" }
 
@@ -36,7 +36,7 @@ func TestE13_PrefetchOnRedis(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, st := range sim.Steps {
-		ok, err := nodes[st.Node-1].AllowAt(ctx, base.Add(time.Duration(i)*time.Millisecond))
+		ok, err := nodes[st.Node-1].AllowAt(ctx, prefetchBase.Add(time.Duration(i)*time.Millisecond))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -84,7 +84,7 @@ func TestPrefetchRedisNeverOverAdmits(t *testing.T) {
 		}
 		var requests, trips int64
 		for w := 0; w < windowCount; w++ {
-			at := base.Add(time.Duration(w)*time.Second + 10*time.Millisecond)
+			at := prefetchBase.Add(time.Duration(w)*time.Second + 10*time.Millisecond)
 			var allowed atomic.Int64
 			var wg sync.WaitGroup
 			before := int64(0)
@@ -171,11 +171,11 @@ func TestBorrowScriptHealsMissingTTL(t *testing.T) {
 	ctx := context.Background()
 	rdb := redistest.Client(t)
 	cfg := BorrowConfig{Key: prefetchKey(t), Limit: 5, Batch: 5, Window: time.Second}
-	if g, err := Borrow(ctx, rdb, cfg, base); err != nil || g.Granted != 5 || g.Remaining != 0 || g.TTL != time.Second {
+	if g, err := Borrow(ctx, rdb, cfg, prefetchBase); err != nil || g.Granted != 5 || g.Remaining != 0 || g.TTL != time.Second {
 		t.Fatalf("first borrow %+v, %v", g, err)
 	}
 	rdb.Persist(ctx, cfg.Key)
-	g, err := Borrow(ctx, rdb, cfg, base.Add(1500*time.Millisecond))
+	g, err := Borrow(ctx, rdb, cfg, prefetchBase.Add(1500*time.Millisecond))
 	if err != nil || g.Granted != 5 || g.TTL != 500*time.Millisecond {
 		t.Fatalf("next window borrow %+v, %v; want a fresh 5 and 500ms left", g, err)
 	}

@@ -1,0 +1,348 @@
+package distributed
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
+)
+
+// fakeRemote is a shared limiter that answers from a counter, or fails, or
+// hangs until the caller's deadline, as the test says.
+type fakeRemote struct {
+	mu      sync.Mutex
+	mode    string // "up", "down" (fails at once), "hang" (waits for ctx)
+	limit   int
+	used    map[string]int
+	calls   atomic.Int64
+	sawDead atomic.Bool // every call carried a deadline
+}
+
+func newFakeRemote(limit int) *fakeRemote {
+	return &fakeRemote{mode: "up", limit: limit, used: map[string]int{}}
+}
+
+func (f *fakeRemote) set(mode string) { f.mu.Lock(); f.mode = mode; f.mu.Unlock() }
+
+var errDown = errors.New("dial tcp: connection refused")
+
+func (f *fakeRemote) AllowN(ctx context.Context, key string, cost int) (framing.Decision, error) {
+	f.calls.Add(1)
+	if _, ok := ctx.Deadline(); !ok {
+		f.sawDead.Store(true)
+	}
+	f.mu.Lock()
+	mode := f.mode
+	f.mu.Unlock()
+	switch mode {
+	case "down":
+		return framing.Decision{}, errDown
+	case "hang":
+		<-ctx.Done()
+		return framing.Decision{}, ctx.Err()
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.used[key]+cost > f.limit {
+		return framing.Decision{Remaining: f.limit - f.used[key]}, nil
+	}
+	f.used[key] += cost
+	return framing.Decision{Allowed: true, Remaining: f.limit - f.used[key]}, nil
+}
+
+// e15Classes is the course's example: login fails closed, reads fail open
+// through a bucket of 5 (1 more per second), billed calls share 100 per
+// minute among 4 nodes.
+func e15Classes(t testing.TB) map[string]ClassPolicy {
+	share, err := SharePolicy(100, time.Minute, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return map[string]ClassPolicy{
+		"login":  ClosedPolicy(),
+		"read":   OpenPolicy(buckets.Config{Capacity: 5, Rate: 1}),
+		"billed": share,
+	}
+}
+
+func newTestGuard(t testing.TB, r Remote, clk *fakeClock) *Guard {
+	g, err := NewGuard(GuardConfig{
+		Remote: r, Timeout: 5 * time.Millisecond,
+		Breaker: BreakerConfig{Failures: 3, Cooldown: time.Second},
+		Classes: e15Classes(t), Now: clk.Now,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// TestE15_FailurePolicyPerClass: with the counter unreachable, login is
+// refused with a temporary error, reads are admitted up to the local bucket
+// (5) and no further, billed calls up to 100/4 = 25; the breaker opens after
+// 3 failures so later requests never touch the remote.
+func TestE15_FailurePolicyPerClass(t *testing.T) {
+	ctx := context.Background()
+	clk := newFakeClock()
+	r := newFakeRemote(1000)
+	g := newTestGuard(t, r, clk)
+
+	for _, class := range []string{"login", "read", "billed"} {
+		o, err := g.Allow(ctx, class, "user-1")
+		if err != nil || !o.Allowed || o.Source != SourceRemote {
+			t.Fatalf("%s while up: %+v, %v; want allowed by the remote", class, o, err)
+		}
+	}
+
+	r.set("down")
+	counts := map[string]int{}
+	for i := 0; i < 40; i++ {
+		for _, class := range []string{"login", "read", "billed"} {
+			o, err := g.Allow(ctx, class, "user-1")
+			switch class {
+			case "login":
+				if !errors.Is(err, ErrUnavailable) || o.Allowed || o.Source != SourceNone {
+					t.Fatalf("login while down: %+v, %v; want ErrUnavailable", o, err)
+				}
+			default:
+				if err != nil || o.Source != SourceLocal {
+					t.Fatalf("%s while down: %+v, %v; want a local decision", class, o, err)
+				}
+				if o.Allowed {
+					counts[class]++
+				}
+			}
+		}
+	}
+	if counts["read"] != 5 || counts["billed"] != 25 {
+		t.Fatalf("admitted while down: read %d, billed %d; want 5 (bucket) and 25 (100/4)", counts["read"], counts["billed"])
+	}
+	if g.Breaker().State() != BreakerOpen {
+		t.Fatalf("breaker %v after repeated failures, want open", g.Breaker().State())
+	}
+	if calls := r.calls.Load(); calls != 3+3 {
+		t.Fatalf("remote calls = %d, want 3 while up + 3 failures before the breaker opened", calls)
+	}
+	st := g.Stats()
+	if st.Refusals != 40 || st.Fallbacks != 80 || st.RemoteFailures != 3 {
+		t.Fatalf("stats %+v", st)
+	}
+
+	// Fail-closed refusals carry the time to the next probe as Retry-After.
+	if o, _ := g.Allow(ctx, "login", "user-1"); o.RetryAfter != time.Second {
+		t.Fatalf("login RetryAfter = %v, want 1s", o.RetryAfter)
+	}
+
+	// Reads refill at 1/s: two seconds later two more, never a flood.
+	clk.Advance(500 * time.Millisecond)
+	more := 0
+	for i := 0; i < 20; i++ {
+		if o, _ := g.Allow(ctx, "read", "user-1"); o.Allowed {
+			more++
+		}
+	}
+	if more != 0 {
+		t.Fatalf("half a second later %d more reads, want 0", more)
+	}
+
+	// Redis is back: after the cool-down one probe closes the breaker.
+	r.set("up")
+	clk.Advance(500 * time.Millisecond)
+	o, err := g.Allow(ctx, "login", "user-1")
+	if err != nil || !o.Allowed || o.Source != SourceRemote || g.Breaker().State() != BreakerClosed {
+		t.Fatalf("after recovery: %+v, %v, breaker %v", o, err, g.Breaker().State())
+	}
+	if r.sawDead.Load() {
+		t.Fatal("a remote call had no deadline")
+	}
+}
+
+// TestE15_FailOpenBoundProperty: over any outage of length D, one node
+// admits at most C + R·D reads per key, however many arrive.
+func TestE15_FailOpenBoundProperty(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		outage time.Duration
+		step   time.Duration
+	}{{0, 0}, {time.Second, 10 * time.Millisecond}, {10 * time.Second, 7 * time.Millisecond}, {3 * time.Second, time.Second}} {
+		clk := newFakeClock()
+		r := newFakeRemote(1000)
+		r.set("down")
+		g := newTestGuard(t, r, clk)
+		start := clk.Now()
+		admitted := 0
+		for {
+			for i := 0; i < 10; i++ {
+				if o, _ := g.Allow(ctx, "read", "k"); o.Allowed {
+					admitted++
+				}
+			}
+			if tc.step == 0 || clk.Now().Sub(start) >= tc.outage {
+				break
+			}
+			clk.Advance(tc.step)
+		}
+		bound := 5 + int(clk.Now().Sub(start).Seconds()*1)
+		if admitted > bound {
+			t.Errorf("outage %v: admitted %d reads, bound C + R·D = %d", tc.outage, admitted, bound)
+		}
+		t.Logf("outage %v: %d reads admitted by the local bucket (bound %d)", tc.outage, admitted, bound)
+	}
+}
+
+// TestE15_DeadlineBoundsEveryCall: a remote that hangs costs each request at
+// most the deadline, and only until the breaker opens; after that requests
+// do not wait at all.
+func TestE15_DeadlineBoundsEveryCall(t *testing.T) {
+	ctx := context.Background()
+	clk := newFakeClock()
+	r := newFakeRemote(1000)
+	r.set("hang")
+	g := newTestGuard(t, r, clk)
+	const margin = 200 * time.Millisecond // scheduling slack on a busy machine
+	var worst, worstOpen time.Duration
+	for i := 0; i < 20; i++ {
+		start := time.Now()
+		o, err := g.Allow(ctx, "read", "k")
+		took := time.Since(start)
+		if err != nil || o.Source != SourceLocal {
+			t.Fatalf("request %d: %+v, %v", i, o, err)
+		}
+		if i < 3 {
+			worst = max(worst, took)
+		} else {
+			worstOpen = max(worstOpen, took)
+		}
+	}
+	if worst > 5*time.Millisecond+margin {
+		t.Errorf("a request waited %v, deadline 5ms", worst)
+	}
+	if worst < 5*time.Millisecond {
+		t.Errorf("a timed-out request returned after %v, before its 5ms deadline", worst)
+	}
+	if r.calls.Load() != 3 {
+		t.Errorf("remote calls = %d, want 3 (then the breaker is open)", r.calls.Load())
+	}
+	t.Logf("hanging remote, deadline 5ms: worst wait %v before the breaker opened, %v after", worst, worstOpen)
+}
+
+// TestGuardCallerGivesUp: a caller's own cancellation is its error, and it
+// does not count against Redis.
+func TestGuardCallerGivesUp(t *testing.T) {
+	clk := newFakeClock()
+	r := newFakeRemote(1000)
+	r.set("hang")
+	g, err := NewGuard(GuardConfig{Remote: r, Timeout: time.Second,
+		Breaker: BreakerConfig{Failures: 1, Cooldown: time.Second}, Classes: e15Classes(t), Now: clk.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() { time.Sleep(5 * time.Millisecond); cancel() }()
+	if _, err := g.Allow(ctx, "read", "k"); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	if g.Breaker().State() != BreakerClosed {
+		t.Fatalf("breaker %v, want closed: the caller gave up, Redis did not fail", g.Breaker().State())
+	}
+}
+
+func TestGuardBadInput(t *testing.T) {
+	clk := newFakeClock()
+	r := newFakeRemote(10)
+	ok := GuardConfig{Remote: r, Breaker: BreakerConfig{Failures: 1, Cooldown: time.Second}, Classes: e15Classes(t)}
+	cases := []struct {
+		name  string
+		edit  func(*GuardConfig)
+		param string
+	}{
+		{"no remote", func(c *GuardConfig) { c.Remote = nil }, "remote"},
+		{"negative timeout", func(c *GuardConfig) { c.Timeout = -time.Millisecond }, "timeout"},
+		{"bad breaker", func(c *GuardConfig) { c.Breaker.Failures = 0 }, "failures"},
+		{"no classes", func(c *GuardConfig) { c.Classes = nil }, "classes"},
+		{"bad mode", func(c *GuardConfig) { c.Classes = map[string]ClassPolicy{"x": {}} }, "mode"},
+		{"bad bucket", func(c *GuardConfig) {
+			c.Classes = map[string]ClassPolicy{"x": OpenPolicy(buckets.Config{Capacity: 0, Rate: 1})}
+		}, "capacity"},
+	}
+	for _, tc := range cases {
+		c := ok
+		tc.edit(&c)
+		_, err := NewGuard(c)
+		var pe *framing.ParamError
+		if !errors.As(err, &pe) || pe.Param != tc.param {
+			t.Errorf("%s: err %v, want a ParamError naming %q", tc.name, err, tc.param)
+		}
+	}
+	g, err := NewGuard(ok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.timeout != DefaultTimeout {
+		t.Errorf("default timeout %v, want %v", g.timeout, DefaultTimeout)
+	}
+	g.now = clk.Now
+	var pe *framing.ParamError
+	if _, err := g.Allow(context.Background(), "nope", "k"); !errors.As(err, &pe) || pe.Param != "class" {
+		t.Errorf("unknown class: %v", err)
+	}
+	for _, sp := range []func() (ClassPolicy, error){
+		func() (ClassPolicy, error) { return SharePolicy(0, time.Minute, 4) },
+		func() (ClassPolicy, error) { return SharePolicy(100, 0, 4) },
+		func() (ClassPolicy, error) { return SharePolicy(100, time.Minute, 0) },
+	} {
+		if _, err := sp(); err == nil {
+			t.Error("bad SharePolicy accepted")
+		}
+	}
+	p, _ := SharePolicy(100, time.Minute, 4)
+	if p.Bucket.Capacity != 25 || p.Bucket.Rate != 25.0/60 {
+		t.Errorf("share of 100/min over 4 nodes = %+v, want capacity 25, rate 25/60", p.Bucket)
+	}
+}
+
+// TestGuardConcurrent runs many goroutines through a Guard while the remote
+// flips between up and down (for -race). Whatever happens, the fail-open
+// reads admitted locally never exceed the bucket's C + R·elapsed.
+func TestGuardConcurrent(t *testing.T) {
+	r := newFakeRemote(1 << 30)
+	start := time.Now()
+	g, err := NewGuard(GuardConfig{Remote: r, Timeout: 5 * time.Millisecond,
+		Breaker: BreakerConfig{Failures: 2, Cooldown: time.Millisecond},
+		Classes: e15Classes(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var localReads atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < 8; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 300; i++ {
+				if w == 0 && i%50 == 0 {
+					r.set(map[bool]string{true: "down", false: "up"}[i%100 == 0])
+				}
+				o, err := g.Allow(context.Background(), "read", "k")
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if o.Allowed && o.Source == SourceLocal {
+					localReads.Add(1)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	bound := 5 + int64(time.Since(start).Seconds()*1)
+	if n := localReads.Load(); n > bound {
+		t.Fatalf("local reads admitted = %d, want <= C + R·elapsed = %d", n, bound)
+	}
+	t.Logf("%+v; %d reads admitted locally (bound %d)", g.Stats(), localReads.Load(), bound)
+}
