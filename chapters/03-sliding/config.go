@@ -1,0 +1,87 @@
+package sliding
+
+import (
+	"fmt"
+	"time"
+
+	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+)
+
+// MaxSubWindows bounds Config.SubWindows: the counter keeps N+1 counts per
+// key, and past a few dozen the log is the better tool anyway.
+const MaxSubWindows = 1 << 16
+
+// Config is one sliding-window policy: at most Limit cost units in any
+// window of width Window.
+type Config struct {
+	Window time.Duration // W; > 0
+	Limit  int           // L; >= 1
+	// SubWindows is N for Counter: W is split into N equal sub-windows. 0 and
+	// 1 both mean the classic two-counter rule (previous and current window).
+	// W must split into whole nanoseconds. Log ignores it.
+	SubWindows int
+}
+
+// Validate reports the first bad parameter as a *framing.ParamError.
+func (c Config) Validate() error {
+	if c.Window <= 0 {
+		return framing.BadParam("window", c.Window, "a duration > 0")
+	}
+	if c.Limit < 1 {
+		return framing.BadParam("limit", c.Limit, "an integer >= 1")
+	}
+	if c.SubWindows < 0 || c.SubWindows > MaxSubWindows {
+		return framing.BadParam("subwindows", c.SubWindows,
+			fmt.Sprintf("0 or 1 (two counters) or an integer from 2 to %d", MaxSubWindows))
+	}
+	if c.SubWindows > 1 && int64(c.Window)%int64(c.SubWindows) != 0 {
+		return framing.BadParam("subwindows", c.SubWindows,
+			fmt.Sprintf("a count that splits window %v into whole nanoseconds (a divisor of %d)", c.Window, int64(c.Window)))
+	}
+	return nil
+}
+
+// subWindows is N with 0 read as 1.
+func (c Config) subWindows() int { return max(1, c.SubWindows) }
+
+// LogState is a sliding log as of its last decision.
+type LogState struct {
+	// Timestamps of the allowed requests still kept, oldest first (a cost-k
+	// request appears k times). Entries older than W are dropped lazily, at
+	// the next decision.
+	Timestamps []time.Time
+}
+
+// CounterState is a sliding counter as of its last decision.
+//
+// With N = 1, WindowID is floor(t/W), Prev the allowed count of window
+// WindowID-1 and Curr of window WindowID. With N > 1, WindowID is the current
+// sub-window floor(t/(W/N)), Prev is the oldest, partly covered sub-window and
+// Curr the sum of the N newer ones. Either way the estimate is
+// Prev*(uncovered fraction) + Curr.
+type CounterState struct {
+	WindowID   int64
+	Prev, Curr int
+	// Estimate is the value the last decision compared with L (before that
+	// request's own cost was added).
+	Estimate float64
+	// Sub is, when N > 1, the N+1 sub-window counts oldest first: the partly
+	// covered one, then the N inside the window. Nil when N = 1.
+	Sub []int
+}
+
+// NewLogLimiter returns a sliding-log limiter for many keys.
+func NewLogLimiter(c Config) (*framing.Keyed[*Log], error) {
+	if _, err := NewLog(c); err != nil {
+		return nil, err
+	}
+	return framing.NewKeyed(func() *Log { l, _ := NewLog(c); return l }), nil
+}
+
+// NewCounterLimiter returns a sliding-counter limiter for many keys.
+func NewCounterLimiter(c Config) (*framing.Keyed[*Counter], error) {
+	if _, err := NewCounter(c); err != nil {
+		return nil, err
+	}
+	return framing.NewKeyed(func() *Counter { k, _ := NewCounter(c); return k }), nil
+}

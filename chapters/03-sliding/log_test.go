@@ -1,0 +1,178 @@
+package sliding
+
+import (
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+)
+
+// logOracle is the sliding log written as its definition: allowed iff the
+// cost already allowed inside (t-W, t] plus this cost is at most L.
+func logOracle(sentAt []int64, sentCost []int, t, w int64, cost, limit int) bool {
+	in := 0
+	for i, s := range sentAt {
+		if t-s < w {
+			in += sentCost[i]
+		}
+	}
+	return in+cost <= limit
+}
+
+// randomArrivals draws a non-decreasing sequence (ms) with bursts and gaps
+// and costs of 1 most of the time.
+func randomArrivals(r *rand.Rand, n, limit int, maxGap int64) ([]int64, []int) {
+	arrivals := make([]int64, n)
+	costs := make([]int, n)
+	t := r.Int64N(3000)
+	for i := range n {
+		if r.IntN(3) > 0 {
+			t += r.Int64N(maxGap + 1)
+		}
+		arrivals[i] = t
+		costs[i] = 1
+		if r.IntN(3) == 0 {
+			costs[i] = 1 + r.IntN(limit)
+		}
+	}
+	return arrivals, costs
+}
+
+func TestSlidingLogNeverExceedsLimit(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for trial := range 1000 {
+		limit := 1 + r.IntN(8)
+		w := int64(100 + r.IntN(1000))
+		arrivals, costs := randomArrivals(r, 80, limit, w/4)
+		l := newLog(t, time.Duration(w)*time.Millisecond, limit)
+		var sentAt []int64
+		var sentCost []int
+		for i, a := range arrivals {
+			want := logOracle(sentAt, sentCost, a, w, costs[i], limit)
+			d := l.AllowN(at(a), costs[i])
+			if d.Allowed != want {
+				t.Fatalf("trial %d (W=%d L=%d) request %d at %d cost %d: allowed %v, definition says %v",
+					trial, w, limit, i, a, costs[i], d.Allowed, want)
+			}
+			if d.Allowed {
+				sentAt = append(sentAt, a)
+				sentCost = append(sentCost, costs[i])
+			}
+		}
+		if got := maxInAnyWindow(sentAt, sentCost, w); got > limit {
+			t.Fatalf("trial %d: %d in one W > L = %d", trial, got, limit)
+		}
+		if got := len(l.State().Timestamps); got > limit {
+			t.Fatalf("trial %d: log keeps %d entries > L = %d", trial, got, limit)
+		}
+	}
+}
+
+// FuzzSlidingLogNeverExceedsLimit: whatever the arrivals and costs, no span
+// of length W ever holds more than L allowed cost units.
+func FuzzSlidingLogNeverExceedsLimit(f *testing.F) {
+	f.Add([]byte{0, 0, 60, 0, 60, 0, 20, 0, 40, 0, 40, 0, 60, 0, 200, 0}, uint8(3), uint16(1000))
+	f.Add([]byte{255, 2, 0, 1, 1, 1, 0, 0}, uint8(2), uint16(10))
+	f.Fuzz(func(t *testing.T, data []byte, limit8 uint8, w16 uint16) {
+		limit := 1 + int(limit8%16)
+		w := 1 + int64(w16%3000)
+		l, err := NewLog(Config{Window: time.Duration(w) * time.Millisecond, Limit: limit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sentAt []int64
+		var sentCost []int
+		now := int64(0)
+		for i := 0; i+1 < len(data); i += 2 {
+			now += int64(data[i]) * w / 64 // gaps from 0 to about 4W
+			cost := 1 + int(data[i+1])%limit
+			d := l.AllowN(at(now), cost)
+			if d.Remaining < 0 || d.Remaining > limit {
+				t.Fatalf("Remaining %d outside [0, %d]", d.Remaining, limit)
+			}
+			if d.Allowed {
+				sentAt = append(sentAt, now)
+				sentCost = append(sentCost, cost)
+			} else if d.RetryAfter <= 0 || d.RetryAfter > time.Duration(w)*time.Millisecond {
+				t.Fatalf("RetryAfter %v outside (0, W]", d.RetryAfter)
+			}
+		}
+		if got := maxInAnyWindow(sentAt, sentCost, w); got > limit {
+			t.Fatalf("%d allowed in one W = %d ms, L = %d: %v %v", got, w, limit, sentAt, sentCost)
+		}
+	})
+}
+
+func TestSlidingLogAgeExactlyWIsOutside(t *testing.T) {
+	l := newLog(t, time.Second, 1)
+	ds := runMs(l, 0, 999, 1000)
+	if got := letters(ds); got != "A R A" {
+		t.Fatalf("got %s, want A R A (the entry at 0 is outside at 1000)", got)
+	}
+	if ds[1].RetryAfter != time.Millisecond {
+		t.Fatalf("RetryAfter at 999 = %v, want 1ms", ds[1].RetryAfter)
+	}
+	if ts := l.State().Timestamps; len(ts) != 1 || !ts[0].Equal(at(1000)) {
+		t.Fatalf("State = %v, want [1000]", ts)
+	}
+}
+
+func TestSlidingLogRetryAfterIsExact(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	checked := 0
+	for range 60 {
+		limit := 1 + r.IntN(5)
+		arrivals, costs := randomArrivals(r, 30, limit, 150)
+		mk := func() framing.Algorithm { return newLog(t, time.Second, limit) }
+		checked += checkRetryAfter(t, mk, arrivals, costs)
+	}
+	if checked < 100 {
+		t.Fatalf("only %d rejections checked", checked)
+	}
+}
+
+// checkRetryAfter replays every rejection in a fresh limiter: the same
+// request RetryAfter later is allowed; 1 ns and 1 ms earlier it is not.
+func checkRetryAfter(t *testing.T, mk func() framing.Algorithm, arrivals []int64, costs []int) int {
+	t.Helper()
+	a := mk()
+	checked := 0
+	for i := range arrivals {
+		d := a.AllowN(at(arrivals[i]), costs[i])
+		if d.Allowed {
+			if d.RetryAfter != 0 {
+				t.Fatalf("allowed request %d has RetryAfter %v", i, d.RetryAfter)
+			}
+			continue
+		}
+		replay := func(delay time.Duration) bool {
+			b := mk()
+			for j := range i {
+				b.AllowN(at(arrivals[j]), costs[j])
+			}
+			return b.AllowN(at(arrivals[i]).Add(delay), costs[i]).Allowed
+		}
+		if d.RetryAfter <= 0 || !replay(d.RetryAfter) {
+			t.Fatalf("request %d (t=%d cost %d): RetryAfter %v, but not allowed then; arrivals %v costs %v",
+				i, arrivals[i], costs[i], d.RetryAfter, arrivals, costs)
+		}
+		if replay(d.RetryAfter-1) || replay(d.RetryAfter-time.Millisecond) {
+			t.Fatalf("request %d (t=%d cost %d): RetryAfter %v, but allowed earlier; arrivals %v costs %v",
+				i, arrivals[i], costs[i], d.RetryAfter, arrivals, costs)
+		}
+		checked++
+	}
+	return checked
+}
+
+func TestSlidingLogMemoryIsBoundedByL(t *testing.T) {
+	// A flood far above the limit never makes the log keep more than L.
+	l := newLog(t, time.Minute, 1000)
+	for i := range 100_000 {
+		l.AllowN(at(int64(i)), 1)
+	}
+	if got := len(l.State().Timestamps); got != 1000 {
+		t.Fatalf("kept %d timestamps, want exactly L = 1000", got)
+	}
+}
