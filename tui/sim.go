@@ -612,8 +612,9 @@ func arrivalsText(ts []int64) string {
 
 func writeWorst(w io.Writer, r lab.WorstResult) {
 	fmt.Fprintf(w, "worst case found for %s, %s\n", r.Algorithm, paramsLine(r.Params))
-	fmt.Fprintf(w, "%d upstream in [%d,%d): overshoot %d over L; textbook: %s\n",
-		r.MaxInWindow, r.Window[0], r.Window[1], r.Overshoot, r.Bound)
+	fmt.Fprintf(w, "found: %d upstream in [%d,%d), overshoot %d over L\n",
+		r.MaxInWindow, r.Window[0], r.Window[1], r.Overshoot)
+	fmt.Fprintf(w, "textbook worst case: %s\n", r.Bound)
 	for _, l := range wrapWords("arrivals: "+arrivalsText(r.Arrivals), 78) {
 		fmt.Fprintln(w, l)
 	}

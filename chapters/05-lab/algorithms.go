@@ -234,9 +234,12 @@ func (k *queueKey) step(now int64, cost int) (framing.Decision, string, string, 
 	}
 	state := fmt.Sprintf("TAT %s, queue [%s]", msText(s.TAT.UnixNano()), strings.Join(queue, " "))
 	why := gcraWhy(k.c, now, before, cost, d)
-	if d.Allowed {
-		why = fmt.Sprintf("departs at %s (waits %s): %s", msText(now*msNS+int64(d.Wait)), msText(int64(d.Wait)), why)
-	} else {
+	switch {
+	case d.Allowed && d.Wait == 0:
+		why += ": departs at once"
+	case d.Allowed:
+		why += ": queued, departs at " + msText(now*msNS+int64(d.Wait))
+	default:
 		why = "it would wait " + strings.TrimPrefix(why, "TAT - now = ")
 	}
 	return d, state, why, 1 + len(s.Queue)
