@@ -1,0 +1,431 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
+)
+
+// The lab screen's state: one budget, one arrival list, two algorithms and
+// their runs, a cursor on one request, and the editable fields.
+
+// Editable lab fields, in the order tab visits them.
+const (
+	lfW = iota
+	lfL
+	lfC
+	lfR
+	lfN
+	lfArrivals
+	nLabFields
+)
+
+var labFieldLabels = [nLabFields]string{"W", "L", "C", "R", "N", "arrivals"}
+
+// labFieldParam maps the engine's ParamError names to fields.
+var labFieldParam = map[string]int{
+	"window": lfW, "limit": lfL, "capacity": lfC, "rate": lfR, "subwindows": lfN, "arrivals": lfArrivals,
+}
+
+// uiMaxArrivals bounds a typed arrival list so a paste cannot stall the UI.
+const uiMaxArrivals = 2000
+
+// labPlayEvery is the play speed: one request per tick.
+const labPlayEvery = 450 * time.Millisecond
+
+type labModel struct {
+	scen     int // index into lab.Scenarios; len(lab.Scenarios) = custom
+	algo     [2]string
+	params   lab.Params
+	arrivals []int64
+
+	res    [2]lab.Result
+	runErr [2]string
+
+	cursor  int
+	playing bool
+	playID  int
+
+	editing bool
+	focus   int
+	inputs  [nLabFields]textinput.Model
+	errs    [nLabFields]string
+
+	hint int    // 0: the scenario's lesson, 1: the README's suggested path
+	note string // a one-off status line, e.g. after loading a worst case
+}
+
+// labTickMsg advances play; id discards ticks of an earlier play.
+type labTickMsg struct{ id int }
+
+func newLabModel() labModel {
+	var m labModel
+	for i := range m.inputs {
+		ti := textinput.New()
+		ti.Prompt = ""
+		ti.CharLimit = 20
+		if i == lfArrivals {
+			ti.CharLimit = 16 * uiMaxArrivals
+		}
+		m.inputs[i] = ti
+	}
+	if len(lab.Scenarios) > 0 {
+		m.loadScenario(0)
+	} else {
+		m.scen = 0
+		m.algo = [2]string{"fixed-window", "sliding-log"}
+		m.params = lab.DefaultParams()
+		m.syncInputs()
+		m.rerun()
+	}
+	return m
+}
+
+func (m *labModel) custom() bool { return m.scen >= len(lab.Scenarios) }
+
+// scenarioName is the label the title bar shows.
+func (m labModel) scenarioName() string {
+	if m.custom() {
+		return "custom"
+	}
+	s := lab.Scenarios[m.scen]
+	name := s.Name
+	if s.Example != "" {
+		name += " (" + s.Example + ")"
+	}
+	p := s.Params
+	if p == (lab.Params{}) {
+		p = lab.DefaultParams()
+	}
+	if p != m.params || m.algo != [2]string{s.Left, s.Right} {
+		name += " *" // the learner changed the budget or a side
+	}
+	return name
+}
+
+// loadScenario replaces the arrivals, budget and pair with a prepared one;
+// i == len(lab.Scenarios) keeps everything and calls it custom.
+func (m *labModel) loadScenario(i int) {
+	n := len(lab.Scenarios) + 1
+	i = ((i % n) + n) % n
+	m.scen = i
+	m.note = ""
+	if !m.custom() {
+		s := lab.Scenarios[i]
+		m.params = s.Params
+		if m.params == (lab.Params{}) {
+			m.params = lab.DefaultParams()
+		}
+		m.arrivals = append([]int64(nil), s.Arrivals...)
+		m.algo = [2]string{s.Left, s.Right}
+	}
+	m.cursor = 0
+	m.errs = [nLabFields]string{}
+	m.syncInputs()
+	m.rerun()
+}
+
+// loadArrivals puts a custom sequence (e.g. a worst case) into the lab.
+func (m *labModel) loadArrivals(arr []int64, p lab.Params, left string) {
+	m.scen = len(lab.Scenarios)
+	m.arrivals = append([]int64(nil), arr...)
+	m.params = p
+	m.algo[0] = left
+	m.cursor = 0
+	m.errs = [nLabFields]string{}
+	m.syncInputs()
+	m.rerun()
+}
+
+// syncInputs writes the model's values into the text fields.
+func (m *labModel) syncInputs() {
+	p := m.params
+	vals := [nLabFields]string{
+		strconv.FormatInt(p.WindowMS, 10), strconv.Itoa(p.Limit), strconv.Itoa(p.Capacity),
+		strconv.FormatFloat(p.RatePerS, 'g', -1, 64), strconv.Itoa(p.SubWindows), joinInts(m.arrivals),
+	}
+	for i := range m.inputs {
+		m.inputs[i].SetValue(vals[i])
+		m.inputs[i].CursorEnd()
+	}
+}
+
+func joinInts(xs []int64) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = strconv.FormatInt(x, 10)
+	}
+	return strings.Join(parts, ",")
+}
+
+// rerun replays the arrivals through both sides. A bad combination shows as
+// a message on the side; the program never panics on input.
+func (m *labModel) rerun() {
+	for s := 0; s < 2; s++ {
+		r, err := uiRun(m.algo[s], m.params, m.arrivals)
+		m.res[s], m.runErr[s] = r, ""
+		if err != nil {
+			m.res[s] = lab.Result{Algorithm: m.algo[s], Params: m.params}
+			m.runErr[s] = err.Error()
+		}
+	}
+	if n := len(m.arrivals); m.cursor >= n {
+		m.cursor = max(0, n-1)
+	}
+}
+
+// uiRun is lab.Run with a recover: a bug in an engine must not take the
+// terminal down with it.
+func uiRun(algo string, p lab.Params, arrivals []int64) (r lab.Result, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("engine failed on this input: %v", v)
+		}
+	}()
+	return lab.Run(algo, p, arrivals, nil)
+}
+
+// cycleAlgo moves one side to the next (+1) or previous (-1) algorithm.
+func (m *labModel) cycleAlgo(side, d int) {
+	n := len(lab.Algorithms)
+	i := 0
+	for j, a := range lab.Algorithms {
+		if a == m.algo[side] {
+			i = j
+		}
+	}
+	m.algo[side] = lab.Algorithms[((i+d)%n+n)%n]
+	m.rerun()
+}
+
+func (m *labModel) step(d int) {
+	n := len(m.arrivals)
+	m.cursor = min(max(m.cursor+d, 0), max(n-1, 0))
+}
+
+// parseArrivals reads "820, 880 940" (commas and/or spaces) as ms.
+func parseArrivals(s string) ([]int64, error) {
+	f := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == ';' })
+	if len(f) == 0 {
+		return nil, errors.New("type at least one arrival time in ms, e.g. 0,10,20")
+	}
+	if len(f) > uiMaxArrivals {
+		return nil, fmt.Errorf("at most %d arrivals", uiMaxArrivals)
+	}
+	out := make([]int64, len(f))
+	for i, x := range f {
+		v, err := strconv.ParseInt(x, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a whole number of ms", x)
+		}
+		if v < 0 {
+			return nil, fmt.Errorf("%d: arrivals are ms >= 0", v)
+		}
+		if i > 0 && v < out[i-1] {
+			return nil, fmt.Errorf("%d comes after %d: arrivals must not go back in time", v, out[i-1])
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// applyInputs validates every field. Valid values replace the model's and
+// both sides re-run; each bad field keeps its text and gets a message.
+func (m *labModel) applyInputs() {
+	m.errs = [nLabFields]string{}
+	p := m.params
+	ints := []struct {
+		f   int
+		dst *int
+	}{{lfL, &p.Limit}, {lfC, &p.Capacity}, {lfN, &p.SubWindows}}
+	if v, err := strconv.ParseInt(strings.TrimSpace(m.inputs[lfW].Value()), 10, 64); err != nil {
+		m.errs[lfW] = "W: a whole number of ms > 0"
+	} else {
+		p.WindowMS = v
+	}
+	for _, x := range ints {
+		v, err := strconv.Atoi(strings.TrimSpace(m.inputs[x.f].Value()))
+		if err != nil {
+			m.errs[x.f] = labFieldLabels[x.f] + ": a whole number >= 1"
+			continue
+		}
+		*x.dst = v
+	}
+	if v, err := strconv.ParseFloat(strings.TrimSpace(m.inputs[lfR].Value()), 64); err != nil {
+		m.errs[lfR] = "R: requests per second > 0, e.g. 2 or 0.5"
+	} else {
+		p.RatePerS = v
+	}
+	arr, err := parseArrivals(m.inputs[lfArrivals].Value())
+	if err != nil {
+		m.errs[lfArrivals] = "arrivals: " + err.Error()
+	}
+	// The engine's own rules (ranges, sizes) give the final word per field.
+	if err := p.Validate(); err != nil {
+		f := lfW
+		var pe *framing.ParamError
+		if errors.As(err, &pe) {
+			if g, ok := labFieldParam[pe.Param]; ok {
+				f = g
+			}
+		}
+		if m.errs[f] == "" {
+			m.errs[f] = err.Error()
+		}
+	}
+	for _, e := range m.errs {
+		if e != "" {
+			return // keep the last good run on screen
+		}
+	}
+	if _, err := uiRun(m.algo[0], p, arr); err != nil {
+		m.errs[lfArrivals] = err.Error()
+		var pe *framing.ParamError
+		if errors.As(err, &pe) {
+			if g, ok := labFieldParam[pe.Param]; ok {
+				m.errs[lfArrivals] = ""
+				m.errs[g] = err.Error()
+			}
+		}
+		return
+	}
+	sameArr := joinInts(arr) == joinInts(m.arrivals)
+	m.params = p
+	if !sameArr {
+		m.arrivals = arr
+		m.scen = len(lab.Scenarios) // the learner's own sequence
+	}
+	m.rerun()
+}
+
+func (m *labModel) startEdit(field int) {
+	m.editing = true
+	m.playing = false
+	m.focus = field
+	for i := range m.inputs {
+		m.inputs[i].Blur()
+	}
+	m.inputs[field].Focus()
+	m.inputs[field].CursorEnd()
+}
+
+func (m *labModel) stopEdit() {
+	m.editing = false
+	for i := range m.inputs {
+		m.inputs[i].Blur()
+	}
+}
+
+func (m *labModel) togglePlay() tea.Cmd {
+	if m.playing {
+		m.playing = false
+		return nil
+	}
+	if len(m.arrivals) == 0 {
+		return nil
+	}
+	if m.cursor >= len(m.arrivals)-1 {
+		m.cursor = 0 // play again from the start
+	}
+	m.playing = true
+	m.playID++
+	return labTick(m.playID)
+}
+
+func labTick(id int) tea.Cmd {
+	return tea.Tick(labPlayEvery, func(time.Time) tea.Msg { return labTickMsg{id} })
+}
+
+// tick advances play by one request and stops at the end.
+func (m labModel) tick(msg labTickMsg) (labModel, tea.Cmd) {
+	if !m.playing || msg.id != m.playID {
+		return m, nil
+	}
+	m.step(1)
+	if m.cursor >= len(m.arrivals)-1 {
+		m.playing = false
+		return m, nil
+	}
+	return m, labTick(m.playID)
+}
+
+// updateEdit handles keys while a field has focus. Every keystroke that
+// leaves all fields valid re-runs both sides at once.
+func (m labModel) updateEdit(msg tea.KeyMsg) (labModel, tea.Cmd) {
+	switch msg.String() {
+	case "esc", "enter":
+		m.stopEdit()
+		return m, nil
+	case "tab", "down":
+		m.startEdit((m.focus + 1) % nLabFields)
+		return m, nil
+	case "shift+tab", "up":
+		m.startEdit((m.focus + nLabFields - 1) % nLabFields)
+		return m, nil
+	}
+	before := m.inputs[m.focus].Value()
+	m.inputs[m.focus], _ = m.inputs[m.focus].Update(msg)
+	if m.inputs[m.focus].Value() != before {
+		m.applyInputs()
+	}
+	return m, nil
+}
+
+// update handles a key on the lab screen (not editing). The bool reports
+// whether the key was the lab's; the app handles the rest (esc, w, ?, q).
+func (m labModel) update(msg tea.KeyMsg) (labModel, tea.Cmd, bool) {
+	if m.editing {
+		m, cmd := m.updateEdit(msg)
+		return m, cmd, true
+	}
+	var cmd tea.Cmd
+	switch msg.String() {
+	case "right", "l":
+		m.step(1)
+	case "left", "h":
+		m.step(-1)
+	case "home", "g":
+		m.cursor = 0
+	case "end", "G":
+		m.step(len(m.arrivals))
+	case " ":
+		cmd = m.togglePlay()
+		return m, cmd, true
+	case "s":
+		m.loadScenario(m.scen + 1)
+	case "S":
+		m.loadScenario(m.scen - 1)
+	case "a":
+		m.cycleAlgo(0, 1)
+	case "A":
+		m.cycleAlgo(0, -1)
+	case "b":
+		m.cycleAlgo(1, 1)
+	case "B":
+		m.cycleAlgo(1, -1)
+	case "x":
+		m.algo[0], m.algo[1] = m.algo[1], m.algo[0]
+		m.rerun()
+	case "e", "tab":
+		m.startEdit(lfW)
+	case "W", "L", "C", "R", "N":
+		m.startEdit(strings.Index("WLCRN", msg.String()))
+	case "t":
+		m.startEdit(lfArrivals)
+	case "i":
+		m.hint = 1 - m.hint
+	default:
+		return m, nil, false
+	}
+	if msg.String() != " " {
+		m.playing = m.playing && (msg.String() == "right" || msg.String() == "left")
+	}
+	return m, cmd, true
+}

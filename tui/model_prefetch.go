@@ -1,0 +1,289 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
+)
+
+// The prefetch screen (chapter 06): one window of requests replayed against a
+// central counter and with local quota prefetch, stepped request by request.
+
+const (
+	pfNodes = iota
+	pfPerNode
+	pfLimit
+	pfBatch
+	pfOrder
+	nPfFields
+)
+
+var pfFieldLabels = [nPfFields]string{"nodes", "per-node", "limit", "batch", "order"}
+
+var pfFieldParam = map[string]int{
+	"nodes": pfNodes, "per-node": pfPerNode, "limit": pfLimit, "batch": pfBatch, "order": pfOrder,
+}
+
+type pfModel struct {
+	cfg    distributed.PrefetchConfig
+	res    distributed.PrefetchResult
+	runErr string
+	// cursor is how many requests have been decided (0..len(steps)).
+	cursor  int
+	playing bool
+	playID  int
+
+	editing bool
+	focus   int
+	inputs  [nPfFields]textinput.Model
+	errs    [nPfFields]string
+}
+
+type pfTickMsg struct{ id int }
+
+// newPfModel starts on E13: 4 nodes, 2 requests each, limit 20, batch 8.
+func newPfModel() pfModel {
+	var m pfModel
+	for i := range m.inputs {
+		ti := textinput.New()
+		ti.Prompt = ""
+		ti.CharLimit = 12
+		if i == pfOrder {
+			ti.CharLimit = 4000
+		}
+		m.inputs[i] = ti
+	}
+	m.cfg = distributed.PrefetchConfig{Nodes: 4, PerNode: 2, Limit: 20, Batch: 8, RTTMS: 1}
+	m.syncInputs()
+	m.rerun()
+	m.cursor = len(m.res.Steps)
+	return m
+}
+
+func (m *pfModel) syncInputs() {
+	vals := [nPfFields]string{
+		strconv.Itoa(m.cfg.Nodes), strconv.Itoa(m.cfg.PerNode), strconv.Itoa(m.cfg.Limit),
+		strconv.Itoa(m.cfg.Batch), joinNodeOrder(m.cfg.Order),
+	}
+	for i := range m.inputs {
+		m.inputs[i].SetValue(vals[i])
+		m.inputs[i].CursorEnd()
+	}
+}
+
+func joinNodeOrder(o []int) string {
+	parts := make([]string, len(o))
+	for i, n := range o {
+		parts[i] = strconv.Itoa(n)
+	}
+	return strings.Join(parts, ",")
+}
+
+func (m *pfModel) rerun() {
+	r, err := uiPrefetch(m.cfg)
+	m.res, m.runErr = r, ""
+	if err != nil {
+		m.res = distributed.PrefetchResult{}
+		m.runErr = err.Error()
+	}
+	m.cursor = min(m.cursor, len(m.res.Steps))
+}
+
+func uiPrefetch(c distributed.PrefetchConfig) (r distributed.PrefetchResult, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("simulation failed on this input: %v", v)
+		}
+	}()
+	return distributed.SimulatePrefetch(c)
+}
+
+// applyInputs validates the fields; a good set re-runs the simulation.
+func (m *pfModel) applyInputs() {
+	m.errs = [nPfFields]string{}
+	c := m.cfg
+	dst := [...]*int{&c.Nodes, &c.PerNode, &c.Limit, &c.Batch}
+	for f, p := range dst {
+		v, err := strconv.Atoi(strings.TrimSpace(m.inputs[f].Value()))
+		if err != nil {
+			m.errs[f] = pfFieldLabels[f] + ": a whole number"
+			continue
+		}
+		*p = v
+	}
+	c.Order = nil
+	if s := strings.TrimSpace(m.inputs[pfOrder].Value()); s != "" {
+		for _, x := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' }) {
+			v, err := strconv.Atoi(x)
+			if err != nil {
+				m.errs[pfOrder] = fmt.Sprintf("order: %q is not a node number (blank = round-robin)", x)
+				break
+			}
+			c.Order = append(c.Order, v)
+		}
+	}
+	for _, e := range m.errs {
+		if e != "" {
+			return
+		}
+	}
+	if err := c.Validate(); err != nil {
+		f := pfOrder
+		var pe *framing.ParamError
+		if errors.As(err, &pe) {
+			if g, ok := pfFieldParam[pe.Param]; ok {
+				f = g
+			}
+		}
+		m.errs[f] = err.Error()
+		return
+	}
+	atEnd := m.cursor == len(m.res.Steps)
+	m.cfg = c
+	m.rerun()
+	if atEnd {
+		m.cursor = len(m.res.Steps)
+	}
+}
+
+func (m *pfModel) startEdit(f int) {
+	m.editing, m.playing, m.focus = true, false, f
+	for i := range m.inputs {
+		m.inputs[i].Blur()
+	}
+	m.inputs[f].Focus()
+	m.inputs[f].CursorEnd()
+}
+
+func (m *pfModel) stopEdit() {
+	m.editing = false
+	for i := range m.inputs {
+		m.inputs[i].Blur()
+	}
+}
+
+func pfTick(id int) tea.Cmd {
+	return tea.Tick(labPlayEvery, func(time.Time) tea.Msg { return pfTickMsg{id} })
+}
+
+func (m pfModel) tick(msg pfTickMsg) (pfModel, tea.Cmd) {
+	if !m.playing || msg.id != m.playID {
+		return m, nil
+	}
+	m.cursor = min(m.cursor+1, len(m.res.Steps))
+	if m.cursor >= len(m.res.Steps) {
+		m.playing = false
+		return m, nil
+	}
+	return m, pfTick(m.playID)
+}
+
+// update handles a key on the prefetch screen; false means not its key.
+func (m pfModel) update(msg tea.KeyMsg) (pfModel, tea.Cmd, bool) {
+	if m.editing {
+		switch msg.String() {
+		case "esc", "enter":
+			m.stopEdit()
+		case "tab", "down":
+			m.startEdit((m.focus + 1) % nPfFields)
+		case "shift+tab", "up":
+			m.startEdit((m.focus + nPfFields - 1) % nPfFields)
+		default:
+			before := m.inputs[m.focus].Value()
+			m.inputs[m.focus], _ = m.inputs[m.focus].Update(msg)
+			if m.inputs[m.focus].Value() != before {
+				m.applyInputs()
+			}
+		}
+		return m, nil, true
+	}
+	n := len(m.res.Steps)
+	switch msg.String() {
+	case "right", "l":
+		m.cursor = min(m.cursor+1, n)
+	case "left", "h":
+		m.cursor = max(m.cursor-1, 0)
+	case "home", "g":
+		m.cursor = 0
+	case "end", "G":
+		m.cursor = n
+	case " ":
+		if m.playing {
+			m.playing = false
+			return m, nil, true
+		}
+		if n == 0 {
+			return m, nil, true
+		}
+		if m.cursor >= n {
+			m.cursor = 0
+		}
+		m.playing = true
+		m.playID++
+		return m, pfTick(m.playID), true
+	case "e", "tab":
+		m.startEdit(pfNodes)
+	case "n":
+		m.startEdit(pfNodes)
+	case "p":
+		m.startEdit(pfPerNode)
+	case "L":
+		m.startEdit(pfLimit)
+	case "b":
+		m.startEdit(pfBatch)
+	case "o":
+		m.startEdit(pfOrder)
+	case "1":
+		// The E13 comparison in one key: batch 1 removes stranding.
+		m.cfg.Batch = map[bool]int{true: 8, false: 1}[m.cfg.Batch == 1]
+		m.syncInputs()
+		m.rerun()
+		m.cursor = len(m.res.Steps)
+	default:
+		return m, nil, false
+	}
+	if msg.String() != "right" && msg.String() != "left" {
+		m.playing = false
+	}
+	return m, nil, true
+}
+
+// pfNodeState is one node's account after the first k requests.
+type pfNodeState struct {
+	borrowed, used, held, rejected, trips int
+}
+
+func pfStateAt(res distributed.PrefetchResult, nodes, k int) []pfNodeState {
+	st := make([]pfNodeState, nodes)
+	for i := 0; i < k && i < len(res.Steps); i++ {
+		s := res.Steps[i]
+		if s.Node < 1 || s.Node > nodes {
+			continue
+		}
+		n := &st[s.Node-1]
+		n.borrowed += s.Granted
+		if s.RoundTrip {
+			n.trips++
+		}
+		if s.Allowed {
+			n.used++
+		} else {
+			n.rejected++
+		}
+	}
+	if k > 0 && k <= len(res.Steps) {
+		for j, h := range res.Steps[k-1].Held {
+			if j < nodes {
+				st[j].held = h
+			}
+		}
+	}
+	return st
+}

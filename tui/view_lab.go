@@ -1,0 +1,577 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
+)
+
+// The lab view is a pure function of the model and the terminal size.
+//
+//	row  1      title: scenario, keys to change it
+//	row  2      cursor marker ▼ over the current request
+//	rows 3–6    left track: header+metrics, arrivals, upstream, frame row
+//	rows 7–10   right track
+//	row  11     the time axis (ms)
+//	rows 12–    request table | state panel at the cursor
+//	last 4      fields, validation / hint, keys
+
+const labGutter = 4 // "arr " / "up  " before the plot
+
+// labMarker is request i's label on the arrivals row: 1–9, then a–z (10–35),
+// then A–Z (36–61), then '•'.
+func labMarker(i int) rune {
+	switch {
+	case i >= 1 && i <= 9:
+		return rune('0' + i)
+	case i >= 10 && i <= 35:
+		return rune('a' + i - 10)
+	case i >= 36 && i <= 61:
+		return rune('A' + i - 36)
+	}
+	return '•'
+}
+
+// timeAxis maps ms to plot columns over whole windows covering every arrival
+// and every send time.
+type timeAxis struct {
+	t0, t1 int64
+	cols   int
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+func newTimeAxis(m labModel, cols int) timeAxis {
+	w := m.params.WindowMS
+	if w <= 0 {
+		w = 1000
+	}
+	lo, hi := int64(0), int64(0)
+	first := true
+	see := func(t int64) {
+		if first {
+			lo, hi, first = t, t, false
+			return
+		}
+		lo, hi = min(lo, t), max(hi, t)
+	}
+	for _, a := range m.arrivals {
+		see(a)
+	}
+	for s := 0; s < 2; s++ {
+		for _, r := range m.res[s].Requests {
+			if r.SentMS != nil {
+				see(*r.SentMS)
+			}
+		}
+	}
+	ax := timeAxis{t0: floorDiv(lo, w) * w, cols: max(cols, 1)}
+	ax.t1 = (floorDiv(hi, w) + 1) * w
+	return ax
+}
+
+func (a timeAxis) col(t int64) int {
+	c := int((t - a.t0) * int64(a.cols) / (a.t1 - a.t0))
+	return min(max(c, 0), a.cols-1)
+}
+
+// arrivalCols places the markers. Requests that land in the same column are
+// nudged right by up to 3 columns so each stays visible; beyond that the
+// later one covers the earlier (the table still lists them all).
+func arrivalCols(ax timeAxis, arrivals []int64) []int {
+	cols := make([]int, len(arrivals))
+	prev := -1
+	for i, t := range arrivals {
+		c := ax.col(t)
+		if c <= prev && prev+1 <= c+3 && prev+1 < ax.cols {
+			c = prev + 1
+		}
+		cols[i] = c
+		prev = c
+	}
+	return cols
+}
+
+// windowBoundaries are the window starts an algorithm counts in, or nil when
+// it has none (the log and the buckets measure continuously).
+func windowBoundaries(algo string, p lab.Params, arrivals []int64, ax timeAxis) []int64 {
+	w := p.WindowMS
+	if w <= 0 {
+		return nil
+	}
+	var out []int64
+	switch algo {
+	case "fixed-window", "sliding-counter":
+		for t := ax.t0; t < ax.t1; t += w {
+			out = append(out, t)
+		}
+	case "fixed-window-ttl":
+		// A window opens at the first request after the previous one expired.
+		open, have := int64(0), false
+		for _, a := range arrivals {
+			if !have || a >= open+w {
+				open, have = a, true
+				out = append(out, open)
+			}
+		}
+	}
+	return out
+}
+
+// trackRows draws one side: arrivals, upstream and the frame row.
+func trackRows(m labModel, side int, ax timeAxis, acols []int) []line {
+	c := newCanvas(ax.cols, 3)
+	res := m.res[side]
+	for _, b := range windowBoundaries(m.algo[side], m.params, m.arrivals, ax) {
+		x := ax.col(b)
+		for y := 0; y < 3; y++ {
+			c.set(x, y, glyphBoundary, stBoundary)
+		}
+	}
+	// Over-limit windows: framed on the third row. Windows overlapping one
+	// already framed are counted in its label instead of drawn on top of it.
+	if len(res.Requests) > 0 && res.Metrics.MaxInWindow > m.params.Limit {
+		var drawn [][2]int64
+		extra := map[int]int{}
+		for _, win := range res.MaxWindows {
+			over := -1
+			for j, d := range drawn {
+				if win[0] < d[1] && d[0] < win[1] {
+					over = j
+					break
+				}
+			}
+			if over >= 0 {
+				extra[over]++
+				continue
+			}
+			drawn = append(drawn, win)
+		}
+		for i, win := range drawn {
+			x0 := ax.col(win[0])
+			x1 := ax.col(win[1] - 1) // half-open window: its last ms
+			for x := x0; x <= x1; x++ {
+				c.set(x, 2, glyphFrame, stFrame)
+			}
+			c.set(x0, 2, glyphFrameL, stFrame)
+			c.set(x1, 2, glyphFrameR, stFrame)
+			labels := []string{fmt.Sprintf(" %d in W > L=%d ", res.Metrics.MaxInWindow, m.params.Limit),
+				fmt.Sprintf("%d>L", res.Metrics.MaxInWindow)}
+			if extra[i] > 0 {
+				labels = append([]string{fmt.Sprintf(" %d in W > L=%d (+%d overlapping) ",
+					res.Metrics.MaxInWindow, m.params.Limit, extra[i])}, labels...)
+			}
+			for _, label := range labels {
+				if x1-x0-1 >= uiRuneLen(label) {
+					c.text(x0+1+(x1-x0-1-uiRuneLen(label))/2, 2, label, stFrame)
+					break
+				}
+			}
+		}
+	}
+	// Links of queued requests first, so markers sit on top of them.
+	for i, r := range res.Requests {
+		if i >= len(acols) || !r.Allowed || r.SentMS == nil || *r.SentMS == r.ArrivalMS {
+			continue
+		}
+		d := ax.col(*r.SentMS)
+		for x := acols[i] + 1; x < d; x++ {
+			if c.get(x, 1) == ' ' || c.get(x, 1) == glyphBoundary {
+				c.set(x, 1, glyphLink, stQueued)
+			}
+		}
+	}
+	for i, r := range res.Requests {
+		if i >= len(acols) {
+			break
+		}
+		a := acols[i]
+		st := stAllowed
+		switch {
+		case !r.Allowed:
+			st = stRejected
+			c.set(a, 1, glyphRejected, st)
+		case r.SentMS != nil && *r.SentMS != r.ArrivalMS:
+			st = stQueued
+			d := ax.col(*r.SentMS)
+			if d > a {
+				c.set(a, 1, glyphLinkStart, st)
+				c.set(d, 1, glyphQueued, st)
+			} else {
+				c.set(a, 1, glyphQueued, st)
+			}
+		default:
+			c.set(a, 1, glyphSent, st)
+		}
+		c.set(a, 0, labMarker(r.Index), st)
+	}
+	// The cursor's request stands out (reverse video; ▼ marks it for NO_COLOR).
+	if m.cursor >= 0 && m.cursor < len(res.Requests) && m.cursor < len(acols) {
+		r := res.Requests[m.cursor]
+		a := acols[m.cursor]
+		c.set(a, 0, labMarker(r.Index), stCursor)
+		if r.Allowed && r.SentMS != nil && ax.col(*r.SentMS) > a {
+			c.sts[1][ax.col(*r.SentMS)] = stCursor
+		} else {
+			c.sts[1][a] = stCursor
+		}
+	}
+	gut := [3]string{"arr ", "up  ", "    "}
+	out := make([]line, 3)
+	for y := 0; y < 3; y++ {
+		out[y] = append(sty(stDim, gut[y]), c.row(y)...)
+	}
+	return out
+}
+
+// trackHeader is "L fixed-window  allowed 6 rejected 2 max/W 6 over 3 …".
+func trackHeader(m labModel, side int) line {
+	name := [2]string{"L ", "R "}[side]
+	l := sty(stLabel, fmt.Sprintf("%s%-17s", name, m.algo[side]))
+	if m.runErr[side] != "" {
+		return l.add(stError, "  "+m.runErr[side])
+	}
+	mt := m.res[side].Metrics
+	l = l.add(stNone, fmt.Sprintf("allowed %d  rejected %d  max/W %d  ", mt.Allowed, mt.Rejected, mt.MaxInWindow))
+	overSt := stNone
+	if mt.Overshoot > 0 {
+		overSt = stRejected
+	}
+	l = l.add(overSt, fmt.Sprintf("over %d", mt.Overshoot))
+	l = l.add(stNone, fmt.Sprintf("  wait %dms  state %d", mt.MaxWaitMS, mt.StateValues))
+	return l
+}
+
+// axisRow labels the time axis at a step that leaves room for the numbers.
+func axisRow(ax timeAxis, w int64) line {
+	c := newCanvas(ax.cols, 1)
+	span := ax.t1 - ax.t0
+	widest := len(strconv.FormatInt(ax.t1, 10)) + 2
+	steps := []int64{w / 4, w / 2, w, 2 * w, 5 * w, 10 * w, 20 * w, 50 * w, 100 * w, 1000 * w}
+	step := steps[len(steps)-1]
+	for _, s := range steps {
+		if s > 0 && span/s > 0 && int64(ax.cols)*s/span >= int64(widest) {
+			step = s
+			break
+		}
+	}
+	for t := ax.t0; t < ax.t1; t += step {
+		x := ax.col(t)
+		label := strconv.FormatInt(t, 10)
+		if x+len(label) <= ax.cols {
+			c.set(x, 0, '╵', stDim)
+			c.text(x+1, 0, label, stDim)
+		}
+	}
+	return append(sty(stDim, "ms  "), c.row(0)...)
+}
+
+// cursorRow puts ▼ over the current request and names it.
+func cursorRow(m labModel, acols []int, cols int) line {
+	if len(m.arrivals) == 0 || m.cursor >= len(acols) {
+		return txt("")
+	}
+	c := newCanvas(cols, 1)
+	x := acols[m.cursor]
+	c.set(x, 0, glyphCursor, stLabel)
+	label := fmt.Sprintf(" #%d at %d ms", m.cursor+1, m.arrivals[m.cursor])
+	if x+1+uiRuneLen(label) <= cols {
+		c.text(x+1, 0, label, stLabel)
+	} else if x-uiRuneLen(label) >= 0 {
+		c.text(x-uiRuneLen(label), 0, label, stLabel)
+	}
+	return append(txt(strings.Repeat(" ", labGutter)), c.row(0)...)
+}
+
+// outcome is a request's decision in a few characters, shape first.
+func outcome(r lab.Request) (string, styleID) {
+	switch {
+	case !r.Allowed:
+		return string(glyphRejected) + " R", stRejected
+	case r.SentMS != nil && *r.SentMS != r.ArrivalMS:
+		return fmt.Sprintf("%c @%d", glyphQueued, *r.SentMS), stQueued
+	}
+	return string(glyphSent) + " A", stAllowed
+}
+
+// requestTable lists the requests around the cursor: #, arrival, left, right.
+func requestTable(m labModel, rows, w int) []line {
+	out := []line{sty(stDim, uiFit("   #  arr ms  left     right", w))}
+	n := len(m.arrivals)
+	body := rows - 1
+	if body < 1 {
+		return out[:rows]
+	}
+	start := 0
+	if n > body {
+		start = min(max(m.cursor-body/2, 0), n-body)
+	}
+	for i := start; i < n && i < start+body; i++ {
+		ptr := " "
+		st := stNone
+		if i == m.cursor {
+			ptr = string(glyphPointer)
+			st = stSelected
+		}
+		l := line{{fmt.Sprintf("%s%3d %6d  ", ptr, i+1, m.arrivals[i]), st}} // 13 columns
+		for s := 0; s < 2; s++ {
+			text, ost := "", stDim
+			if i < len(m.res[s].Requests) {
+				text, ost = outcome(m.res[s].Requests[i])
+			}
+			if i == m.cursor {
+				ost = stSelected
+			}
+			if s == 1 {
+				l = l.add(stNone, " ")
+			}
+			l = l.add(ost, uiFit(text, 8))
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// statePanel explains both sides at the cursor: decision, state, why.
+func statePanel(m labModel, rows, w int) []line {
+	if len(m.arrivals) == 0 {
+		return []line{sty(stDim, "no arrivals: press t and type some, e.g. 0,10,20")}
+	}
+	i := m.cursor
+	out := []line{sty(stLabel, fmt.Sprintf("#%d arrives at %d ms (%d of %d)", i+1, m.arrivals[i], i+1, len(m.arrivals)))}
+	per := (rows - 1) / 2
+	for s := 0; s < 2; s++ {
+		var side []line
+		name := [2]string{"L ", "R "}[s] + m.algo[s] + ": "
+		if m.runErr[s] != "" || i >= len(m.res[s].Requests) {
+			side = append(side, sty(stError, name+"not run"))
+		} else {
+			r := m.res[s].Requests[i]
+			var what string
+			st := stAllowed
+			switch {
+			case !r.Allowed:
+				what, st = fmt.Sprintf("%c rejected", glyphRejected), stRejected
+			case r.SentMS != nil && *r.SentMS != r.ArrivalMS:
+				what, st = fmt.Sprintf("%c queued %d ms, sent at %d", glyphQueued, *r.WaitMS, *r.SentMS), stQueued
+			default:
+				what = fmt.Sprintf("%c allowed, sent at once", glyphSent)
+			}
+			side = append(side, line{{name, stLabel}, {what, st}})
+			for _, l := range uiWrap("state: "+r.State, w-2) {
+				side = append(side, txt("  "+l))
+			}
+			for _, l := range uiWrap("why: "+r.Why, w-2) {
+				side = append(side, sty(stDim, "  "+l))
+			}
+		}
+		if len(side) > per {
+			side = side[:per]
+		}
+		out = append(out, side...)
+	}
+	return out
+}
+
+// labFieldsRow shows the editable fields; the focused one is bracketed with
+// its cursor cell reversed. It also returns each field's start column.
+func labFieldsRow(m labModel, w int) (line, [nLabFields]int) {
+	var starts [nLabFields]int
+	var l line
+	x := 0
+	for i := 0; i < nLabFields; i++ {
+		if i > 0 {
+			l = l.add(stDim, "  ")
+			x += 2
+		}
+		starts[i] = x
+		lbl := labFieldLabels[i] + " "
+		lblSt := stDim
+		if m.errs[i] != "" {
+			lblSt = stError
+		}
+		l = l.add(lblSt, lbl)
+		x += uiWidth(lbl)
+		val := m.inputs[i].Value()
+		focused := m.editing && m.focus == i
+		if i == lfArrivals {
+			room := w - x - 2
+			if focused {
+				val = visibleAround(val, m.inputs[i].Position(), room)
+			} else {
+				val = uiEllipsis(val, room)
+			}
+		}
+		if !focused {
+			st := stNone
+			if m.errs[i] != "" {
+				st = stError
+			}
+			l = l.add(st, val)
+			x += uiWidth(val)
+			continue
+		}
+		pos := m.inputs[i].Position()
+		if i == lfArrivals {
+			pos = cursorInWindow(m.inputs[i].Value(), pos, w-x-2)
+		}
+		rs := []rune(val)
+		pos = min(pos, len(rs))
+		at := " "
+		if pos < len(rs) {
+			at = string(rs[pos])
+		}
+		l = l.add(stKey, "[").add(stNone, string(rs[:pos])).add(stCursor, at)
+		if pos < len(rs) {
+			l = l.add(stNone, string(rs[pos+1:]))
+		}
+		l = l.add(stKey, "]")
+		x += 2 + len(rs)
+		if pos >= len(rs) {
+			x++
+		}
+	}
+	return l, starts
+}
+
+// visibleAround cuts a long value to room columns keeping the cursor in view.
+func visibleAround(s string, pos, room int) string {
+	rs := []rune(s)
+	if len(rs) < room || room < 4 {
+		return s
+	}
+	start := max(0, pos-room+2)
+	end := min(len(rs), start+room-1)
+	out := string(rs[start:end])
+	if start > 0 {
+		out = "…" + string(rs[start+1:end])
+	}
+	return out
+}
+
+// cursorInWindow is the cursor's index within visibleAround's output.
+func cursorInWindow(s string, pos, room int) int {
+	rs := []rune(s)
+	if len(rs) < room || room < 4 {
+		return pos
+	}
+	return pos - max(0, pos-room+2)
+}
+
+// labView renders the whole lab screen at w×h.
+func labView(m labModel, w, h int, th theme) string {
+	cols := w - labGutter
+	ax := newTimeAxis(m, cols)
+	acols := arrivalCols(ax, m.arrivals)
+
+	title := line{{"05 · Lab", stTitle}, {"   scenario ", stDim}, {m.scenarioName(), stLabel}}
+	if m.playing {
+		title = title.add(stQueued, "   ▶ playing")
+	}
+	right := "? help"
+	title = append(title, seg{strings.Repeat(" ", max(1, w-uiWidth(title.plainText())-len(right))), stNone}, seg{right, stDim})
+
+	body := []line{title, cursorRow(m, acols, cols)}
+	for s := 0; s < 2; s++ {
+		body = append(body, trackHeader(m, s))
+		body = append(body, trackRows(m, s, ax, acols)...)
+	}
+	body = append(body, axisRow(ax, max(m.params.WindowMS, 1)))
+
+	footer := labFooter(m, w)
+	rows := h - len(body) - len(footer)
+	if rows > 0 {
+		tw := 30
+		pw := w - tw - 1
+		table := requestTable(m, rows, tw)
+		panel := statePanel(m, rows, pw)
+		for i := 0; i < rows; i++ {
+			var l line
+			if i < len(table) {
+				t := cutLine(table[i], tw)
+				l = append(l, t...)
+				l = append(l, seg{strings.Repeat(" ", max(0, tw-uiWidth(t.plainText()))), stNone})
+			} else {
+				l = txt(strings.Repeat(" ", tw))
+			}
+			l = l.add(stDim, "│")
+			if i < len(panel) {
+				l = append(l, cutLine(panel[i], pw)...)
+			}
+			body = append(body, l)
+		}
+	}
+	return compose(body, footer, w, h, th)
+}
+
+// cutLine trims a line's segments to w columns.
+func cutLine(l line, w int) line {
+	var out line
+	for _, s := range l {
+		if w <= 0 {
+			break
+		}
+		t := uiCut(s.text, w)
+		w -= uiWidth(t)
+		out = append(out, seg{t, s.st})
+	}
+	return out
+}
+
+// labFooter: fields, validation message (or the hint), keys.
+func labFooter(m labModel, w int) []line {
+	fields, starts := labFieldsRow(m, w)
+	var msgs []line
+	for i, e := range m.errs {
+		if e == "" || (m.editing && i != m.focus && m.errs[m.focus] != "") {
+			continue
+		}
+		msg := "↑ " + e
+		x := min(starts[i], max(0, w-uiWidth(msg)))
+		msgs = append(msgs, line{{strings.Repeat(" ", x), stNone}, {msg, stError}})
+		break
+	}
+	hint := labHint(m)
+	if len(msgs) == 0 {
+		if m.note != "" {
+			msgs = append(msgs, sty(stQueued, m.note))
+		}
+		for _, l := range uiWrap(hint, w) {
+			if len(msgs) == 2 {
+				break
+			}
+			msgs = append(msgs, sty(stDim, l))
+		}
+	} else if hint != "" {
+		msgs = append(msgs, sty(stDim, uiEllipsis(hint, w)))
+	}
+	for len(msgs) < 2 {
+		msgs = append(msgs, txt(""))
+	}
+	keys := "←→ step  space play  s scenario  a/b algorithm  e edit  w worst  i hint  esc"
+	if m.editing {
+		keys = "editing: type  tab/↑↓ next field  enter/esc done  (changes re-run both sides)"
+	}
+	return []line{fields, msgs[0], msgs[1], sty(stKey, keys)}
+}
+
+// labHint is the hint line: the scenario's lesson or the README's path.
+func labHint(m labModel) string {
+	if m.hint == 1 || m.custom() {
+		if p := suggestedPath(lab.README); p != "" {
+			return "path: " + p
+		}
+	}
+	if !m.custom() {
+		return "hint: " + lab.Scenarios[m.scen].Lesson
+	}
+	return "custom sequence: edit it with t, change the budget with e, press s for the prepared scenarios"
+}
