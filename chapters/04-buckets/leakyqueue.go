@@ -42,7 +42,8 @@ func NewLeakyQueue(c Config) (*LeakyQueue, error) {
 func (q *LeakyQueue) MaxCost() int { return q.capacity }
 
 // AllowN decides a request of the given cost arriving at now. An allowed
-// request must be held for Wait before it goes upstream.
+// request must be held for Wait before it goes upstream. Remaining is how
+// many more cost-1 requests could still join the queue now.
 func (q *LeakyQueue) AllowN(now time.Time, cost int) framing.Decision {
 	n, tat := clock(now.UnixNano(), q.last, q.tat, q.seen)
 	if cost < 1 || cost > q.capacity {

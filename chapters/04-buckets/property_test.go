@@ -15,9 +15,7 @@ var wholeNanosecondRates = []float64{0.25, 0.5, 1, 1.25, 2, 2.5, 4, 5, 8, 10, 10
 
 // checkGCRAMatchesTokenBucket plays rs (whole ms) through both and requires
 // the same decision, the same Remaining, a token count that is GCRA's debt
-// turned round (C - (TAT-now)/T), and the same RetryAfter. The last may
-// differ by the token bucket's tolerance: 1e-9 tokens is 1/R ns of refill, so
-// for R <= 1 the bucket may let a retry in up to 1/R ns sooner.
+// turned round (C - (TAT-now)/T), and the same RetryAfter to the nanosecond.
 func checkGCRAMatchesTokenBucket(t *testing.T, c Config, rs []req) {
 	t.Helper()
 	b, err := NewTokenBucket(c)
@@ -28,13 +26,11 @@ func checkGCRAMatchesTokenBucket(t *testing.T, c Config, rs []req) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	slack := time.Duration(math.Floor(1 / c.Rate))
 	T := float64(c.Interval())
 	for i, r := range rs {
 		now := time.UnixMilli(0).Add(r.at)
 		db, dg := b.AllowN(now, r.cost), g.AllowN(now, r.cost)
-		gap := dg.RetryAfter - db.RetryAfter
-		if db.Allowed != dg.Allowed || db.Remaining != dg.Remaining || db.Wait != dg.Wait || gap < 0 || gap > slack {
+		if db != dg {
 			t.Fatalf("C=%d R=%g, request %d (at %v, cost %d): token-bucket %+v, gcra %+v",
 				c.Capacity, c.Rate, i+1, r.at, r.cost, db, dg)
 		}
@@ -201,5 +197,22 @@ func TestXTimeRateAdmitsWithinOneNanosecond(t *testing.T) {
 	}
 	if !theirs.AllowN(t1, 1) {
 		t.Errorf("x/time/rate at +2 ns rejected; the exclusion documented above no longer holds")
+	}
+}
+
+// TestRetryAfterIsExact probes every rejection on random weighted traffic,
+// including rates whose T is not a whole nanosecond (3/s, 100 per minute):
+// the same request is allowed exactly RetryAfter later, and not 1 ns or 1 ms
+// sooner.
+func TestRetryAfterIsExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, r := range []float64{0.5, 2, 3, 100.0 / 60, 7, 1000} {
+		for trial := 0; trial < 6; trial++ {
+			c := Config{Capacity: 1 + rng.IntN(6), Rate: r}
+			rs := randomTraffic(rng, c, 40, c.Capacity)
+			for _, a := range allAlgos {
+				checkRetryAfter(t, a, c, rs, play(t, a, c, rs))
+			}
+		}
 	}
 }

@@ -80,21 +80,17 @@ func (b *TokenBucket) AllowN(now time.Time, cost int) framing.Decision {
 	return framing.Decision{Remaining: whole(tokens), RetryAfter: b.retryAfter(tokens, need)}
 }
 
-// retryAfter is the smallest whole number of nanoseconds after which the
-// bucket, now holding tokens, holds need. The closed form gives it up to
-// rounding; the two loops settle it against the very expression a later
-// AllowN evaluates, so the answer is neither early nor late by a nanosecond.
+// retryAfter is how long until the bucket, now holding tokens, holds need:
+// the exact (need - tokens)/R rounded up to a whole nanosecond. The closed
+// form is shaved by a thousandth of a nanosecond so that float noise around
+// a whole number does not round it up a step; the loop then settles it
+// against the very expression a later AllowN evaluates, so the answer is
+// never early. (Being exact, it can be up to 1/R ns later than the first
+// instant the 1e-9 tolerance would already admit: at most 1 ns for R >= 1.)
 func (b *TokenBucket) retryAfter(tokens, need float64) time.Duration {
-	enough := func(d int64) bool { return tokens+float64(d)*b.rate/nsPerSecond >= need-eps }
-	d := int64(math.Ceil((need - eps - tokens) * nsPerSecond / b.rate))
-	if d < 1 {
-		d = 1
-	}
-	for !enough(d) {
+	d := int64(math.Ceil((need-tokens)*nsPerSecond/b.rate - 1e-3))
+	for d < 1 || tokens+float64(d)*b.rate/nsPerSecond < need-eps {
 		d++
-	}
-	for d > 1 && enough(d-1) {
-		d--
 	}
 	return time.Duration(d)
 }
