@@ -1,0 +1,113 @@
+//go:build !exercise
+
+package framing_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
+	sliding "github.com/ratelimit-course/ratelimit/chapters/03-sliding"
+	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
+)
+
+// e16Stack is seed 003's three layers (SPEC E16), each with the algorithm
+// that suits its job:
+//
+//	L1 per IP        fixed window  100 per second   against floods and scans
+//	L2 per user      sliding log   1000 per day     the plan's daily quota, exact
+//	L3 per endpoint  token bucket  5000 per second  protects the instances
+//
+// It returns the endpoint bucket too, so a test can look at what it spent.
+func e16Stack(t *testing.T) (framing.Stack, framing.Limiter) {
+	t.Helper()
+	l1, err := fixedwindow.NewLimiter(fixedwindow.Config{Window: time.Second, Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l2, err := sliding.NewLogLimiter(sliding.Config{Window: 24 * time.Hour, Limit: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l3, err := buckets.NewTokenBucketLimiter(buckets.Config{Capacity: 5000, Rate: 5000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	perIP, _ := framing.NewIPGrouping(32, 128) // one address, as the seed counts
+	return framing.Stack{
+		{Name: "L1 ip fixed-window 100/s", Key: framing.KeyByIP(perIP), Limiter: l1},
+		{Name: "L2 user sliding-log 1000/day", Key: framing.KeyByUser, Limiter: l2},
+		{Name: "L3 endpoint token-bucket 5000/s", Key: framing.KeyByRoute, Limiter: l3},
+	}, l3
+}
+
+func TestE16_LayersRejectWhatTheyCount(t *testing.T) {
+	day0 := time.Date(2026, 3, 10, 0, 0, 0, 0, time.UTC)
+
+	t.Run("one IP floods: L1", func(t *testing.T) {
+		s, l3 := e16Stack(t)
+		byLayer := map[string]int{}
+		for i := 0; i < 150; i++ { // 150 different users behind one address, one instant
+			id := framing.Identity{IP: "198.51.100.7:4000", UserID: fmt.Sprint("u", i)}
+			d, err := s.AllowN(id, "/read", day0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !d.Allowed {
+				byLayer[d.Layer]++
+			}
+		}
+		if len(byLayer) != 1 || byLayer["L1 ip fixed-window 100/s"] != 50 {
+			t.Fatalf("rejections by layer %v, want 50 by L1 only", byLayer)
+		}
+		// The layers behind L1 never saw the 50: the endpoint bucket spent 100.
+		d, _ := l3.AllowN("route:/read", day0, 1)
+		if d.Remaining != 5000-100-1 {
+			t.Fatalf("endpoint bucket remaining %d, want 4899", d.Remaining)
+		}
+	})
+
+	t.Run("one user from many addresses: L2", func(t *testing.T) {
+		s, _ := e16Stack(t)
+		var last framing.StackDecision
+		allowed := 0
+		for i := 0; i < 1001; i++ { // one per minute: 1001 minutes < one day
+			id := framing.Identity{IP: fmt.Sprintf("203.0.%d.%d", i/250, i%250+1), UserID: "alice"}
+			d, err := s.AllowN(id, "/read", day0.Add(time.Duration(i)*time.Minute))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Allowed {
+				allowed++
+			}
+			last = d
+		}
+		if allowed != 1000 || last.Allowed || last.Layer != "L2 user sliding-log 1000/day" {
+			t.Fatalf("allowed %d, last %+v; want 1000 and the 1001st rejected by L2", allowed, last)
+		}
+		// The log frees a slot when the first request turns one day old.
+		if want := 24*time.Hour - 1000*time.Minute; last.RetryAfter != want {
+			t.Fatalf("RetryAfter %v, want %v", last.RetryAfter, want)
+		}
+	})
+
+	t.Run("everyone on one endpoint: L3", func(t *testing.T) {
+		s, _ := e16Stack(t)
+		byLayer := map[string]int{}
+		for i := 0; i < 5001; i++ { // 5001 users on 5001 addresses in one instant
+			id := framing.Identity{IP: fmt.Sprintf("10.%d.%d.%d", i/65536, i/256%256, i%256), UserID: fmt.Sprint("u", i)}
+			d, err := s.AllowN(id, "/read", day0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !d.Allowed {
+				byLayer[d.Layer]++
+			}
+		}
+		if len(byLayer) != 1 || byLayer["L3 endpoint token-bucket 5000/s"] != 1 {
+			t.Fatalf("rejections by layer %v, want exactly the 5001st by L3", byLayer)
+		}
+	})
+}
