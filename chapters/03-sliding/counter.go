@@ -10,8 +10,9 @@ import (
 	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
 )
 
-// Counter is the sliding-window counter (`sliding-counter`): O(1) memory per
-// key and an estimate of the sliding total instead of the exact count.
+// Counter is the sliding-window counter (`sliding-counter`): N+1 counts per
+// key (two for the classic rule) and an estimate of the sliding total instead
+// of the exact count.
 //
 // W is split into N sub-windows of width S = W/N on a grid shared by every key
 // (N = 1 is the classic two-counter rule). At t, with j = floor(t/S) and
@@ -27,8 +28,9 @@ import (
 // The estimate is wrong both ways: too high when the oldest requests came
 // early (a false reject), too low when they came late (overshoot). Each
 // aligned run of N sub-windows admits at most L, and any span of length W
-// touches N+1 sub-windows, so the worst case is L plus what one sub-window
-// holds: 2L when an attacker packs L into the end of one sub-window.
+// touches N+1 sub-windows, so a span of W holds at most L plus one
+// sub-window's count: 2L when an attacker packs L into the end of one
+// sub-window, whatever N is.
 //
 // The comparison is done in integer nanoseconds with 128-bit products, so
 // decisions and RetryAfter are exact for any W and L.
