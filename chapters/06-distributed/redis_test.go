@@ -448,3 +448,19 @@ func TestRedisDownIsAnError(t *testing.T) {
 	var pe *framing.ParamError
 	require.False(t, errors.As(err, &pe))
 }
+
+// TestEvalShaFallsBackToEval: a server that has forgotten the scripts (a
+// restart, a failover, SCRIPT FLUSH) answers NOSCRIPT to EVALSHA; go-redis's
+// Script then sends the body with EVAL, and the next call is EVALSHA again.
+func TestEvalShaFallsBackToEval(t *testing.T) {
+	ctx := context.Background()
+	rdb := redistest.Client(t)
+	gcra := ok(NewGCRA(rdb, c3r2))
+	require.NoError(t, rdb.ScriptFlush(ctx).Err())
+	exists := ok(rdb.ScriptExists(ctx, gcraScript.Hash()).Result())
+	require.Equal(t, []bool{false}, exists)
+	d := ok(gcra.AllowN(ctx, redistest.ID(t), 1))
+	require.True(t, d.Allowed)
+	exists = ok(rdb.ScriptExists(ctx, gcraScript.Hash()).Result())
+	require.Equal(t, []bool{true}, exists, "the EVAL fallback loaded the script")
+}
