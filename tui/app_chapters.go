@@ -5,8 +5,11 @@ import (
 
 	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
 	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
+	sliding "github.com/ratelimit-course/ratelimit/chapters/03-sliding"
 	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
 	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
+	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
+	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
 	cloud "github.com/ratelimit-course/ratelimit/chapters/08-cloud"
 )
 
@@ -21,7 +24,7 @@ const (
 	ivLab
 	ivWorst
 	ivPrefetch
-	ivTable // the chapter 07 selection table
+	ivDrill // the chapter 07 question cards
 )
 
 type chapterEntry struct {
@@ -34,11 +37,11 @@ type chapterEntry struct {
 var uiChapters = []chapterEntry{
 	{1, framing.README, nil},
 	{2, fixedwindow.README, nil},
-	{3, "", nil},
+	{3, sliding.README, nil},
 	{4, buckets.README, nil},
 	{5, lab.README, []interactive{ivLab, ivWorst}},
-	{6, "", []interactive{ivPrefetch}},
-	{7, "", nil},
+	{6, distributed.README, []interactive{ivPrefetch}},
+	{7, interview.README, []interactive{ivDrill}},
 	{8, cloud.README, nil},
 }
 
@@ -163,68 +166,132 @@ func cleanInline(s string) string {
 }
 
 // markdownLines renders a README body for a terminal of width w: paragraphs
-// and list items are wrapped, fenced code and tables are kept as written.
+// and list items are wrapped, fenced code is kept as written, HTML comments
+// are dropped, and a table too wide for w becomes one block per row.
 func markdownLines(body string, w int) []line {
 	var out []line
 	var para []string
-	bullet := ""
+	var table []string
+	bullet, indent := "", ""
 	flushPara := func() {
 		if len(para) == 0 {
 			return
 		}
 		text := cleanInline(strings.Join(para, " "))
-		if bullet != "" {
-			ind := strings.Repeat(" ", uiWidth(bullet))
-			for i, l := range uiWrap(text, w-uiWidth(bullet)) {
-				if i == 0 {
-					out = append(out, txt(bullet+l))
-				} else {
-					out = append(out, txt(ind+l))
-				}
-			}
-		} else {
-			for _, l := range uiWrap(text, w) {
-				out = append(out, txt(l))
+		lead := indent + bullet
+		hang := strings.Repeat(" ", uiWidth(lead))
+		for i, l := range uiWrap(text, w-uiWidth(lead)) {
+			if i == 0 {
+				out = append(out, txt(lead+l))
+			} else {
+				out = append(out, txt(hang+l))
 			}
 		}
-		para, bullet = para[:0], ""
+		para, bullet, indent = para[:0], "", ""
+	}
+	flushTable := func() {
+		if len(table) > 0 {
+			out = append(out, tableLines(table, w)...)
+			table = table[:0]
+		}
 	}
 	fence := false
 	for _, ln := range strings.Split(body, "\n") {
 		t := strings.TrimSpace(ln)
+		if !fence && !strings.HasPrefix(t, "|") {
+			flushTable()
+		}
+		lead := strings.Repeat(" ", min(4, len(ln)-len(strings.TrimLeft(ln, " "))))
 		switch {
 		case strings.HasPrefix(t, "```"):
 			flushPara()
 			fence = !fence
 		case fence:
 			out = append(out, sty(stCode, "  "+ln))
+		case strings.HasPrefix(t, "<!--") && strings.HasSuffix(t, "-->"):
+			// generated-section markers
 		case t == "":
 			flushPara()
-			if len(out) > 0 && len(out[len(out)-1]) > 0 && out[len(out)-1].plainText() != "" {
+			if len(out) > 0 && out[len(out)-1].plainText() != "" {
 				out = append(out, txt(""))
 			}
 		case strings.HasPrefix(t, "|"):
 			flushPara()
-			out = append(out, sty(stCode, ln))
+			table = append(table, t)
 		case strings.HasPrefix(t, "### "), strings.HasPrefix(t, "#### "):
 			flushPara()
 			out = append(out, sty(stLabel, cleanInline(strings.TrimLeft(t, "# "))))
 		case strings.HasPrefix(t, "- "), strings.HasPrefix(t, "* "):
 			flushPara()
-			bullet = "• "
+			bullet, indent = "• ", lead
 			para = append(para, t[2:])
 		case len(t) > 2 && t[0] >= '0' && t[0] <= '9' && strings.Contains(t[:min(4, len(t))], ". "):
 			flushPara()
 			i := strings.Index(t, ". ")
-			bullet = t[:i+2]
+			bullet, indent = t[:i+2], lead
 			para = append(para, t[i+2:])
 		default:
 			para = append(para, t)
 		}
 	}
 	flushPara()
+	flushTable()
 	for len(out) > 0 && out[len(out)-1].plainText() == "" {
 		out = out[:len(out)-1]
+	}
+	return out
+}
+
+// tableLines renders markdown table rows. A table that fits is kept as
+// written; a wider one becomes a block per row: the first cell as a title,
+// then "Header: cell" lines wrapped under it.
+func tableLines(rows []string, w int) []line {
+	var cells [][]string
+	for _, r := range rows {
+		r = strings.TrimSpace(r)
+		r = strings.TrimSuffix(strings.TrimPrefix(r, "|"), "|")
+		var cs []string
+		sep := true
+		for _, c := range strings.Split(r, "|") {
+			c = strings.TrimSpace(c)
+			if strings.Trim(c, "-: ") != "" {
+				sep = false
+			}
+			cs = append(cs, cleanInline(c))
+		}
+		if !sep {
+			cells = append(cells, cs)
+		}
+	}
+	fits := true
+	for _, r := range rows {
+		if uiWidth(r) > w {
+			fits = false
+		}
+	}
+	if fits || len(cells) < 2 {
+		out := make([]line, len(rows))
+		for i, r := range rows {
+			out[i] = sty(stCode, r)
+		}
+		return out
+	}
+	head := cells[0]
+	var out []line
+	for _, r := range cells[1:] {
+		out = append(out, sty(stLabel, r[0]))
+		for j := 1; j < len(r) && j < len(head); j++ {
+			lead := "  " + head[j] + ": "
+			hang := strings.Repeat(" ", 4)
+			for i, l := range uiWrap(r[j], w-uiWidth(lead)) {
+				if i == 0 {
+					out = append(out, line{{lead, stDim}, {l, stNone}})
+				} else {
+					out = append(out, txt(hang+l))
+				}
+				lead = hang
+			}
+		}
 	}
 	return out
 }

@@ -15,6 +15,7 @@ const (
 	scrLab
 	scrWorst
 	scrPrefetch
+	scrCards
 )
 
 // Minimum terminal the layouts are designed for.
@@ -37,6 +38,7 @@ type appModel struct {
 	lab   labModel
 	worst worstModel
 	pf    pfModel
+	cards cardsModel
 }
 
 func newAppModel(th theme) appModel {
@@ -138,6 +140,12 @@ func (m appModel) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.scr = scrLab
 		}
 		return m, nil
+	case scrCards:
+		var ok bool
+		if m.cards, ok = m.cards.update(msg); !ok && (k == "esc" || k == "backspace") {
+			m.openChapter(7)
+		}
+		return m, nil
 	case scrPrefetch:
 		var cmd tea.Cmd
 		var ok bool
@@ -181,6 +189,8 @@ func (m appModel) openView(v interactive) (tea.Model, tea.Cmd) {
 		return m.openWorst(m.lab.algo[0])
 	case ivPrefetch:
 		m.scr = scrPrefetch
+	case ivDrill:
+		m.scr = scrCards
 	}
 	return m, nil
 }
@@ -202,6 +212,8 @@ func (m appModel) menuKey(k string) (tea.Model, tea.Cmd) {
 		return m.openView(ivPrefetch)
 	case "W":
 		return m.openView(ivWorst)
+	case "D":
+		return m.openView(ivDrill)
 	}
 	return m, nil
 }

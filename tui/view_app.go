@@ -29,6 +29,8 @@ func (m appModel) View() string {
 		return worstView(m.worst, m.w, m.h, m.th)
 	case scrPrefetch:
 		return prefetchView(m.pf, m.w, m.h, m.th)
+	case scrCards:
+		return cardsView(m.cards, m.w, m.h, m.th)
 	}
 	return menuView(m.menuSel, m.w, m.h, m.th)
 }
@@ -84,8 +86,9 @@ func menuView(sel, w, h int, th theme) string {
 	}
 	body = append(body, txt(""),
 		line{{"Labs: ", stDim}, {"L", stKey}, {" one sequence, two algorithms   ", stDim},
-			{"W", stKey}, {" worst case   ", stDim}, {"P", stKey}, {" quota prefetch", stDim}})
-	footer := []line{sty(stKey, "↑↓ choose  enter open  1–8 jump  L/W/P labs  ? help  q quit")}
+			{"W", stKey}, {" worst case   ", stDim}, {"P", stKey}, {" prefetch   ", stDim},
+			{"D", stKey}, {" drill", stDim}})
+	footer := []line{sty(stKey, "↑↓ choose  enter open  1–8 jump  L W P D labs  ? help  q quit")}
 	return compose(body, footer, w, h, th)
 }
 
@@ -99,6 +102,8 @@ func viewTags(vs []interactive) string {
 			tags = append(tags, "[worst case]")
 		case ivPrefetch:
 			tags = append(tags, "[prefetch]")
+		case ivDrill:
+			tags = append(tags, "[drill]")
 		}
 	}
 	return strings.Join(tags, " ")
@@ -172,7 +177,8 @@ func chapterView(idx, scroll, w, h int, th theme) string {
 		if i > 0 && v == ivWorst {
 			k = "w"
 		}
-		name := map[interactive]string{ivLab: "open the lab", ivWorst: "worst case", ivPrefetch: "open the prefetch lab"}[v]
+		name := map[interactive]string{ivLab: "open the lab", ivWorst: "worst case", ivPrefetch: "open the prefetch lab",
+			ivDrill: "question cards"}[v]
 		keys = keys.add(stKey, k).add(stNone, " "+name+"  ")
 	}
 	keys = keys.add(stKey, "↑↓").add(stNone, " scroll  ").add(stKey, "n/N").add(stNone, " next/prev  ").add(stKey, "esc").add(stNone, " menu")
@@ -185,7 +191,7 @@ var helpKeys = []struct{ scope, keys, what string }{
 	{"anywhere", "?  q  ctrl+c", "this help · quit (q is text while editing)"},
 	{"", "esc", "back: lab → chapter → menu"},
 	{"menu", "↑↓ enter 1–8", "choose / open a chapter"},
-	{"", "L  W  P", "straight to the lab / worst case / prefetch"},
+	{"", "L  W  P  D", "straight to lab / worst case / prefetch / drill"},
 	{"chapter", "↑↓ space pgup", "scroll · n N next / previous chapter"},
 	{"", "enter  w", "open its lab / the worst-case search"},
 	{"lab", "← → home end", "step the cursor request by request"},
@@ -201,6 +207,7 @@ var helpKeys = []struct{ scope, keys, what string }{
 	{"prefetch", "← → space", "step / play request by request"},
 	{"", "e tab n p L b o", "edit nodes, per-node, limit, batch, order"},
 	{"", "1", "toggle batch 1 ↔ 8"},
+	{"drill", "space ← → c", "reveal answer · previous / next card · chapter"},
 }
 
 // helpView is the key overlay; it also explains the lab's shapes.
