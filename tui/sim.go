@@ -43,12 +43,12 @@ const (
 // simAccept says what each flag takes, for parse errors (the lab's own
 // validation words the range errors).
 var simAccept = map[string]string{
-	"window":     "an integer number of ms > 0",
+	"window":     "an integer number of ms > 0 (at most 1e12)",
 	"limit":      "an integer >= 1",
 	"capacity":   "an integer >= 1",
 	"rate":       "a finite number > 0 (requests per second)",
 	"subwindows": "an integer >= 1",
-	"arrivals":   "integers >= 0 in non-decreasing order (ms), comma-separated",
+	"arrivals":   "integers from 0 to 1e12 in non-decreasing order (ms), comma-separated",
 	"costs":      "comma-separated integers, one per arrival",
 }
 
@@ -365,6 +365,11 @@ func newTimeline(window int64, results ...lab.Result) timeline {
 		t0, t1 = 0, 0
 	}
 	scale := simScale(t0, t1)
+	// Aligning t0 to the scale can push t1 one column past the edge; then
+	// take the next round scale.
+	for (t1-t0/scale*scale)/scale >= simCols {
+		scale = simScale(0, scale*simCols)
+	}
 	t0 = t0 / scale * scale
 	cols := int((t1-t0)/scale) + 1
 	// Show a little of the window after the last request when there is room.
@@ -374,8 +379,12 @@ func newTimeline(window int64, results ...lab.Result) timeline {
 
 func (tl timeline) col(t int64) int { return int((t - tl.t0) / tl.scale) }
 
-// boundary reports whether column c holds a window boundary kW.
+// boundary reports whether column c holds a window boundary kW. When a
+// column is wider than W every column would, so none is marked.
 func (tl timeline) boundary(c int) bool {
+	if tl.scale >= tl.window {
+		return false
+	}
 	lo := tl.t0 + int64(c)*tl.scale
 	hi := lo + tl.scale
 	k := (lo + tl.window - 1) / tl.window * tl.window
@@ -452,9 +461,11 @@ func (tl timeline) frame(w [2]int64) string {
 		b[c] = '='
 	}
 	b[a] = '['
-	if z < tl.cols {
+	switch {
+	case z == a: // the whole W fits in one column
+	case z < tl.cols:
 		b[z] = ')'
-	} else {
+	default:
 		b[tl.cols-1] = '>'
 	}
 	return strings.TrimRight(string(b), " ")
@@ -475,7 +486,8 @@ func writeTimeline(w io.Writer, p lab.Params, results ...lab.Result) {
 	tl := newTimeline(p.WindowMS, results...)
 	labels, ticks := tl.axis()
 	fmt.Fprintf(w, "timeline, one column = %d ms (| marks a window boundary)\n", tl.scale)
-	fmt.Fprintf(w, "%-*s%s\n%-*s%s\n", simLabelWidth, "ms", labels, simLabelWidth, "", ticks)
+	fmt.Fprintf(w, "%-*s%s\n", simLabelWidth, "ms", labels)
+	fmt.Fprintln(w, strings.TrimRight(fmt.Sprintf("%-*s%s", simLabelWidth, "", ticks), " "))
 	var arrivals []int64
 	for _, q := range results[0].Requests {
 		arrivals = append(arrivals, q.ArrivalMS)

@@ -27,10 +27,14 @@ const msNS = int64(time.Millisecond)
 // at turns lab milliseconds into the time.Time the chapters take.
 func at(ms int64) time.Time { return time.UnixMilli(ms) }
 
+// maxMS bounds arrivals and the window (about 31 years in ms), so that every
+// instant stays an exact int64 count of nanoseconds with room to add W.
+const maxMS = 1_000_000_000_000
+
 func checkArrivals(arrivals []int64) error {
-	const accept = "integers >= 0 in non-decreasing order (ms), comma-separated"
+	const accept = "integers from 0 to 1e12 in non-decreasing order (ms), comma-separated"
 	for i, t := range arrivals {
-		if t < 0 {
+		if t < 0 || t > maxMS {
 			return framing.BadParam("arrivals", t, accept)
 		}
 		if i > 0 && t < arrivals[i-1] {

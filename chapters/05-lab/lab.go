@@ -39,8 +39,8 @@ func DefaultParams() Params {
 // the CLI flag name: window, limit, capacity, rate or subwindows.
 func (p Params) Validate() error {
 	switch {
-	case p.WindowMS <= 0:
-		return framing.BadParam("window", p.WindowMS, "an integer number of ms > 0")
+	case p.WindowMS <= 0 || p.WindowMS > maxMS:
+		return framing.BadParam("window", p.WindowMS, "an integer number of ms > 0 (at most 1e12)")
 	case p.Limit < 1:
 		return framing.BadParam("limit", p.Limit, "an integer >= 1")
 	case p.Capacity < 1:
