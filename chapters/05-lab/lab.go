@@ -61,6 +61,9 @@ type Request struct {
 	Allowed   bool   `json:"allowed"`    //
 	SentMS    *int64 `json:"sent_ms"`    // when it went upstream; nil when rejected
 	WaitMS    *int64 `json:"wait_ms"`    // SentMS - ArrivalMS; nil when rejected
+	// (A queue whose T = 1000/R is not a whole number of ms departs between
+	// milliseconds: SentMS is rounded to the nearest one, while the ruler
+	// measures the exact departures.)
 
 	// State is the key's state right after this request, in words, e.g.
 	// "window 0: count 3", "log [820 880 940]", "prev 3 curr 1 est 2.40",
@@ -97,7 +100,7 @@ type Result struct {
 	MaxWindows [][2]int64 `json:"-"`
 }
 
-// Run replays arrivals (ms, non-decreasing, >= 0) through a fresh key of the
+// Run replays arrivals (ms, non-decreasing, from 0 to 1e12) through a fresh key of the
 // named algorithm and measures the result. costs gives each request's cost;
 // nil means every request costs 1. Bad input returns a *framing.ParamError
 // naming the CLI flag (algo, arrivals, costs, or a Params field).
