@@ -1,0 +1,405 @@
+//go:build linux
+
+package distributed
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"strconv"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/moby/moby/client"
+	"github.com/redis/go-redis/v9"
+	"github.com/testcontainers/testcontainers-go"
+	tcredis "github.com/testcontainers/testcontainers-go/modules/redis"
+	"github.com/testcontainers/testcontainers-go/wait"
+
+	"github.com/ratelimit-course/ratelimit/internal/redistest"
+)
+
+// ownRedis is a Redis this test file starts for itself, because its tests
+// pause and kill it: the shared server of internal/redistest must stay up for
+// every other test. It is a local redis-server process (SIGSTOP / SIGCONT /
+// SIGKILL) or, when REDIS_IMAGE is set or no redis-server is on PATH, a
+// testcontainers container (docker pause / unpause, Stop / Start).
+type ownRedis struct {
+	how string
+
+	mu   sync.Mutex
+	addr string // a restarted container may come back on another port
+
+	pause, resume, kill, restart func() error
+}
+
+func (r *ownRedis) Addr() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.addr
+}
+
+func (r *ownRedis) setAddr(a string) {
+	r.mu.Lock()
+	r.addr = a
+	r.mu.Unlock()
+}
+
+// startOwnRedis starts a dedicated server, or skips (fails with
+// REQUIRE_REDIS=1) when neither Docker nor redis-server can give one.
+func startOwnRedis(t *testing.T) *ownRedis {
+	t.Helper()
+	image, explicit := os.LookupEnv("REDIS_IMAGE")
+	path, lookErr := exec.LookPath("redis-server")
+	if (explicit && image != "") || lookErr != nil {
+		if image == "" {
+			image = redistest.DefaultImage
+		}
+		r, err := startOwnContainer(t, image)
+		if err == nil {
+			return r
+		}
+		if explicit || os.Getenv("REQUIRE_REDIS") == "1" {
+			t.Fatalf("dedicated Redis container from %s: %v", image, err)
+		}
+		if lookErr != nil {
+			t.Skipf("%s (container: %v)", redistest.How, err)
+		}
+	}
+	r, err := startOwnProcess(t, path)
+	if err != nil {
+		t.Fatalf("dedicated redis-server: %v", err)
+	}
+	return r
+}
+
+func startOwnProcess(t *testing.T, path string) (*ownRedis, error) {
+	dir := t.TempDir()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+	r := &ownRedis{how: "redis-server process " + path, addr: addr}
+
+	var mu sync.Mutex
+	var cmd *exec.Cmd
+	var exited chan struct{}
+	start := func() error {
+		c := exec.Command(path, "--port", strconv.Itoa(port), "--bind", "127.0.0.1",
+			"--save", "", "--appendonly", "no", "--dir", dir, "--daemonize", "no")
+		var out bytes.Buffer
+		c.Stdout, c.Stderr = &out, &out
+		c.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+		if err := c.Start(); err != nil {
+			return err
+		}
+		done := make(chan struct{})
+		go func() { _ = c.Wait(); close(done) }()
+		mu.Lock()
+		cmd, exited = c, done
+		mu.Unlock()
+		if err := waitPing(addr, done); err != nil {
+			return fmt.Errorf("%w: %s", err, out.String())
+		}
+		return nil
+	}
+	signal := func(s syscall.Signal) error {
+		mu.Lock()
+		defer mu.Unlock()
+		return cmd.Process.Signal(s)
+	}
+	r.pause = func() error { return signal(syscall.SIGSTOP) }
+	r.resume = func() error { return signal(syscall.SIGCONT) }
+	r.kill = func() error {
+		if err := signal(syscall.SIGKILL); err != nil {
+			return err
+		}
+		mu.Lock()
+		done := exited
+		mu.Unlock()
+		<-done
+		return nil
+	}
+	r.restart = start
+	if err := start(); err != nil {
+		return nil, err
+	}
+	t.Cleanup(func() {
+		_ = signal(syscall.SIGCONT)
+		_ = r.kill()
+	})
+	return r, nil
+}
+
+func startOwnContainer(t *testing.T, image string) (r *ownRedis, err error) {
+	defer func() {
+		if p := recover(); p != nil { // testcontainers panics on some discovery failures
+			err = fmt.Errorf("testcontainers: %v", p)
+		}
+	}()
+	ctx := context.Background()
+	c, err := tcredis.Run(ctx, image,
+		testcontainers.WithCmd("--bind", "0.0.0.0", "--protected-mode", "no", "--save", "", "--appendonly", "no"),
+		testcontainers.WithWaitStrategyAndDeadline(time.Minute,
+			wait.ForLog("Ready to accept connections"),
+			wait.ForListeningPort("6379/tcp").SkipInternalCheck(),
+		),
+	)
+	if c != nil {
+		t.Cleanup(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			_ = testcontainers.TerminateContainer(c, testcontainers.StopContext(ctx))
+		})
+	}
+	if err != nil {
+		return nil, err
+	}
+	dc, err := testcontainers.NewDockerClientWithOpts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	t.Cleanup(func() { _ = dc.Close() })
+	r = &ownRedis{how: "testcontainers " + image}
+	locate := func() error {
+		uri, err := c.ConnectionString(ctx)
+		if err != nil {
+			return err
+		}
+		opt, err := redis.ParseURL(uri)
+		if err != nil {
+			return err
+		}
+		r.setAddr(opt.Addr)
+		return waitPing(opt.Addr, nil)
+	}
+	id := c.GetContainerID()
+	r.pause = func() error { _, err := dc.ContainerPause(ctx, id, client.ContainerPauseOptions{}); return err }
+	r.resume = func() error { _, err := dc.ContainerUnpause(ctx, id, client.ContainerUnpauseOptions{}); return err }
+	r.kill = func() error { zero := time.Duration(0); return c.Stop(ctx, &zero) }
+	r.restart = func() error {
+		if err := c.Start(ctx); err != nil {
+			return err
+		}
+		return locate()
+	}
+	if err := locate(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// waitPing polls PING until the server answers (10 s at most).
+func waitPing(addr string, exited <-chan struct{}) error {
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case <-exited:
+			return errors.New("redis-server exited")
+		default:
+		}
+		c := redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1, DialTimeout: 200 * time.Millisecond})
+		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		err := c.Ping(ctx).Err()
+		cancel()
+		c.Close()
+		if err == nil {
+			return nil
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return errors.New("no PONG within 10s")
+}
+
+// outageReport is what one outage looked like from the application.
+type outageReport struct {
+	remoteCalls       int64         // calls that reached for Redis during the outage
+	worstTimedOut     time.Duration // slowest request among those that called Redis
+	worstBreakerOpen  time.Duration // slowest request once the breaker was open
+	reads, billed     int           // admitted by the local buckets
+	loginRefusals     int           // fail-closed refusals
+	breakerAfter      BreakerState
+	requestsPerClass  int
+	probeWhileDown    time.Duration // a probe after the cool-down, Redis still down
+	probeCallsWhileDn int64
+}
+
+// TestE15_FailurePolicyOnRedis runs the failure policy in front of part 1's
+// fixed-window script on a dedicated Redis that is paused, then resumed, then
+// killed, then restarted. In each outage: login is refused with
+// ErrUnavailable, reads are admitted up to their local bucket (5) and billed
+// calls up to 100/4 = 25 and no more, the breaker opens after 3 failed calls
+// and Redis is not called again until the cool-down; no request waits longer
+// than the deadline (plus scheduling slack); when Redis returns, the next
+// probe closes the breaker and Redis decides again.
+func TestE15_FailurePolicyOnRedis(t *testing.T) {
+	own := startOwnRedis(t)
+	t.Logf("dedicated Redis: %s", own.how)
+
+	const (
+		deadline = 20 * time.Millisecond
+		// A request may overrun its deadline by scheduling delay on a busy
+		// 2-core machine under -race; it must never wait for Redis itself.
+		slack    = 250 * time.Millisecond
+		cooldown = time.Second
+	)
+	rdb := redis.NewClient(&redis.Options{
+		// Dial whatever address the server has now: a restarted container
+		// may come back on another port.
+		Dialer: func(ctx context.Context, network, _ string) (net.Conn, error) {
+			var d net.Dialer
+			return d.DialContext(ctx, network, own.Addr())
+		},
+		ContextTimeoutEnabled: true, // the deadline must reach the socket
+		MaxRetries:            -1,   // a retry would spend the deadline twice
+		DialTimeout:           deadline,
+	})
+	t.Cleanup(func() { _ = rdb.Close() })
+	remote, err := NewFixedWindow(rdb, WindowConfig{Window: time.Minute, Limit: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk := newFakeClock() // the breaker's cool-down and the local buckets
+	g, err := NewGuard(GuardConfig{
+		Remote: remote, Timeout: deadline,
+		Breaker: BreakerConfig{Failures: 3, Cooldown: cooldown},
+		Classes: e15Classes(t), Now: clk.Now,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	classes := []string{"login", "read", "billed"}
+
+	// redisDecides waits (on the fake clock) until the breaker has let a
+	// probe through and Redis answered it, then checks every class is
+	// decided by Redis again.
+	redisDecides := func(phase, key string) {
+		t.Helper()
+		ok := false
+		for try := 0; try < 20 && !ok; try++ {
+			clk.Advance(cooldown)
+			o, err := g.Allow(ctx, "read", key)
+			ok = err == nil && o.Source == SourceRemote && g.Breaker().State() == BreakerClosed
+			if !ok {
+				time.Sleep(50 * time.Millisecond) // a server coming back may need a moment
+			}
+		}
+		if !ok {
+			t.Fatalf("%s: Redis never decided again (breaker %v)", phase, g.Breaker().State())
+		}
+		for _, class := range classes {
+			o, err := g.Allow(ctx, class, key)
+			if err != nil || !o.Allowed || o.Source != SourceRemote {
+				t.Fatalf("%s: %s = %+v, %v; want allowed by Redis", phase, class, o, err)
+			}
+		}
+	}
+
+	// outage sends rounds of one request per class while Redis is down.
+	outage := func(phase, key string) outageReport {
+		t.Helper()
+		const rounds = 30
+		rep := outageReport{requestsPerClass: rounds}
+		before := g.Stats().RemoteCalls
+		for i := 0; i < rounds; i++ {
+			for _, class := range classes {
+				callsBefore := g.Stats().RemoteCalls
+				start := time.Now()
+				o, err := g.Allow(ctx, class, key)
+				took := time.Since(start)
+				if g.Stats().RemoteCalls > callsBefore {
+					rep.worstTimedOut = max(rep.worstTimedOut, took)
+				} else {
+					rep.worstBreakerOpen = max(rep.worstBreakerOpen, took)
+				}
+				switch {
+				case class == "login":
+					if !errors.Is(err, ErrUnavailable) || o.Allowed {
+						t.Fatalf("%s: login = %+v, %v; want ErrUnavailable", phase, o, err)
+					}
+					rep.loginRefusals++
+				case err != nil || o.Source != SourceLocal:
+					t.Fatalf("%s: %s = %+v, %v; want a local decision", phase, class, o, err)
+				case o.Allowed && class == "read":
+					rep.reads++
+				case o.Allowed && class == "billed":
+					rep.billed++
+				}
+			}
+		}
+		rep.remoteCalls = g.Stats().RemoteCalls - before
+		rep.breakerAfter = g.Breaker().State()
+
+		// After the cool-down one probe goes out, fails within the deadline,
+		// and the breaker opens again.
+		clk.Advance(cooldown)
+		callsBefore := g.Stats().RemoteCalls
+		start := time.Now()
+		if o, err := g.Allow(ctx, "read", key+".probe"); err != nil || o.Source != SourceLocal {
+			t.Fatalf("%s: probe while down = %+v, %v", phase, o, err)
+		}
+		rep.probeWhileDown = time.Since(start)
+		rep.probeCallsWhileDn = g.Stats().RemoteCalls - callsBefore
+
+		if rep.loginRefusals != rounds || rep.reads != 5 || rep.billed != 25 {
+			t.Errorf("%s: %d login refusals, %d reads, %d billed admitted; want %d, 5 (local bucket), 25 (100/4)",
+				phase, rep.loginRefusals, rep.reads, rep.billed, rounds)
+		}
+		if rep.remoteCalls != 3 || rep.breakerAfter != BreakerOpen {
+			t.Errorf("%s: %d calls reached for Redis, breaker %v; want 3, open", phase, rep.remoteCalls, rep.breakerAfter)
+		}
+		if rep.probeCallsWhileDn != 1 || g.Breaker().State() != BreakerOpen {
+			t.Errorf("%s: probe made %d calls, breaker %v; want 1 call, open again", phase, rep.probeCallsWhileDn, g.Breaker().State())
+		}
+		for what, d := range map[string]time.Duration{
+			"a request that called Redis":     rep.worstTimedOut,
+			"the probe":                       rep.probeWhileDown,
+			"a request with the breaker open": rep.worstBreakerOpen,
+		} {
+			if d > deadline+slack {
+				t.Errorf("%s: %s waited %v; deadline %v (+%v slack)", phase, what, d, deadline, slack)
+			}
+		}
+		t.Logf("%s: deadline %v; slowest request that called Redis %v, probe %v, slowest with the breaker open %v; "+
+			"Redis calls %d then 1 probe; admitted locally reads %d/%d, billed %d/%d; login refused %d/%d",
+			phase, deadline, rep.worstTimedOut.Round(time.Microsecond), rep.probeWhileDown.Round(time.Microsecond),
+			rep.worstBreakerOpen.Round(time.Microsecond), rep.remoteCalls, rep.reads, rounds, rep.billed, rounds,
+			rep.loginRefusals, rounds)
+		return rep
+	}
+
+	id := redistest.ID(t)
+	// Warm up: connect and load the script with time to spare.
+	if _, err := remote.AllowN(ctx, id+".warm", 1); err != nil {
+		t.Fatal(err)
+	}
+	redisDecides("up", id+".up")
+
+	if err := own.pause(); err != nil {
+		t.Fatal(err)
+	}
+	outage("paused", id+".paused")
+	if err := own.resume(); err != nil {
+		t.Fatal(err)
+	}
+	redisDecides("resumed", id+".resumed")
+
+	if err := own.kill(); err != nil {
+		t.Fatal(err)
+	}
+	outage("killed", id+".killed")
+	if err := own.restart(); err != nil {
+		t.Fatal(err)
+	}
+	redisDecides("restarted", id+".restarted")
+}
