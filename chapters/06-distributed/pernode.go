@@ -71,3 +71,45 @@ func SimulatePerNode(c PerNodeConfig) (PerNodeResult, error) {
 	}
 	return res, nil
 }
+
+// SplitKeyResult compares one hot key's limit split across shards with the
+// single counter it replaces.
+type SplitKeyResult struct {
+	Single     int   // admitted by one counter holding the whole limit
+	Split      int   // admitted when each shard enforces its share of the limit
+	FullShares int   // admitted when each shard enforces the whole limit
+	Shares     []int // each shard's share: limit / shards, the remainder to the first ones
+}
+
+// SimulateSplitKey shows why splitting a hot key into shards, each with part
+// of the limit, is no fix: demand[i] requests reach shard i in one window.
+// With shares that add up to the limit, a shard that gets more than its share
+// rejects while quota sits idle on the others (under-admission); giving each
+// shard the whole limit instead admits up to shards × limit (over-admission).
+// Only an even spread of traffic makes the split exact, and hot keys are
+// exactly the ones whose traffic is not under the node's control.
+func SimulateSplitKey(limit int, demand []int) (SplitKeyResult, error) {
+	if limit < 0 || limit > MaxSimLimit {
+		return SplitKeyResult{}, framing.BadParam("limit", limit, fmt.Sprintf("an integer from 0 to %d", MaxSimLimit))
+	}
+	if len(demand) < 1 || len(demand) > MaxSimNodes {
+		return SplitKeyResult{}, framing.BadParam("shards", len(demand), fmt.Sprintf("from 1 to %d shards", MaxSimNodes))
+	}
+	res := SplitKeyResult{Shares: make([]int, len(demand))}
+	total := 0
+	for i, d := range demand {
+		if d < 0 || d > MaxSimRequests {
+			return SplitKeyResult{}, framing.BadParam("demand", d, fmt.Sprintf("an integer from 0 to %d", MaxSimRequests))
+		}
+		share := limit / len(demand)
+		if i < limit%len(demand) {
+			share++
+		}
+		res.Shares[i] = share
+		res.Split += min(d, share)
+		res.FullShares += min(d, limit)
+		total += d
+	}
+	res.Single = min(total, limit)
+	return res, nil
+}

@@ -31,3 +31,37 @@ func TestPerNodeValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitHotKey: limit 100 split over 4 shards of 25. Uneven traffic
+// (70, 10, 10, 10) admits 55 where one counter admits 100: 45 false
+// rejects while 45 permits sit idle. Giving every shard the whole 100 lets
+// 400 through when all four are busy.
+func TestSplitHotKey(t *testing.T) {
+	cases := []struct {
+		demand                    []int
+		single, split, fullShares int
+	}{
+		{[]int{70, 10, 10, 10}, 100, 55, 100},
+		{[]int{25, 25, 25, 25}, 100, 100, 100}, // even traffic: the split is exact
+		{[]int{100, 100, 100, 100}, 100, 100, 400},
+		{[]int{40, 0, 0}, 40, 34, 40}, // 100 over 3 shards: 34, 33, 33
+	}
+	for _, tc := range cases {
+		res, err := SimulateSplitKey(100, tc.demand)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Single != tc.single || res.Split != tc.split || res.FullShares != tc.fullShares {
+			t.Errorf("demand %v: single %d split %d full shares %d; want %d, %d, %d",
+				tc.demand, res.Single, res.Split, res.FullShares, tc.single, tc.split, tc.fullShares)
+		}
+	}
+	for _, bad := range [][]int{nil, {-1}} {
+		if _, err := SimulateSplitKey(100, bad); err == nil {
+			t.Errorf("demand %v accepted", bad)
+		}
+	}
+	if _, err := SimulateSplitKey(-1, []int{1}); err == nil {
+		t.Error("limit -1 accepted")
+	}
+}

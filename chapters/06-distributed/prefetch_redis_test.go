@@ -2,6 +2,7 @@ package distributed
 
 import (
 	"context"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -199,5 +200,32 @@ func TestBorrowConfigValidate(t *testing.T) {
 	}
 	if _, err := NewPrefetchNode(nil, ok); err != nil {
 		t.Error(err)
+	}
+}
+
+// BenchmarkPrefetchRedis compares one borrow-script call per decision
+// (batch 1, the central design) with nodes that prefetch 100 permits per
+// call, on the same Redis in the same run. Each parallel goroutine is one
+// node. Read the ratio of ns/op; round-trips/op shows where it comes from.
+func BenchmarkPrefetchRedis(b *testing.B) {
+	ctx := context.Background()
+	rdb := redistest.Client(b)
+	for _, batch := range []int{1, 100} {
+		b.Run("batch="+strconv.Itoa(batch), func(b *testing.B) {
+			cfg := BorrowConfig{Key: "rl:{" + redistest.ID(b) + "}:prefetch", Limit: 1 << 50, Batch: batch, Window: time.Hour}
+			var trips atomic.Int64
+			b.ReportAllocs()
+			b.RunParallel(func(pb *testing.PB) {
+				n, _ := NewPrefetchNode(rdb, cfg)
+				for pb.Next() {
+					if ok, err := n.Allow(ctx); err != nil || !ok {
+						b.Errorf("Allow = %v, %v", ok, err)
+						return
+					}
+				}
+				trips.Add(n.Stats().RoundTrips)
+			})
+			b.ReportMetric(float64(trips.Load())/float64(b.N), "round-trips/op")
+		})
 	}
 }
