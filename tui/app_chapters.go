@@ -1,6 +1,7 @@
 package main
 
 import (
+	"regexp"
 	"strings"
 
 	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
@@ -133,8 +134,14 @@ func suggestedPath(readme string) string {
 	d := parseReadme(readme)
 	for _, s := range d.Sections {
 		if strings.Contains(strings.ToLower(s.Heading), "path") {
-			if p := firstParagraph(s.Body); p != "" {
-				return p
+			var ps []string
+			for _, p := range strings.Split(strings.TrimSpace(s.Body), "\n\n") {
+				if t := strings.TrimSpace(p); t != "" {
+					ps = append(ps, cleanInline(strings.Join(strings.Fields(t), " ")))
+				}
+			}
+			if len(ps) > 0 {
+				return strings.Join(ps, "\n\n")
 			}
 		}
 	}
@@ -149,20 +156,18 @@ func suggestedPath(readme string) string {
 	return ""
 }
 
-func firstParagraph(body string) string {
-	for _, p := range strings.Split(strings.TrimSpace(body), "\n\n") {
-		if t := strings.TrimSpace(p); t != "" {
-			return cleanInline(strings.Join(strings.Fields(t), " "))
-		}
-	}
-	return ""
-}
+var (
+	mdEmphasis = regexp.MustCompile(`(^|[^\w*])[*_]([^*_\s](?:[^*_]*[^*_\s])?)[*_]`)
+	mdLink     = regexp.MustCompile(`\[([^\]]+)\]\([^)]*\)`)
+)
 
-// cleanInline drops the markdown emphasis and code marks the terminal cannot show.
+// cleanInline drops the markdown marks a terminal cannot show: bold,
+// emphasis (not the * of R*W), code ticks, link targets.
 func cleanInline(s string) string {
 	s = strings.ReplaceAll(s, "**", "")
 	s = strings.ReplaceAll(s, "`", "")
-	return s
+	s = mdLink.ReplaceAllString(s, "$1")
+	return mdEmphasis.ReplaceAllString(s, "$1$2")
 }
 
 // markdownLines renders a README body for a terminal of width w: paragraphs

@@ -154,6 +154,20 @@ func TestAppMenuNavigation(t *testing.T) {
 	}
 }
 
+// Several runes in one message (fast typing) act as separate keys, except
+// inside a text field, where they are text.
+func TestAppBurstOfRunes(t *testing.T) {
+	m := appSend(appNew(t, 80, 24), tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("Lss")})
+	if m.scr != scrLab || m.lab.scen != 2 {
+		t.Fatalf("\"Lss\" should open the lab and move two scenarios: scr %d scen %d", m.scr, m.lab.scen)
+	}
+	m = appPress(m, "t")
+	m = appSend(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(",1300")})
+	if m.lab.arrivals[len(m.lab.arrivals)-1] != 1300 {
+		t.Fatalf("a burst while editing is text: %v", m.lab.arrivals)
+	}
+}
+
 func TestAppChapterViewShowsReadmeParts(t *testing.T) {
 	m := appNew(t, 80, 24)
 	for i, c := range uiChapters {
@@ -379,7 +393,7 @@ func TestLabScenarioAndAlgorithmPickers(t *testing.T) {
 	}
 	m = appPress(m, "i")
 	if suggestedPath(lab.README) != "" {
-		appWant(t, m.View(), "path: ")
+		appWant(t, m.View(), "The suggested path (chapter 05 README)", "Spike first", "in the lab: s next scenario")
 	}
 }
 

@@ -65,6 +65,18 @@ func (m appModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.worst = m.worst.done(msg)
 		return m, nil
 	case tea.KeyMsg:
+		// Keys typed faster than the terminal is read arrive as one message
+		// ("iw"); outside a text field each rune is a command of its own.
+		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !m.editing() {
+			var cmds []tea.Cmd
+			var nm tea.Model = m
+			for _, r := range msg.Runes {
+				var cmd tea.Cmd
+				nm, cmd = nm.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt})
+				cmds = append(cmds, cmd)
+			}
+			return nm, tea.Batch(cmds...)
+		}
 		return m.key(msg)
 	}
 	return m, nil

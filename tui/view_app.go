@@ -202,7 +202,7 @@ var helpKeys = []struct{ scope, keys, what string }{
 	{"", "W L C R N t", "edit one field (t = arrival times, ms)"},
 	{"", " editing:", "tab ↑↓ next field · enter esc done; re-runs live"},
 	{"", "w", "worst case for the left algorithm, this budget"},
-	{"", "i", "hint: scenario lesson ↔ README's suggested path"},
+	{"", "i", "the README's suggested path ↔ the table"},
 	{"worst case", "↑↓  r  enter", "algorithm · search all · load into the lab"},
 	{"prefetch", "← → space", "step / play request by request"},
 	{"", "e tab n p L b o", "edit nodes, per-node, limit, batch, order"},

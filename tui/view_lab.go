@@ -488,6 +488,16 @@ func labView(m labModel, w, h int, th theme) string {
 
 	footer := labFooter(m, w)
 	rows := h - len(body) - len(footer)
+	if path := suggestedPath(lab.README); m.hint == 1 && path != "" && rows > 0 {
+		// The README's suggested path replaces the table and the panel.
+		body = append(body, sty(stHeading, "The suggested path (chapter 05 README)"))
+		for _, p := range strings.Split(path, "\n\n") {
+			for _, l := range uiWrap(p, w-2) {
+				body = append(body, txt("  "+l))
+			}
+		}
+		return compose(body, footer, w, h, th)
+	}
 	if rows > 0 {
 		tw := 30
 		pw := w - tw - 1
@@ -556,22 +566,21 @@ func labFooter(m labModel, w int) []line {
 	for len(msgs) < 2 {
 		msgs = append(msgs, txt(""))
 	}
-	keys := "←→ step  space play  s scenario  a/b algorithm  e edit  w worst  i hint  esc"
+	keys := "←→ step  space play  s scenario  a/b algorithm  e edit  w worst  i path  esc"
 	if m.editing {
 		keys = "editing: type  tab/↑↓ next field  enter/esc done  (changes re-run both sides)"
 	}
 	return []line{fields, msgs[0], msgs[1], sty(stKey, keys)}
 }
 
-// labHint is the hint line: the scenario's lesson or the README's path.
+// labHint is the hint line: the scenario's lesson, or, while the path is
+// shown, how its steps map to keys.
 func labHint(m labModel) string {
-	if m.hint == 1 || m.custom() {
-		if p := suggestedPath(lab.README); p != "" {
-			return "path: " + p
-		}
+	if m.hint == 1 && suggestedPath(lab.README) != "" {
+		return "in the lab: s next scenario · a/A left algorithm (e.g. gcra) · C then type 6: capacity · i back"
 	}
 	if !m.custom() {
 		return "hint: " + lab.Scenarios[m.scen].Lesson
 	}
-	return "custom sequence: edit it with t, change the budget with e, press s for the prepared scenarios"
+	return "custom sequence: t edits the arrivals, e the budget, s goes back to the prepared scenarios"
 }
