@@ -12,8 +12,12 @@ import (
 )
 
 // Remote is the shared limiter the policy layer protects, typically one
-// Redis script call. It must return once ctx is done: build the go-redis
-// client with ContextTimeoutEnabled so that the deadline reaches the socket.
+// Redis script call (part 1's limiters fit as they are). It must return once
+// ctx is done. With go-redis that takes three options: ContextTimeoutEnabled
+// (the deadline reaches the socket), MaxRetries -1 (a retry would spend the
+// deadline twice) and DialerRetries 1 (by default a refused dial is retried
+// 5 times, 100 ms apart, so a dead Redis would cost every call its whole
+// deadline instead of failing at once).
 type Remote interface {
 	AllowN(ctx context.Context, key string, cost int) (framing.Decision, error)
 }
