@@ -182,13 +182,17 @@ func TestAppChapterViewShowsReadmeParts(t *testing.T) {
 		if a := d.section("The interview answer"); strings.TrimSpace(a) != "" {
 			appWant(t, f, "In one sentence", uiCut(strings.Fields(a)[0], 20))
 		}
-		// Scrolling reaches the trap and stops at the end.
-		for range 200 {
-			m = appPress(m, "down")
+		// Scrolling moves a line at a time and stops at the end.
+		end := chapterMaxScroll(i, 80, 24)
+		m = appPress(m, "down", "down")
+		if m.scroll != min(2, end) {
+			t.Errorf("chapter %d: scroll %d after two downs", c.num, m.scroll)
 		}
-		if m.scroll != chapterMaxScroll(i, 80, 24) {
-			t.Errorf("chapter %d: scroll %d, want it clamped at %d", c.num, m.scroll, chapterMaxScroll(i, 80, 24))
+		m = appPress(m, "end", "down", "pgdown")
+		if m.scroll != end {
+			t.Errorf("chapter %d: scroll %d, want it clamped at %d", c.num, m.scroll, end)
 		}
+		appCheckFrame(t, m.View(), 80, 24)
 		m = appPress(m, "esc")
 	}
 }
@@ -301,6 +305,23 @@ func TestLabStepping(t *testing.T) {
 	m = appPress(m, "home", "left")
 	if m.lab.cursor != 0 {
 		t.Fatalf("home/left stop at the first request: %d", m.lab.cursor)
+	}
+}
+
+func TestLabZoom(t *testing.T) {
+	m := appPress(appNew(t, 80, 24), "L", "s", "s", "s") // E6: 0 10 20 30, departures to 1000
+	for range 5 {
+		m = appPress(m, "+")
+	}
+	f := m.View()
+	appCheckFrame(t, f, 80, 24)
+	appWant(t, f, "zoom ×32", "0–76 ms")
+	// One ms per column: the four arrivals 10 ms apart stand apart, and the
+	// queued ones leave the plot towards their departures.
+	appWant(t, f, "arr 1         2         3         4", "up  ●         ╰─────────╰─────────✗")
+	m = appPress(m, "end", "-", "-", "-", "-", "-", "-")
+	if m.lab.zoom != 0 || strings.Contains(m.View(), "zoom") {
+		t.Fatal("- zooms back out to the whole run")
 	}
 }
 
@@ -567,7 +588,8 @@ func TestHelpOverlayListsEveryKey(t *testing.T) {
 func TestAppRandomKeysKeepLayout(t *testing.T) {
 	keys := []string{"left", "right", "up", "down", "home", "end", "enter", "esc", "tab", "shift+tab",
 		"backspace", "space", "?", "s", "S", "a", "A", "b", "B", "x", "e", "t", "W", "L", "C", "R", "N",
-		"i", "w", "r", "P", "n", "p", "o", "1", "5", "6", "0", ",", "-", "9", ".", "j", "k", "g", "G"}
+		"i", "w", "r", "P", "n", "p", "o", "1", "5", "6", "0", ",", "-", "9", ".", "j", "k", "g", "G",
+		"+", "+", "D", "c"}
 	sizes := [][2]int{{80, 24}, {120, 30}, {60, 20}, {80, 24}}
 	rng := rand.New(rand.NewPCG(6, 2026))
 	m := appNew(t, 80, 24)

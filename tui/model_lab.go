@@ -50,6 +50,7 @@ type labModel struct {
 	runErr [2]string
 
 	cursor  int
+	zoom    int // 0: every request on screen; k: 1/2^k of that span, around the cursor
 	playing bool
 	playID  int
 
@@ -421,6 +422,10 @@ func (m labModel) update(msg tea.KeyMsg) (labModel, tea.Cmd, bool) {
 		m.startEdit(lfArrivals)
 	case "i":
 		m.hint = 1 - m.hint
+	case "+", "=":
+		m.zoom = min(m.zoom+1, 12)
+	case "-":
+		m.zoom = max(m.zoom-1, 0)
 	default:
 		return m, nil, false
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // View picks the screen; every screen is a pure function of its model and
@@ -109,9 +110,28 @@ func viewTags(vs []interactive) string {
 	return strings.Join(tags, " ")
 }
 
+// chapterCache keeps laid-out chapters by (chapter, width): the text never
+// changes while the program runs, so each layout is computed once.
+var chapterCache = struct {
+	sync.Mutex
+	m map[[2]int][]line
+}{m: map[[2]int][]line{}}
+
 // chapterLines is the chapter's text laid out for width w: the answer in one
 // sentence first, then the idea (key points), the trap, and the rest.
 func chapterLines(idx, w int) []line {
+	key := [2]int{idx, w}
+	chapterCache.Lock()
+	defer chapterCache.Unlock()
+	if l, ok := chapterCache.m[key]; ok {
+		return l
+	}
+	l := layoutChapter(idx, w)
+	chapterCache.m[key] = l
+	return l
+}
+
+func layoutChapter(idx, w int) []line {
 	c := uiChapters[idx]
 	d := parseReadme(c.readme)
 	var out []line
@@ -195,7 +215,7 @@ var helpKeys = []struct{ scope, keys, what string }{
 	{"chapter", "↑↓ space pgup", "scroll · n N next / previous chapter"},
 	{"", "enter  w", "open its lab / the worst-case search"},
 	{"lab", "← → home end", "step the cursor request by request"},
-	{"", "space", "play / pause"},
+	{"", "space  + -", "play / pause · zoom the time axis in / out"},
 	{"", "s  S", "next / previous scenario (4 prepared, custom)"},
 	{"", "a A  b B  x", "left / right algorithm (all seven) · swap"},
 	{"", "e tab", "edit the budget and the arrivals in place"},

@@ -75,23 +75,45 @@ func newTimeAxis(m labModel, cols int) timeAxis {
 	}
 	ax := timeAxis{t0: floorDiv(lo, w) * w, cols: max(cols, 1)}
 	ax.t1 = (floorDiv(hi, w) + 1) * w
+	// Zoom: halve the span per step around the cursor, down to about one
+	// ms per column.
+	if m.zoom > 0 && m.cursor >= 0 && m.cursor < len(m.arrivals) {
+		span := max((ax.t1-ax.t0)>>m.zoom, int64(ax.cols))
+		if span < ax.t1-ax.t0 {
+			t0 := m.arrivals[m.cursor] - span/2
+			t0 = min(max(t0, ax.t0), ax.t1-span)
+			ax.t0, ax.t1 = t0, t0+span
+		}
+	}
 	return ax
 }
 
-func (a timeAxis) col(t int64) int {
-	c := int((t - a.t0) * int64(a.cols) / (a.t1 - a.t0))
-	return min(max(c, 0), a.cols-1)
+// rawCol is t's column, possibly outside [0, cols) when zoomed in.
+func (a timeAxis) rawCol(t int64) int {
+	return int(floorDiv((t-a.t0)*int64(a.cols), a.t1-a.t0))
 }
 
-// arrivalCols places the markers. Requests that land in the same column are
-// nudged right by up to 3 columns so each stays visible; beyond that the
-// later one covers the earlier (the table still lists them all).
+// col is t's column clamped to the plot.
+func (a timeAxis) col(t int64) int {
+	return min(max(a.rawCol(t), 0), a.cols-1)
+}
+
+// in reports whether t is on the plot.
+func (a timeAxis) in(t int64) bool { return t >= a.t0 && t < a.t1 }
+
+// arrivalCols places the markers (-1: off the plot). Requests that land in
+// the same column are nudged right by up to 6 columns so each stays visible;
+// beyond that the later one covers the earlier (the table lists them all).
 func arrivalCols(ax timeAxis, arrivals []int64) []int {
 	cols := make([]int, len(arrivals))
 	prev := -1
 	for i, t := range arrivals {
+		if !ax.in(t) {
+			cols[i] = -1
+			continue
+		}
 		c := ax.col(t)
-		if c <= prev && prev+1 <= c+3 && prev+1 < ax.cols {
+		if c <= prev && prev+1 <= c+6 && prev+1 < ax.cols {
 			c = prev + 1
 		}
 		cols[i] = c
@@ -110,7 +132,7 @@ func windowBoundaries(algo string, p lab.Params, arrivals []int64, ax timeAxis) 
 	var out []int64
 	switch algo {
 	case "fixed-window", "sliding-counter":
-		for t := ax.t0; t < ax.t1; t += w {
+		for t := floorDiv(ax.t0+w-1, w) * w; t < ax.t1; t += w {
 			out = append(out, t)
 		}
 	case "fixed-window-ttl":
@@ -119,7 +141,9 @@ func windowBoundaries(algo string, p lab.Params, arrivals []int64, ax timeAxis) 
 		for _, a := range arrivals {
 			if !have || a >= open+w {
 				open, have = a, true
-				out = append(out, open)
+				if ax.in(open) {
+					out = append(out, open)
+				}
 			}
 		}
 	}
@@ -156,6 +180,9 @@ func trackRows(m labModel, side int, ax timeAxis, acols []int) []line {
 			drawn = append(drawn, win)
 		}
 		for i, win := range drawn {
+			if win[1] <= ax.t0 || win[0] >= ax.t1 {
+				continue
+			}
 			x0 := ax.col(win[0])
 			x1 := ax.col(win[1] - 1) // half-open window: its last ms
 			for x := x0; x <= x1; x++ {
@@ -182,8 +209,12 @@ func trackRows(m labModel, side int, ax timeAxis, acols []int) []line {
 		if i >= len(acols) || !r.Allowed || r.SentMS == nil || *r.SentMS == r.ArrivalMS {
 			continue
 		}
-		d := ax.col(*r.SentMS)
-		for x := acols[i] + 1; x < d; x++ {
+		a := ax.rawCol(r.ArrivalMS)
+		if acols[i] >= 0 {
+			a = acols[i]
+		}
+		d := ax.rawCol(*r.SentMS)
+		for x := max(a+1, 0); x < d && x < ax.cols; x++ {
 			if c.get(x, 1) == ' ' || c.get(x, 1) == glyphBoundary {
 				c.set(x, 1, glyphLink, stQueued)
 			}
@@ -193,7 +224,7 @@ func trackRows(m labModel, side int, ax timeAxis, acols []int) []line {
 		if i >= len(acols) {
 			break
 		}
-		a := acols[i]
+		a := acols[i] // -1 when off the plot: c.set ignores it
 		st := stAllowed
 		switch {
 		case !r.Allowed:
@@ -201,11 +232,17 @@ func trackRows(m labModel, side int, ax timeAxis, acols []int) []line {
 			c.set(a, 1, glyphRejected, st)
 		case r.SentMS != nil && *r.SentMS != r.ArrivalMS:
 			st = stQueued
-			d := ax.col(*r.SentMS)
-			if d > a {
+			d := -1
+			if ax.in(*r.SentMS) {
+				d = ax.col(*r.SentMS)
+			}
+			switch {
+			case d > a: // departs further right on the plot
 				c.set(a, 1, glyphLinkStart, st)
 				c.set(d, 1, glyphQueued, st)
-			} else {
+			case d < 0 && *r.SentMS >= ax.t1: // departs beyond the right edge
+				c.set(a, 1, glyphLinkStart, st)
+			default: // departs within the same column
 				c.set(a, 1, glyphQueued, st)
 			}
 		default:
@@ -214,11 +251,11 @@ func trackRows(m labModel, side int, ax timeAxis, acols []int) []line {
 		c.set(a, 0, labMarker(r.Index), st)
 	}
 	// The cursor's request stands out (reverse video; ▼ marks it for NO_COLOR).
-	if m.cursor >= 0 && m.cursor < len(res.Requests) && m.cursor < len(acols) {
+	if m.cursor >= 0 && m.cursor < len(res.Requests) && m.cursor < len(acols) && acols[m.cursor] >= 0 {
 		r := res.Requests[m.cursor]
 		a := acols[m.cursor]
 		c.set(a, 0, labMarker(r.Index), stCursor)
-		if r.Allowed && r.SentMS != nil && ax.col(*r.SentMS) > a {
+		if r.Allowed && r.SentMS != nil && ax.in(*r.SentMS) && ax.col(*r.SentMS) > a {
 			c.sts[1][ax.col(*r.SentMS)] = stCursor
 		} else {
 			c.sts[1][a] = stCursor
@@ -255,7 +292,15 @@ func axisRow(ax timeAxis, w int64) line {
 	c := newCanvas(ax.cols, 1)
 	span := ax.t1 - ax.t0
 	widest := len(strconv.FormatInt(ax.t1, 10)) + 2
-	steps := []int64{w / 4, w / 2, w, 2 * w, 5 * w, 10 * w, 20 * w, 50 * w, 100 * w, 1000 * w}
+	var steps []int64
+	for s := int64(1); s <= w/10; s *= 10 { // 1-2-5 steps when zoomed in
+		for _, k := range []int64{s, 2 * s, 5 * s} {
+			if k <= w/10 {
+				steps = append(steps, k)
+			}
+		}
+	}
+	steps = append(steps, w/4, w/2, w, 2*w, 5*w, 10*w, 20*w, 50*w, 100*w, 1000*w)
 	step := steps[len(steps)-1]
 	for _, s := range steps {
 		if s > 0 && span/s > 0 && int64(ax.cols)*s/span >= int64(widest) {
@@ -263,7 +308,7 @@ func axisRow(ax timeAxis, w int64) line {
 			break
 		}
 	}
-	for t := ax.t0; t < ax.t1; t += step {
+	for t := floorDiv(ax.t0+step-1, step) * step; t < ax.t1; t += step {
 		x := ax.col(t)
 		label := strconv.FormatInt(t, 10)
 		if x+len(label) <= ax.cols {
@@ -276,7 +321,7 @@ func axisRow(ax timeAxis, w int64) line {
 
 // cursorRow puts ▼ over the current request and names it.
 func cursorRow(m labModel, acols []int, cols int) line {
-	if len(m.arrivals) == 0 || m.cursor >= len(acols) {
+	if len(m.arrivals) == 0 || m.cursor >= len(acols) || acols[m.cursor] < 0 {
 		return txt("")
 	}
 	c := newCanvas(cols, 1)
@@ -473,6 +518,9 @@ func labView(m labModel, w, h int, th theme) string {
 	acols := arrivalCols(ax, m.arrivals)
 
 	title := line{{"05 · Lab", stTitle}, {"   scenario ", stDim}, {m.scenarioName(), stLabel}}
+	if m.zoom > 0 {
+		title = title.add(stDim, fmt.Sprintf("   zoom ×%d  %d–%d ms", 1<<m.zoom, ax.t0, ax.t1))
+	}
 	if m.playing {
 		title = title.add(stQueued, "   ▶ playing")
 	}

@@ -19,7 +19,7 @@ func worstView(m worstModel, w, h int, th theme) string {
 		"upstream inside one window W.", w) {
 		body = append(body, sty(stDim, l))
 	}
-	body = append(body, txt(""), sty(stLabel, fmt.Sprintf("  %-20s %12s  %-14s %s", "algorithm", "worst in W", "bound", "overshoot")))
+	body = append(body, txt(""), sty(stLabel, fmt.Sprintf("  %-18s %10s %5s  %s", "algorithm", "worst in W", "over", "textbook bound")))
 	for i, a := range lab.Algorithms {
 		ptr, st := "  ", stNone
 		if i == m.sel {
@@ -35,7 +35,7 @@ func worstView(m worstModel, w, h int, th theme) string {
 		case ok:
 			found, bound, over = fmt.Sprint(e.res.MaxInWindow), e.res.Bound, fmt.Sprint(e.res.Overshoot)
 		}
-		body = append(body, line{{uiFit(fmt.Sprintf("%s%-20s %12s  %-14s %s", ptr, a, found, bound, over), w), st}})
+		body = append(body, line{{uiFit(fmt.Sprintf("%s%-18s %10s %5s  %s", ptr, a, found, over, bound), w), st}})
 	}
 	body = append(body, txt(""))
 
@@ -50,8 +50,7 @@ func worstView(m worstModel, w, h int, th theme) string {
 	default:
 		r := e.res
 		body = append(body, line{{r.Algorithm + ": ", stLabel},
-			{fmt.Sprintf("%d requests upstream in [%d, %d)", r.MaxInWindow, r.Window[0], r.Window[1]), stNone},
-			{fmt.Sprintf("  bound %s  over %d", r.Bound, r.Overshoot), stDim}})
+			{fmt.Sprintf("%d requests upstream in [%d, %d), overshoot %d", r.MaxInWindow, r.Window[0], r.Window[1], r.Overshoot), stNone}})
 		body = append(body, cutLine(line{{"arrivals ", stDim}, {uiEllipsis(joinInts(r.Arrivals), w-9), stNone}}, w))
 		// The found run drawn as a lab track.
 		lm := labModel{algo: [2]string{r.Algorithm, r.Algorithm}, params: r.Params, arrivals: r.Arrivals, cursor: -1}
