@@ -77,7 +77,7 @@ func TestDifferentialAgainstMemory(t *testing.T) {
 	}
 	// Rates whose emission interval is a whole number of nanoseconds and of
 	// milliseconds, so that both sides do exact arithmetic.
-	for _, b := range []BucketConfig{{Capacity: 3, Rate: 2}, {Capacity: 10, Rate: 5}, {Capacity: 6, Rate: 0.5}} {
+	for _, b := range []BucketConfig{{Capacity: 3, Rate: 2}, {Capacity: 10, Rate: 5}, {Capacity: 6, Rate: 0.5}, {Capacity: 3, Rate: 3}, {Capacity: 7, Rate: 30}} {
 		bc := buckets.Config{Capacity: b.Capacity, Rate: b.Rate}
 		gap := int64(2000 / b.Rate)
 		pairs = append(pairs,

@@ -1,8 +1,13 @@
--- GCRA: one number per key, the theoretical arrival time TAT (ms, fractional).
+-- GCRA: one instant per key, the theoretical arrival time TAT (ms, fractional).
 -- T = 1000/R ms per request, tau = (C - 1) * T. TAT starts at the first
 -- arrival; TAT = max(TAT, now); a request of cost k is rejected iff
 -- TAT + (k - 1) * T - now > tau (TAT unchanged), else TAT += k * T.
 -- Same decisions as the token bucket with the same C and R.
+--
+-- TAT is stored as "<whole ms> <fraction>". A float holding epoch ms directly
+-- has a step of about 0.0002 ms, too coarse to keep an exact tie a tie when T
+-- is fractional (R = 3: T = 333.33… ms); the whole part is exact, and the
+-- arithmetic below only ever touches TAT - now, which is small.
 -- KEYS[1]  "rl:{id}:gcra"
 -- ARGV     now_ms (negative: read Redis TIME), cost, capacity, rate_per_s
 -- Returns  {allowed 0|1, remaining, retry_after_ms, now_ms}
@@ -19,27 +24,35 @@ local eps = 1e-9
 local T = 1000 / R
 local tau = (C - 1) * T
 
-local tat = tonumber(redis.call('GET', key)) or now
-if tat < now then tat = now end
+-- debt = TAT - now, never below 0 (TAT = max(TAT, now)).
+local debt = 0
+local stored = redis.call('GET', key)
+if stored then
+  local whole, frac = string.match(stored, '^(%-?%d+) (.+)$')
+  debt = (tonumber(whole) - now) + tonumber(frac)
+  if debt < 0 then debt = 0 end
+end
 
--- Whole cost-1 requests that would still pass right now with this TAT.
-local function remaining(at)
-  local r = math.floor((tau - (at - now)) / T + eps) + 1
+-- Whole cost-1 requests that would still pass right now at this debt.
+local function remaining(d)
+  local r = math.floor((tau - d) / T + eps) + 1
   if r < 0 then r = 0 end
   return r
 end
 
-local over = tat + (cost - 1) * T - now - tau
+local over = debt + (cost - 1) * T - tau
 if over > eps then
   -- Rejected; the key already expires when TAT passes (set below), but heal
   -- one that lost its expiry.
   if redis.call('PTTL', key) == -1 then
-    redis.call('PEXPIRE', key, math.max(1, math.ceil(tat - now)))
+    redis.call('PEXPIRE', key, math.max(1, math.ceil(debt)))
   end
-  return {0, remaining(tat), math.ceil(over - eps), now}
+  return {0, remaining(debt), math.ceil(over - eps), now}
 end
 
-tat = tat + cost * T
+debt = debt + cost * T
+local whole = math.floor(debt)
 -- Once now passes TAT the state says nothing more than "no key".
-redis.call('SET', key, tat, 'PX', math.max(1, math.ceil(tat - now)))
-return {1, remaining(tat), 0, now}
+redis.call('SET', key, string.format('%d %.17g', now + whole, debt - whole),
+  'PX', math.max(1, math.ceil(debt)))
+return {1, remaining(debt), 0, now}
