@@ -147,8 +147,9 @@ func start() {
 		return
 	}
 
-	image, explicit := os.LookupEnv("REDIS_IMAGE")
-	if !explicit || image == "" {
+	image := os.Getenv("REDIS_IMAGE")
+	explicit := image != ""
+	if !explicit {
 		image = DefaultImage
 	}
 	var reasons []string
