@@ -168,6 +168,19 @@ func TestAppBurstOfRunes(t *testing.T) {
 	}
 }
 
+// Esc then a key, read together by the terminal, arrives as alt+key.
+func TestAppEscThenKey(t *testing.T) {
+	m := appPress(appNew(t, 80, 24), "L")
+	m = appSend(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("P"), Alt: true})
+	if m.scr != scrChapter || uiChapters[m.chapter].num != 5 {
+		t.Fatalf("alt+P in the lab is esc (back to chapter 05) then P (nothing there): scr %d", m.scr)
+	}
+	m = appSend(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("P"), Alt: true})
+	if m.scr != scrPrefetch {
+		t.Fatalf("alt+P in a chapter is esc (menu) then P (prefetch): scr %d", m.scr)
+	}
+}
+
 func TestAppChapterViewShowsReadmeParts(t *testing.T) {
 	m := appNew(t, 80, 24)
 	for i, c := range uiChapters {

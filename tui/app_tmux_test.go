@@ -130,7 +130,11 @@ func TestTmuxCourseAt80x24(t *testing.T) {
 	s.keys("C", "BSpace", "6", "Enter")
 	s.waitFor("allowed 4  rejected 0  max/W 4  over 1")
 
-	s.keys("Escape", "Escape", "P")
+	s.keys("Escape")
+	s.waitFor("05 · The lab")
+	s.keys("Escape")
+	s.waitFor("Rate limiters for system-design interviews")
+	s.keys("P")
 	scr = s.waitFor("06 · Prefetch", "after 8 of 8")
 	for _, w := range []string{"allowed                  8         6", "stranded                 0        14"} {
 		if !strings.Contains(scr, w) {

@@ -65,6 +65,13 @@ func (m appModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.worst = m.worst.done(msg)
 		return m, nil
 	case tea.KeyMsg:
+		// Esc followed quickly by a key reaches us as alt+key; the course
+		// binds no alt keys, so it is the two keys it was typed as.
+		if msg.Alt && msg.Type == tea.KeyRunes && !m.editing() {
+			nm, cmd1 := m.Update(tea.KeyMsg{Type: tea.KeyEsc})
+			nm, cmd2 := nm.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: msg.Runes, Paste: msg.Paste})
+			return nm, tea.Batch(cmd1, cmd2)
+		}
 		// Keys typed faster than the terminal is read arrive as one message
 		// ("iw"); outside a text field each rune is a command of its own.
 		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !m.editing() {
