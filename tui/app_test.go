@@ -338,6 +338,32 @@ func TestLabZoom(t *testing.T) {
 	}
 }
 
+// Nudged markers never cross a window boundary: E4's 970 980 990 stay left
+// of the boundary at 1000 and the boundary stays visible.
+func TestLabMarkersKeepTheirWindow(t *testing.T) {
+	m := appPress(appNew(t, 80, 24), "L", "s")
+	f := strings.Split(m.View(), "\n")
+	arr := []rune(f[3])
+	b := labGutter + 38 // col(1000) on a 76-column plot of [0, 2000)
+	if got := string(arr[b-3 : b+1]); got != "123┊" {
+		t.Fatalf("markers around the boundary at 1000: %q in %q", got, f[3])
+	}
+	ax := timeAxis{t0: 0, t1: 2000, cols: 76}
+	for _, tc := range []struct {
+		arr  []int64
+		want []int
+	}{
+		{[]int64{970, 980, 990}, []int{35, 36, 37}},
+		{[]int64{0, 10, 20, 30}, []int{0, 1, 2, 3}},
+		{[]int64{999, 999, 999, 1000, 1000, 1000}, []int{35, 36, 37, 38, 39, 40}},
+		{[]int64{2500}, []int{-1}},
+	} {
+		if got := arrivalCols(ax, tc.arr, 1000); !slices.Equal(got, tc.want) {
+			t.Errorf("arrivalCols(%v) = %v, want %v", tc.arr, got, tc.want)
+		}
+	}
+}
+
 func TestLabPlayPause(t *testing.T) {
 	m := appPress(appNew(t, 80, 24), "L")
 	nm, cmd := m.Update(appKey("space"))

@@ -102,9 +102,12 @@ func (a timeAxis) col(t int64) int {
 func (a timeAxis) in(t int64) bool { return t >= a.t0 && t < a.t1 }
 
 // arrivalCols places the markers (-1: off the plot). Requests that land in
-// the same column are nudged right by up to 6 columns so each stays visible;
-// beyond that the later one covers the earlier (the table lists them all).
-func arrivalCols(ax timeAxis, arrivals []int64) []int {
+// the same column are nudged right by up to 6 columns so each stays visible,
+// but never onto or past the next window boundary (multiples of W): there
+// the cluster is pushed left instead, so no request appears to sit in a
+// window it did not arrive in. Beyond that the later marker covers the
+// earlier one (the table lists them all).
+func arrivalCols(ax timeAxis, arrivals []int64, w int64) []int {
 	cols := make([]int, len(arrivals))
 	prev := -1
 	for i, t := range arrivals {
@@ -115,6 +118,16 @@ func arrivalCols(ax timeAxis, arrivals []int64) []int {
 		c := ax.col(t)
 		if c <= prev && prev+1 <= c+6 && prev+1 < ax.cols {
 			c = prev + 1
+		}
+		if w > 0 {
+			next := (floorDiv(t, w) + 1) * w
+			if limit := ax.rawCol(next); next < ax.t1 && c >= limit && ax.col(t) < limit {
+				c = limit - 1
+				cols[i] = c
+				for j := i - 1; j >= 0 && cols[j] >= 0 && cols[j] >= cols[j+1] && cols[j+1] > 0; j-- {
+					cols[j] = cols[j+1] - 1
+				}
+			}
 		}
 		cols[i] = c
 		prev = c
@@ -132,7 +145,11 @@ func windowBoundaries(algo string, p lab.Params, arrivals []int64, ax timeAxis) 
 	var out []int64
 	switch algo {
 	case "fixed-window", "sliding-counter":
-		for t := floorDiv(ax.t0+w-1, w) * w; t < ax.t1; t += w {
+		step := w
+		if algo == "sliding-counter" && p.SubWindows > 1 && w/int64(p.SubWindows) > 0 {
+			step = w / int64(p.SubWindows) // the counter's sub-windows
+		}
+		for t := floorDiv(ax.t0+step-1, step) * step; t < ax.t1; t += step {
 			out = append(out, t)
 		}
 	case "fixed-window-ttl":
@@ -515,7 +532,7 @@ func cursorInWindow(s string, pos, room int) int {
 func labView(m labModel, w, h int, th theme) string {
 	cols := w - labGutter
 	ax := newTimeAxis(m, cols)
-	acols := arrivalCols(ax, m.arrivals)
+	acols := arrivalCols(ax, m.arrivals, m.params.WindowMS)
 
 	title := line{{"05 · Lab", stTitle}, {"   scenario ", stDim}, {m.scenarioName(), stLabel}}
 	if m.zoom > 0 {

@@ -28,7 +28,7 @@ func prefetchView(m pfModel, w, h int, th theme) string {
 	body = append(body, pfStepLines(m, w)...)
 
 	// Node bars, as many as fit; the rest are summed up in one line.
-	room := h - len(footer) - len(body) - 13 // legend, gap, strip 3, metrics 8
+	room := h - len(footer) - len(body) - 14 // legend, gap, strip 4, metrics 8
 	nodes := pfStateAt(m.res, c.Nodes, m.cursor)
 	body = append(body, pfBars(nodes, m.res, m.cursor, w, max(room, 1))...)
 	body = append(body, line{{"     ", stNone}, {string(glyphBarUsed) + " used  ", stAllowed},
@@ -115,7 +115,8 @@ func pfBars(nodes []pfNodeState, res distributed.PrefetchResult, k, w, rows int)
 }
 
 // pfStrip is the arrival order, one column pair per request, with each
-// prefetch decision under it and ▲ at the cursor.
+// prefetch decision under it, ↕ where it cost a round trip to the centre,
+// and ▲ at the cursor.
 func pfStrip(m pfModel, w int) []line {
 	steps := m.res.Steps
 	per := 2
@@ -126,6 +127,7 @@ func pfStrip(m pfModel, w int) []line {
 	}
 	nodeL := line{{"node     ", stDim}}
 	dec := line{{"prefetch ", stDim}}
+	trip := line{{"centre   ", stDim}}
 	ptr := line{{"         ", stNone}}
 	for i := start; i < len(steps) && i < start+fit; i++ {
 		s := steps[i]
@@ -142,13 +144,21 @@ func pfStrip(m pfModel, w int) []line {
 			g, gs = '·', stDim // not decided yet
 		}
 		dec = dec.add(gs, string(g)).add(stNone, " ")
+		switch {
+		case i >= m.cursor:
+			trip = trip.add(stNone, "  ")
+		case s.RoundTrip:
+			trip = trip.add(stQueued, "↕ ") // this request paid a round trip
+		default:
+			trip = trip.add(stDim, "· ")
+		}
 		mark := " "
 		if i == m.cursor-1 {
 			mark = "▲"
 		}
 		ptr = ptr.add(stLabel, mark+" ")
 	}
-	return []line{nodeL, dec, ptr}
+	return []line{nodeL, dec, trip, ptr}
 }
 
 // pfMetrics compares the two designs after the first k requests.

@@ -57,7 +57,7 @@ func worstView(m worstModel, w, h int, th theme) string {
 		lm.res[0] = r.Run
 		cols := w - labGutter
 		ax := newTimeAxis(lm, cols)
-		body = append(body, trackRows(lm, 0, ax, arrivalCols(ax, r.Arrivals))...)
+		body = append(body, trackRows(lm, 0, ax, arrivalCols(ax, r.Arrivals, r.Params.WindowMS))...)
 		body = append(body, axisRow(ax, max(r.Params.WindowMS, 1)))
 	}
 	footer := []line{sty(stKey, "↑↓ algorithm  enter load into the lab  r search all  esc back  ? help")}
