@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
 	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
@@ -38,21 +39,17 @@ func sequence(r *rand.Rand, n int, maxGap int64, maxCost int) []request {
 	return seq
 }
 
-// TestDifferentialAgainstMemory replays the same random sequences through each
-// Redis script (explicit times) and through the in-memory limiter of chapters
-// 02–04. Decisions and remaining permits must be identical; RetryAfter must
-// be the in-memory value rounded up to the script's whole milliseconds.
-func TestDifferentialAgainstMemory(t *testing.T) {
-	rdb := redistest.Client(t)
-	ctx := context.Background()
+// pair is one algorithm and configuration on both sides: the Redis script
+// and a factory for the in-memory limiter of its chapter.
+type pair struct {
+	name    string
+	redis   decider
+	memory  func() framing.Algorithm
+	maxCost int
+	maxGap  int64
+}
 
-	type pair struct {
-		name    string
-		redis   decider
-		memory  func() framing.Algorithm
-		maxCost int
-		maxGap  int64
-	}
+func differentialPairs(rdb redis.Scripter) []pair {
 	var pairs []pair
 	for _, w := range []WindowConfig{
 		{Window: time.Second, Limit: 3},
@@ -75,9 +72,9 @@ func TestDifferentialAgainstMemory(t *testing.T) {
 				func() framing.Algorithm { return ok(sliding.NewCounter(sc)) }, w.Limit, w.Window.Milliseconds() / 4})
 		}
 	}
-	// Rates whose emission interval is a whole number of nanoseconds and of
-	// milliseconds, so that both sides do exact arithmetic.
-	for _, b := range []BucketConfig{{Capacity: 3, Rate: 2}, {Capacity: 10, Rate: 5}, {Capacity: 6, Rate: 0.5}, {Capacity: 3, Rate: 3}, {Capacity: 7, Rate: 30}} {
+	// Whole and fractional emission intervals (R = 3: T = 333.33… ms).
+	for _, b := range []BucketConfig{{Capacity: 3, Rate: 2}, {Capacity: 10, Rate: 5}, {Capacity: 6, Rate: 0.5},
+		{Capacity: 3, Rate: 3}, {Capacity: 7, Rate: 30}} {
 		bc := buckets.Config{Capacity: b.Capacity, Rate: b.Rate}
 		gap := int64(2000 / b.Rate)
 		pairs = append(pairs,
@@ -87,8 +84,42 @@ func TestDifferentialAgainstMemory(t *testing.T) {
 				func() framing.Algorithm { return ok(buckets.NewGCRA(bc)) }, b.Capacity, gap},
 		)
 	}
+	return pairs
+}
 
-	for _, p := range pairs {
+// compare replays seq on both sides of p under a fresh identity and fails t at
+// the first difference. It returns how many requests were allowed.
+func compare(t *testing.T, rdb redis.Scripter, p pair, seq []request, label string) int {
+	t.Helper()
+	ctx := context.Background()
+	mem := p.memory()
+	id := redistest.ID(t)
+	allowed := 0
+	for i, q := range seq {
+		now := time.UnixMilli(base + q.at)
+		want := mem.AllowN(now, q.cost)
+		got, err := p.redis.AllowNAt(ctx, id, now, q.cost)
+		require.NoError(t, err)
+		where := fmt.Sprintf("%s, request %d (t=%d ms, cost %d)", label, i+1, q.at, q.cost)
+		require.Equal(t, want.Allowed, got.Allowed, "allowed, %s", where)
+		require.Equal(t, want.Remaining, got.Remaining, "remaining, %s", where)
+		// The script answers in whole ms, never earlier than a permit.
+		require.GreaterOrEqual(t, got.RetryAfter, want.RetryAfter-time.Microsecond, "retry, %s", where)
+		require.Less(t, got.RetryAfter, want.RetryAfter+time.Millisecond, "retry, %s", where)
+		if got.Allowed {
+			allowed++
+		}
+	}
+	return allowed
+}
+
+// TestDifferentialAgainstMemory replays the same random sequences through each
+// Redis script (explicit times) and through the in-memory limiter of chapters
+// 02–04. Decisions and remaining permits must be identical; RetryAfter must
+// be the in-memory value rounded up to the script's whole milliseconds.
+func TestDifferentialAgainstMemory(t *testing.T) {
+	rdb := redistest.Client(t)
+	for _, p := range differentialPairs(rdb) {
 		t.Run(p.name, func(t *testing.T) {
 			allowed, total := 0, 0
 			for seed := uint64(1); seed <= 4; seed++ {
@@ -98,28 +129,37 @@ func TestDifferentialAgainstMemory(t *testing.T) {
 					maxCost = p.maxCost // weighted requests on even seeds
 				}
 				seq := sequence(r, 150, p.maxGap, maxCost)
-				mem := p.memory()
-				id := redistest.ID(t)
-				for i, q := range seq {
-					now := time.UnixMilli(base + q.at)
-					want := mem.AllowN(now, q.cost)
-					got, err := p.redis.AllowNAt(ctx, id, now, q.cost)
-					require.NoError(t, err)
-					where := fmt.Sprintf("seed %d, request %d (t=%d ms, cost %d)", seed, i+1, q.at, q.cost)
-					require.Equal(t, want.Allowed, got.Allowed, "allowed, %s", where)
-					require.Equal(t, want.Remaining, got.Remaining, "remaining, %s", where)
-					// The script answers in whole ms, never earlier than a permit.
-					require.GreaterOrEqual(t, got.RetryAfter, want.RetryAfter-time.Microsecond, "retry, %s", where)
-					require.Less(t, got.RetryAfter, want.RetryAfter+time.Millisecond, "retry, %s", where)
-					if got.Allowed {
-						allowed++
-					}
-					total++
-				}
+				allowed += compare(t, rdb, p, seq, fmt.Sprintf("seed %d", seed))
+				total += len(seq)
 			}
 			require.Greater(t, allowed, 0)
 			require.Less(t, allowed, total, "the sequences should exercise rejections too")
 			t.Logf("%d of %d allowed, identical on both sides", allowed, total)
 		})
 	}
+}
+
+// FuzzScriptsMatchMemory: any sequence, any of the configurations above, the
+// script and the in-memory limiter agree. The first byte picks the pair; then
+// each two bytes are a gap (ms, scaled to the pair's range) and a cost.
+func FuzzScriptsMatchMemory(f *testing.F) {
+	f.Add([]byte{0, 0, 1, 0, 1, 0, 1, 0, 1})
+	f.Add([]byte{7, 10, 3, 0, 2, 200, 1, 0, 9, 3, 1})
+	f.Add([]byte{17, 0, 1, 0, 1, 0, 1, 5, 1, 5, 1})
+	f.Add([]byte{22, 0, 3, 1, 1, 255, 2, 0, 1, 0, 1, 100, 1})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) < 3 {
+			return
+		}
+		rdb := redistest.Client(t)
+		pairs := differentialPairs(rdb)
+		p := pairs[int(data[0])%len(pairs)]
+		var seq []request
+		at := int64(0)
+		for i := 1; i+1 < len(data) && len(seq) < 64; i += 2 {
+			at += int64(data[i]) * p.maxGap / 255
+			seq = append(seq, request{at: at, cost: 1 + int(data[i+1])%p.maxCost})
+		}
+		compare(t, rdb, p, seq, p.name)
+	})
 }
