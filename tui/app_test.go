@@ -14,6 +14,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
+	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 )
 
 // Model-level tests: keys and sizes go to Update, assertions read the model
@@ -360,6 +361,52 @@ func TestLabMarkersKeepTheirWindow(t *testing.T) {
 	} {
 		if got := arrivalCols(ax, tc.arr, 1000); !slices.Equal(got, tc.want) {
 			t.Errorf("arrivalCols(%v) = %v, want %v", tc.arr, got, tc.want)
+		}
+	}
+}
+
+// Extreme but valid budgets and sequences render promptly and in bounds.
+func TestLabExtremeInputs(t *testing.T) {
+	cases := []struct {
+		p   lab.Params
+		arr []int64
+	}{
+		{lab.Params{WindowMS: 1, Limit: 1, Capacity: 1, RatePerS: 1, SubWindows: 1}, []int64{0, 1_000_000_000_000}},
+		{lab.Params{WindowMS: 1_000_000_000_000, Limit: 1, Capacity: 1000, RatePerS: 1e-6, SubWindows: 1000}, []int64{0, 0, 0, 5}},
+		{lab.Params{WindowMS: 7, Limit: 2_000_000_000, Capacity: 2_000_000_000, RatePerS: 1e9, SubWindows: 7}, []int64{3, 3, 3}},
+	}
+	for _, tc := range cases {
+		m := newLabModel()
+		m.loadArrivals(tc.arr, tc.p, "fixed-window")
+		for _, a := range lab.Algorithms {
+			m.algo = [2]string{a, "leaky-queue"}
+			m.rerun()
+			for z := 0; z <= 12; z += 4 {
+				m.zoom = z
+				appCheckFrame(t, labView(m, 80, 24, plainTheme()), 80, 24)
+			}
+		}
+	}
+}
+
+func TestPrefetchExtremeInputs(t *testing.T) {
+	for _, c := range []distributed.PrefetchConfig{
+		{Nodes: 100, PerNode: 100, Limit: 1_000_000, Batch: 1_000_000, RTTMS: 1},
+		{Nodes: 1, PerNode: 10_000, Limit: 0, Batch: 1, RTTMS: 60_000},
+		{Nodes: 7, PerNode: 0, Limit: 5, Batch: 3},
+	} {
+		m := newPfModel()
+		m.cfg = c
+		m.syncInputs()
+		m.rerun()
+		if m.runErr != "" {
+			t.Fatalf("%+v: %s", c, m.runErr)
+		}
+		for _, k := range []int{0, len(m.res.Steps) / 2, len(m.res.Steps)} {
+			m.cursor = k
+			for _, sz := range [][2]int{{80, 24}, {150, 50}} {
+				appCheckFrame(t, prefetchView(m, sz[0], sz[1], plainTheme()), sz[0], sz[1])
+			}
 		}
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -88,9 +89,11 @@ func newTimeAxis(m labModel, cols int) timeAxis {
 	return ax
 }
 
-// rawCol is t's column, possibly outside [0, cols) when zoomed in.
+// rawCol is t's column, possibly outside [0, cols) when zoomed in. Float
+// arithmetic: ms up to 1e12 times a few hundred columns must not overflow.
 func (a timeAxis) rawCol(t int64) int {
-	return int(floorDiv((t-a.t0)*int64(a.cols), a.t1-a.t0))
+	c := math.Floor((float64(t) - float64(a.t0)) * float64(a.cols) / float64(a.t1-a.t0))
+	return int(max(min(c, float64(a.cols+1)), -2))
 }
 
 // col is t's column clamped to the plot.
@@ -148,6 +151,9 @@ func windowBoundaries(algo string, p lab.Params, arrivals []int64, ax timeAxis) 
 		step := w
 		if algo == "sliding-counter" && p.SubWindows > 1 && w/int64(p.SubWindows) > 0 {
 			step = w / int64(p.SubWindows) // the counter's sub-windows
+		}
+		if (ax.t1-ax.t0)/step > int64(ax.cols) {
+			return nil // denser than the columns: nothing useful to draw
 		}
 		for t := floorDiv(ax.t0+step-1, step) * step; t < ax.t1; t += step {
 			out = append(out, t)
@@ -318,12 +324,24 @@ func axisRow(ax timeAxis, w int64) line {
 		}
 	}
 	steps = append(steps, w/4, w/2, w, 2*w, 5*w, 10*w, 20*w, 50*w, 100*w, 1000*w)
-	step := steps[len(steps)-1]
+	fits := func(s int64) bool {
+		return s > 0 && span/s > 0 && float64(ax.cols)*float64(s)/float64(span) >= float64(widest)
+	}
+	step := int64(0)
 	for _, s := range steps {
-		if s > 0 && span/s > 0 && int64(ax.cols)*s/span >= int64(widest) {
+		if fits(s) {
 			step = s
 			break
 		}
+	}
+	for step == 0 || !fits(step) { // a very long run: coarser powers of ten
+		if step == 0 {
+			step = steps[len(steps)-1]
+		}
+		if step > span {
+			break
+		}
+		step *= 10
 	}
 	for t := floorDiv(ax.t0+step-1, step) * step; t < ax.t1; t += step {
 		x := ax.col(t)

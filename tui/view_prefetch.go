@@ -43,6 +43,9 @@ func prefetchView(m pfModel, w, h int, th theme) string {
 // pfStepLine says what happened at the request under the cursor.
 func pfStepLines(m pfModel, w int) []line {
 	n := len(m.res.Steps)
+	if n == 0 {
+		return []line{sty(stDim, "no requests in this window: raise per-node or type an order"), txt("")}
+	}
 	if m.cursor == 0 {
 		return []line{sty(stLabel, fmt.Sprintf("before request 1 of %d: the centre holds %d, every node 0", n, m.cfg.Limit)), txt("")}
 	}
