@@ -83,6 +83,32 @@ func BenchmarkLeakyQueue(b *testing.B) {
 	}
 }
 
+// R = 999 per second makes T = 1 001 001.001 ns, not a whole number, so
+// GCRA and the queue carry a fraction on every step; the clock is the same.
+var benchFractional = Config{Capacity: 10, Rate: 999}
+
+func BenchmarkGCRAFractionalT(b *testing.B) {
+	g, err := NewGCRA(benchFractional)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		sink = g.AllowN(benchTime(i), 1).Allowed
+	}
+}
+
+func BenchmarkLeakyQueueFractionalT(b *testing.B) {
+	q, err := NewLeakyQueue(benchFractional)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		sink = q.AllowN(benchTime(i), 1).Allowed
+	}
+}
+
 // The keyed variants spread goroutines over 1024 keys through framing.Keyed
 // (sharded locks). Goroutines keep their own clocks, so one key sees times
 // slightly out of order, which every algorithm here takes as the latest time

@@ -46,19 +46,27 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// Interval is the emission interval T = 1/R, rounded down to a whole
-// nanosecond. For rates that divide one second evenly (1, 2, 4, 5, 10, 0.5 …)
-// it is exact; otherwise the bucket runs fast by less than 1 ns per permit
-// (3 per second: T = 333 333 333 ns), which keeps exact ties on the allowing
-// side. Only meaningful for a valid Config.
+// Interval is the emission interval T = 1/R to the nearest nanosecond, or 0
+// for an invalid Config. For rates that divide one second evenly (1, 2, 4, 5,
+// 10, 0.5 …) it is exact; otherwise (3 per second: 333 333 333.33… ns) GCRA
+// and the queue carry the fraction, so that three permits at R = 3 take
+// exactly one second, and the rounding here is for display only.
 func (c Config) Interval() time.Duration {
-	return time.Duration(nsPerSecond / c.Rate)
+	if c.Validate() != nil {
+		return 0
+	}
+	return time.Duration(interval(c.Rate).round())
 }
 
-// Tau is the tolerance (C-1)·T: how far the theoretical arrival time may run
-// ahead of now before GCRA rejects, and the longest a queued request waits.
+// Tau is the tolerance (C-1)·T to the nearest nanosecond, computed from the
+// exact T (or 0 for an invalid Config): how far the theoretical arrival time
+// may run ahead of now before GCRA rejects, and the longest a queued request
+// waits.
 func (c Config) Tau() time.Duration {
-	return time.Duration(c.Capacity-1) * c.Interval()
+	if c.Validate() != nil {
+		return 0
+	}
+	return time.Duration(interval(c.Rate).times(int64(c.Capacity - 1)).round())
 }
 
 // TokenState is a token bucket's whole state: the permits it held and the

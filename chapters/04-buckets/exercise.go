@@ -8,7 +8,10 @@ package buckets
 // worked examples, GCRA ≡ token bucket, and golang.org/x/time/rate.
 //
 // Hints: call c.Validate() first; keep time as int64 nanoseconds
-// (now.UnixNano()); see the README for the rules.
+// (now.UnixNano()); see the README for the rules. T = 1/R is often not a
+// whole number of nanoseconds (R = 3): rounding it once makes TAT drift
+// (TestLeakyQueueDeparturesExactAtFractionalInterval), so carry the fraction;
+// nanos.go's interval(c.Rate) and its add/sub/times do exactly that.
 
 import (
 	"errors"

@@ -16,14 +16,16 @@ import (
 //
 // TAT - now is the bucket's debt measured in time, so "TAT - now <= tau" is
 // the token bucket's "tokens >= 1" with the sign turned round: with the same
-// C and R the two make the same decisions. Arithmetic is in whole
-// nanoseconds, so ties are exact.
+// C and R the two make the same decisions. TAT is kept to 2^-64 ns (see
+// nanos), so it does not drift when T is not a whole number of nanoseconds,
+// and an exact tie allows.
 //
 // Not safe for concurrent use; see NewGCRALimiter.
 type GCRA struct {
 	capacity int
-	t, tau   int64 // emission interval and tolerance, ns
-	tat      int64 // Unix ns
+	t        nanos // emission interval T
+	limit    nanos // tau + tolerance: the largest debt TAT - now that admits
+	tat      nanos // Unix time
 	last     int64 // Unix ns of the latest time seen
 	seen     bool
 }
@@ -34,7 +36,8 @@ func NewGCRA(c Config) (*GCRA, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	return &GCRA{capacity: c.Capacity, t: int64(c.Interval()), tau: int64(c.Tau())}, nil
+	t := interval(c.Rate)
+	return &GCRA{capacity: c.Capacity, t: t, limit: t.times(int64(c.Capacity - 1)).add(tolerance)}, nil
 }
 
 // MaxCost is the capacity.
@@ -44,46 +47,42 @@ func (g *GCRA) MaxCost() int { return g.capacity }
 func (g *GCRA) AllowN(now time.Time, cost int) framing.Decision {
 	n, tat := clock(now.UnixNano(), g.last, g.tat, g.seen)
 	if cost < 1 || cost > g.capacity {
-		return framing.Decision{Remaining: permits(tat-n, g.t, g.tau)}
+		return framing.Decision{Remaining: permitsLeft(tat.sub(n), g.t, g.limit)}
 	}
-	g.last, g.seen = n, true
-	if over := tat + int64(cost-1)*g.t - n - g.tau; over > 0 {
-		// At now+over the same test reads exactly tau: the earliest success.
-		return framing.Decision{Remaining: permits(tat-n, g.t, g.tau), RetryAfter: time.Duration(over)}
+	g.last, g.seen = n.ns, true
+	if over := excess(tat, n, g.t, g.limit, cost); over > 0 {
+		return framing.Decision{Remaining: permitsLeft(tat.sub(n), g.t, g.limit), RetryAfter: time.Duration(over)}
 	}
-	g.tat = tat + int64(cost)*g.t
-	return framing.Decision{Allowed: true, Remaining: permits(g.tat-n, g.t, g.tau)}
+	g.tat = tat.add(g.t.times(int64(cost)))
+	return framing.Decision{Allowed: true, Remaining: permitsLeft(g.tat.sub(n), g.t, g.limit)}
 }
 
-// State returns the theoretical arrival time.
+// State returns the theoretical arrival time, to the nearest nanosecond.
 func (g *GCRA) State() GCRAState {
 	if !g.seen {
 		return GCRAState{}
 	}
-	return GCRAState{TAT: time.Unix(0, g.tat)}
+	return GCRAState{TAT: time.Unix(0, g.tat.round())}
 }
 
 // clock turns a caller's now into the time a meter works with (never earlier
 // than the latest seen) and the effective TAT max(TAT, now), with TAT starting
 // at the first arrival.
-func clock(now, last, tat int64, seen bool) (int64, int64) {
-	if !seen {
-		return now, now
-	}
-	if now < last {
+func clock(now, last int64, tat nanos, seen bool) (nanos, nanos) {
+	if seen && now < last {
 		now = last
 	}
-	if tat < now {
-		tat = now
+	n := nanos{ns: now}
+	if !seen || tat.less(n) {
+		return n, n
 	}
-	return now, tat
+	return n, tat
 }
 
-// permits is how many cost-1 requests would still pass right now when TAT is
-// ahead of now by debt: the token bucket's floor(tokens), computed exactly.
-func permits(debt, t, tau int64) int {
-	if debt > tau {
-		return 0
-	}
-	return int((tau-debt)/t) + 1
+// excess is by how many whole nanoseconds a request of the given cost at
+// now is early: ceil(tat + (cost-1)·T - now - limit), where tat is already
+// max(TAT, now). It is > 0 exactly when GCRA rejects, and then it is the
+// RetryAfter: at now+excess the same sum is <= 0, one ns sooner it is not.
+func excess(tat, now, t, limit nanos, cost int) int64 {
+	return tat.add(t.times(int64(cost - 1))).sub(now).sub(limit).ceil()
 }

@@ -15,16 +15,23 @@ import (
 // waiting (Decision.Wait = departure - arrival, at most tau). The depth is C:
 // the request leaving now plus at most C-1 waiting behind it.
 //
+// TAT is kept to 2^-64 ns like GCRA's; a departure is reported to the
+// nearest nanosecond (at R = 3 a burst departs at 0, 333 333 333,
+// 666 666 667 and 1 000 000 000 ns), and the next one still counts from the
+// exact instant, so the rounding never accumulates.
+//
 // Not safe for concurrent use; see NewLeakyQueueLimiter.
 type LeakyQueue struct {
 	capacity int
-	t, tau   int64 // emission interval and tolerance, ns
-	tat      int64 // Unix ns
+	t        nanos // emission interval T
+	limit    nanos // tau + tolerance: the largest debt TAT - now that admits
+	tat      nanos // Unix time
 	last     int64 // Unix ns of the latest time seen
 	seen     bool
 
-	// Departures still in the future at the last decision, oldest first, in
-	// a ring buffer that grows to the depth it needs and is then reused.
+	// Departures (Unix ns, rounded as reported) still in the future at the
+	// last decision, oldest first, in a ring buffer that grows to the depth
+	// it needs and is then reused.
 	ring       []int64
 	head, size int
 }
@@ -35,7 +42,8 @@ func NewLeakyQueue(c Config) (*LeakyQueue, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	return &LeakyQueue{capacity: c.Capacity, t: int64(c.Interval()), tau: int64(c.Tau())}, nil
+	t := interval(c.Rate)
+	return &LeakyQueue{capacity: c.Capacity, t: t, limit: t.times(int64(c.Capacity - 1)).add(tolerance)}, nil
 }
 
 // MaxCost is the capacity.
@@ -47,25 +55,25 @@ func (q *LeakyQueue) MaxCost() int { return q.capacity }
 func (q *LeakyQueue) AllowN(now time.Time, cost int) framing.Decision {
 	n, tat := clock(now.UnixNano(), q.last, q.tat, q.seen)
 	if cost < 1 || cost > q.capacity {
-		return framing.Decision{Remaining: permits(tat-n, q.t, q.tau)}
+		return framing.Decision{Remaining: permitsLeft(tat.sub(n), q.t, q.limit)}
 	}
-	q.last, q.seen = n, true
-	for q.size > 0 && q.ring[q.head] <= n { // departed by now
+	q.last, q.seen = n.ns, true
+	for q.size > 0 && q.ring[q.head] <= n.ns { // departed by now
 		q.head = (q.head + 1) & (len(q.ring) - 1)
 		q.size--
 	}
-	if over := tat + int64(cost-1)*q.t - n - q.tau; over > 0 {
-		return framing.Decision{Remaining: permits(tat-n, q.t, q.tau), RetryAfter: time.Duration(over)}
+	if over := excess(tat, n, q.t, q.limit, cost); over > 0 {
+		return framing.Decision{Remaining: permitsLeft(tat.sub(n), q.t, q.limit), RetryAfter: time.Duration(over)}
 	}
-	departure := tat
-	q.tat = departure + int64(cost)*q.t
-	if departure > n {
+	q.tat = tat.add(q.t.times(int64(cost))) // from the exact departure
+	departure := tat.round()
+	if departure > n.ns {
 		q.push(departure)
 	}
 	return framing.Decision{
 		Allowed:   true,
-		Remaining: permits(q.tat-n, q.t, q.tau),
-		Wait:      time.Duration(departure - n),
+		Remaining: permitsLeft(q.tat.sub(n), q.t, q.limit),
+		Wait:      time.Duration(departure - n.ns),
 	}
 }
 
@@ -82,12 +90,13 @@ func (q *LeakyQueue) push(departure int64) {
 	q.size++
 }
 
-// State returns TAT and a copy of the departures still waiting.
+// State returns TAT (to the nearest nanosecond) and a copy of the departures
+// still waiting.
 func (q *LeakyQueue) State() QueueState {
 	if !q.seen {
 		return QueueState{}
 	}
-	s := QueueState{TAT: time.Unix(0, q.tat), Queue: make([]time.Time, q.size)}
+	s := QueueState{TAT: time.Unix(0, q.tat.round()), Queue: make([]time.Time, q.size)}
 	for i := range s.Queue {
 		s.Queue[i] = time.Unix(0, q.ring[(q.head+i)&(len(q.ring)-1)])
 	}

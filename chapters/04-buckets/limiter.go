@@ -16,12 +16,13 @@ func NewTokenBucketLimiter(c Config) (*framing.Keyed[*TokenBucket], error) {
 
 // NewGCRALimiter returns a GCRA meter per key, safe for concurrent use.
 func NewGCRALimiter(c Config) (*framing.Keyed[*GCRA], error) {
-	if _, err := NewGCRA(c); err != nil {
+	fresh, err := NewGCRA(c)
+	if err != nil {
 		return nil, err
 	}
 	return framing.NewKeyed(func() *GCRA {
-		g, _ := NewGCRA(c)
-		return g
+		g := *fresh // T and tau are worked out once, not per key
+		return &g
 	}), nil
 }
 
@@ -29,11 +30,12 @@ func NewGCRALimiter(c Config) (*framing.Keyed[*GCRA], error) {
 // concurrent use. Each allowed Decision's Wait tells the caller how long to
 // hold the request before sending it upstream.
 func NewLeakyQueueLimiter(c Config) (*framing.Keyed[*LeakyQueue], error) {
-	if _, err := NewLeakyQueue(c); err != nil {
+	fresh, err := NewLeakyQueue(c)
+	if err != nil {
 		return nil, err
 	}
 	return framing.NewKeyed(func() *LeakyQueue {
-		q, _ := NewLeakyQueue(c)
-		return q
+		q := *fresh // empty: its ring is nil, so the copies share nothing
+		return &q
 	}), nil
 }

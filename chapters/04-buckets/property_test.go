@@ -9,13 +9,22 @@ import (
 	"golang.org/x/time/rate"
 )
 
-// Rates whose emission interval T is a whole number of nanoseconds, so GCRA's
-// integer arithmetic is exactly the SPEC's rule.
-var wholeNanosecondRates = []float64{0.25, 0.5, 1, 1.25, 2, 2.5, 4, 5, 8, 10, 100, 1000}
+// Rates whose emission interval T is a whole number of nanoseconds, then
+// rates where it is not (3/s: 333 333 333.33 ns; 100 per minute; 1000/7,
+// whose T is a hair off 7 ms because 1000/7 is not a float64, so near-ties
+// abound). GCRA carries T's fraction, so it must agree with the token bucket
+// on both.
+var (
+	wholeNanosecondRates = []float64{0.25, 0.5, 1, 1.25, 2, 2.5, 4, 5, 8, 10, 100, 1000}
+	fractionalRates      = []float64{3, 7, 0.3, 1.5, 100.0 / 60, 1000.0 / 7}
+	equivalenceRates     = append(append([]float64(nil), wholeNanosecondRates...), fractionalRates...)
+)
 
 // checkGCRAMatchesTokenBucket plays rs (whole ms) through both and requires
 // the same decision, the same Remaining, a token count that is GCRA's debt
 // turned round (C - (TAT-now)/T), and the same RetryAfter to the nanosecond.
+// (State().TAT is rounded to the nearest ns, hence half a ns of slack when T
+// is not whole.)
 func checkGCRAMatchesTokenBucket(t *testing.T, c Config, rs []req) {
 	t.Helper()
 	b, err := NewTokenBucket(c)
@@ -26,7 +35,11 @@ func checkGCRAMatchesTokenBucket(t *testing.T, c Config, rs []req) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	T := float64(c.Interval())
+	T := 1e9 / c.Rate
+	slack := 1e-9 * float64(c.Capacity)
+	if T != math.Trunc(T) {
+		slack += 0.5 / T
+	}
 	for i, r := range rs {
 		now := time.UnixMilli(0).Add(r.at)
 		db, dg := b.AllowN(now, r.cost), g.AllowN(now, r.cost)
@@ -35,7 +48,7 @@ func checkGCRAMatchesTokenBucket(t *testing.T, c Config, rs []req) {
 				c.Capacity, c.Rate, i+1, r.at, r.cost, db, dg)
 		}
 		debt := max(float64(g.State().TAT.Sub(now)), 0)
-		if tokens, want := b.Tokens(now), float64(c.Capacity)-debt/T; math.Abs(tokens-want) > 1e-9*float64(c.Capacity) {
+		if tokens, want := b.Tokens(now), float64(c.Capacity)-debt/T; math.Abs(tokens-want) > slack {
 			t.Fatalf("C=%d R=%g, after request %d: %.12f tokens, but GCRA's TAT says %.12f",
 				c.Capacity, c.Rate, i+1, tokens, want)
 		}
@@ -59,7 +72,7 @@ func randomTraffic(rng *rand.Rand, c Config, n, maxCost int) []req {
 
 func TestGCRAEquivalentToTokenBucket(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for _, r := range wholeNanosecondRates {
+	for _, r := range equivalenceRates {
 		for capacity := 1; capacity <= 8; capacity++ {
 			c := Config{Capacity: capacity, Rate: r}
 			for trial := 0; trial < 20; trial++ {
@@ -76,11 +89,13 @@ func FuzzGCRAMatchesTokenBucket(f *testing.F) {
 	f.Add([]byte{4, 2, 0, 0, 2, 0, 2, 0, 2, 0})         // E6: C=3, R=2, 0 10 20 30 ms
 	f.Add([]byte{4, 5, 0, 0, 1, 0, 1, 0, 1, 0, 200, 1}) // E6 with C=6
 	f.Add([]byte{11, 7, 0, 7, 50, 3, 99, 1, 100, 7, 255, 2})
+	f.Add([]byte{12, 3, 0, 0, 0, 0, 0, 0, 0, 0, 100, 0, 200, 0, 0, 0, 0, 0}) // R=3, C=4
+	f.Add([]byte{17, 2, 0, 0, 0, 0, 100, 0, 100, 0, 50, 1, 150, 0})          // R=1000/7
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) < 2 {
 			return
 		}
-		c := Config{Capacity: 1 + int(data[1])%16, Rate: wholeNanosecondRates[int(data[0])%len(wholeNanosecondRates)]}
+		c := Config{Capacity: 1 + int(data[1])%16, Rate: equivalenceRates[int(data[0])%len(equivalenceRates)]}
 		tms := int64(c.Interval() / time.Millisecond)
 		var rs []req
 		var at time.Duration
