@@ -807,3 +807,18 @@ func lipglossColourRenderer() *lipgloss.Renderer {
 	r.SetColorProfile(0)
 	return r
 }
+
+// Painting with the pre-rendered escapes matches lipgloss's own rendering.
+func TestThemePaintMatchesLipgloss(t *testing.T) {
+	th := newTheme(lipglossColourRenderer())
+	for id := stNone + 1; id < nStyles; id++ {
+		for _, s := range []string{"x", "allowed 6  ", "● ●✗ ╰──○"} {
+			if got, want := th.paint(id, s), th.s[id].Render(s); got != want {
+				t.Errorf("style %d on %q: paint %q, lipgloss %q", id, s, got, want)
+			}
+		}
+	}
+	if !strings.Contains(th.paint(stRejected, "x"), "\x1b[") {
+		t.Error("the colour renderer produced no escapes")
+	}
+}

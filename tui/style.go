@@ -1,6 +1,10 @@
 package main
 
-import "github.com/charmbracelet/lipgloss"
+import (
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+)
 
 // The interactive course never relies on colour alone: every outcome has its
 // own glyph, so the screens read the same with NO_COLOR=1 (lipgloss then
@@ -49,6 +53,9 @@ const (
 type theme struct {
 	plain bool
 	s     [nStyles]lipgloss.Style
+	// pre and suf are each style's escape sequences, rendered once: painting
+	// is then two string joins instead of a lipgloss Render per segment.
+	pre, suf [nStyles]string
 }
 
 // newTheme builds the colour theme on r. lipgloss asks termenv for the colour
@@ -71,6 +78,13 @@ func newTheme(r *lipgloss.Renderer) theme {
 	t.s[stKey] = ns().Bold(true)
 	t.s[stCode] = ns().Foreground(lipgloss.Color("6"))
 	t.s[stLabel] = ns().Bold(true)
+	const probe = "\x00"
+	for i := range t.s {
+		out := t.s[i].Render(probe)
+		if k := strings.Index(out, probe); k >= 0 {
+			t.pre[i], t.suf[i] = out[:k], out[k+len(probe):]
+		}
+	}
 	return t
 }
 
@@ -82,5 +96,5 @@ func (t theme) paint(id styleID, s string) string {
 	if t.plain || id == stNone || s == "" {
 		return s
 	}
-	return t.s[id].Render(s)
+	return t.pre[id] + s + t.suf[id]
 }

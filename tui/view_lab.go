@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 
 	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
 )
@@ -571,7 +572,7 @@ func labView(m labModel, w, h int, th theme) string {
 
 	footer := labFooter(m, w)
 	rows := h - len(body) - len(footer)
-	if path := suggestedPath(lab.README); m.hint == 1 && path != "" && rows > 0 {
+	if path := labPath(); m.hint == 1 && path != "" && rows > 0 {
 		// The README's suggested path replaces the table and the panel.
 		body = append(body, sty(stHeading, "The suggested path (chapter 05 README)"))
 		for _, p := range strings.Split(path, "\n\n") {
@@ -656,10 +657,13 @@ func labFooter(m labModel, w int) []line {
 	return []line{fields, msgs[0], msgs[1], sty(stKey, keys)}
 }
 
+// labPath is chapter 05's suggested path, parsed once.
+var labPath = sync.OnceValue(func() string { return suggestedPath(lab.README) })
+
 // labHint is the hint line: the scenario's lesson, or, while the path is
 // shown, how its steps map to keys.
 func labHint(m labModel) string {
-	if m.hint == 1 && suggestedPath(lab.README) != "" {
+	if m.hint == 1 && labPath() != "" {
 		return "in the lab: s next scenario · a/A left algorithm (e.g. gcra) · C then type 6: capacity · i back"
 	}
 	if !m.custom() {
