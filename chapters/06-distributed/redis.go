@@ -94,7 +94,9 @@ func (c BucketConfig) check() error {
 }
 
 // limiter is what every algorithm shares: a script, the kind of key it owns,
-// and the parameters passed after the time and the cost.
+// and the parameters passed after the time and the cost. It holds no state of
+// its own, so every limiter is safe for concurrent use by any number of
+// goroutines and app nodes: all the state is in Redis.
 type limiter struct {
 	rdb    redis.Scripter
 	script *redis.Script
