@@ -307,7 +307,7 @@ func TestLabStepping(t *testing.T) {
 		t.Fatalf("cursor %d after 4 steps", m.lab.cursor)
 	}
 	appWant(t, m.View(), "▼ #5 at 1000 ms", "#5 arrives at 1000 ms (5 of 8)",
-		"L fixed-window: ● allowed", "R sliding-log: ✗ rejected", "log [820 880 940]", "▸  5   1000  ● A      ✗ R")
+		"left fixed-window: ● allowed", "right sliding-log: ✗ rejected", "log [820 880 940]", "▸  5   1000  ● A      ✗ R")
 	m = appPress(m, "left")
 	if m.lab.cursor != 3 {
 		t.Fatalf("left: cursor %d", m.lab.cursor)
@@ -480,7 +480,7 @@ func TestLabScenarioAndAlgorithmPickers(t *testing.T) {
 		if m.lab.runErr[0] != "" {
 			t.Fatalf("%s fails on E1: %s", m.lab.algo[0], m.lab.runErr[0])
 		}
-		appWant(t, m.View(), "L "+m.lab.algo[0])
+		appWant(t, m.View(), "left  "+m.lab.algo[0])
 	}
 	if len(seen) != len(lab.Algorithms) || m.lab.algo[0] != "fixed-window" {
 		t.Fatalf("a visits all seven and comes back: %v, now %s", seen, m.lab.algo[0])
@@ -718,8 +718,8 @@ func TestGoldenLabE1(t *testing.T) {
 	m := appPress(appNew(t, 80, 24), "L", "right", "right", "right", "right")
 	f := m.View()
 	appWant(t, f,
-		"L fixed-window     allowed 6  rejected 2  max/W 6  over 3",
-		"R sliding-log      allowed 4  rejected 4  max/W 3  over 0",
+		"left  fixed-window     allowed 6  rejected 2  max/W 6  over 3",
+		"right sliding-log      allowed 4  rejected 4  max/W 3  over 0",
 		"● ● ●✗ ● ● ●", // fixed window: A A A R A A A R
 		"● ● ●✗ ✗ ✗ ✗", // sliding log:  A A A R R R R A
 		"6 in W > L=3")
@@ -730,8 +730,8 @@ func TestGoldenLabE6(t *testing.T) {
 	m := appPress(appNew(t, 80, 24), "L", "s", "s", "s", "end")
 	f := m.View()
 	appWant(t, f,
-		"L token-bucket     allowed 3  rejected 1  max/W 3  over 0",
-		"R leaky-queue      allowed 3  rejected 1  max/W 2  over 0  wait 980ms",
+		"left  token-bucket     allowed 3  rejected 1  max/W 3  over 0",
+		"right leaky-queue      allowed 3 rejected 1 max/W 2 over 0 wait 980ms state 3",
 		"○ @500", "○ @1000", "0.06")
 	appGolden(t, "lab_e6_80x24.golden", f)
 
@@ -740,7 +740,7 @@ func TestGoldenLabE6(t *testing.T) {
 	m = appPress(m, "C", "backspace")
 	m = appType(m, "6")
 	m = appPress(m, "enter")
-	appWant(t, m.View(), "allowed 4  rejected 0  max/W 4  over 1", "max/W 2  over 0  wait 1470ms", "○ @1500")
+	appWant(t, m.View(), "allowed 4  rejected 0  max/W 4  over 1", "max/W 2 over 0 wait 1470ms", "○ @1500")
 }
 
 func TestGoldenPrefetchE13(t *testing.T) {

@@ -106,8 +106,8 @@ func TestTmuxCourseAt80x24(t *testing.T) {
 	s.keys("Right", "Right", "Right", "Right")
 	scr := s.waitFor("#5 arrives at 1000 ms (5 of 8)")
 	for _, w := range []string{
-		"L fixed-window     allowed 6  rejected 2  max/W 6  over 3",
-		"R sliding-log      allowed 4  rejected 4  max/W 3  over 0",
+		"left  fixed-window     allowed 6  rejected 2  max/W 6  over 3",
+		"right sliding-log      allowed 4  rejected 4  max/W 3  over 0",
 		"6 in W > L=3", "log [820 880 940]",
 	} {
 		if !strings.Contains(scr, w) {
@@ -149,7 +149,7 @@ func TestTmuxCourseAt80x24(t *testing.T) {
 	s.waitFor("06 · Prefetch")
 
 	s.keys("?")
-	s.waitFor("Keys", "press any key to close")
+	s.waitFor("Keys", "any key closes")
 	s.keys("q")
 	deadline := time.Now().Add(10 * time.Second)
 	for {

@@ -243,5 +243,5 @@ func helpView(scr screen, w, h int, th theme) string {
 		line{{"           ", stNone}, {string(glyphRejected), stRejected}, {" rejected   ", stNone},
 			{string(glyphFrameL) + string(glyphFrame) + string(glyphFrameR), stFrame}, {" a W holding more than L   ", stNone},
 			{string(glyphBoundary), stBoundary}, {" window boundary", stNone}})
-	return compose(body, []line{sty(stDim, "press any key to close")}, w, h, th)
+	return compose(body, []line{sty(stDim, "max/W: most sent in any window W · over: max/W − L · any key closes")}, w, h, th)
 }

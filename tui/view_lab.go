@@ -293,21 +293,27 @@ func trackRows(m labModel, side int, ax timeAxis, acols []int) []line {
 	return out
 }
 
-// trackHeader is "L fixed-window  allowed 6 rejected 2 max/W 6 over 3 …".
-func trackHeader(m labModel, side int) line {
-	name := [2]string{"L ", "R "}[side]
-	l := sty(stLabel, fmt.Sprintf("%s%-17s", name, m.algo[side]))
+// trackHeader is "left  fixed-window  allowed 6  rejected 2  max/W 6  over 3 …".
+func trackHeader(m labModel, side int, w int) line {
+	name := [2]string{"left  ", "right "}[side]
+	l := sty(stLabel, name+uiFit(m.algo[side], max(17, uiWidth(m.algo[side])+1)))
 	if m.runErr[side] != "" {
 		return l.add(stError, "  "+m.runErr[side])
 	}
 	mt := m.res[side].Metrics
-	l = l.add(stNone, fmt.Sprintf("allowed %d  rejected %d  max/W %d  ", mt.Allowed, mt.Rejected, mt.MaxInWindow))
 	overSt := stNone
 	if mt.Overshoot > 0 {
 		overSt = stRejected
 	}
-	l = l.add(overSt, fmt.Sprintf("over %d", mt.Overshoot))
-	l = l.add(stNone, fmt.Sprintf("  wait %dms  state %d", mt.MaxWaitMS, mt.StateValues))
+	// Two spaces between the figures when they fit, one when they do not.
+	for _, sp := range []string{"  ", " "} {
+		out := l.add(stNone, fmt.Sprintf("allowed %d%srejected %d%smax/W %d%s", mt.Allowed, sp, mt.Rejected, sp, mt.MaxInWindow, sp))
+		out = out.add(overSt, fmt.Sprintf("over %d", mt.Overshoot))
+		out = out.add(stNone, fmt.Sprintf("%swait %dms%sstate %d", sp, mt.MaxWaitMS, sp, mt.StateValues))
+		if uiWidth(out.plainText()) <= w || sp == " " {
+			return out
+		}
+	}
 	return l
 }
 
@@ -431,7 +437,7 @@ func statePanel(m labModel, rows, w int) []line {
 	per := (rows - 1) / 2
 	for s := 0; s < 2; s++ {
 		var side []line
-		name := [2]string{"L ", "R "}[s] + m.algo[s] + ": "
+		name := [2]string{"left ", "right "}[s] + m.algo[s] + ": "
 		if m.runErr[s] != "" || i >= len(m.res[s].Requests) {
 			side = append(side, sty(stError, name+"not run"))
 		} else {
@@ -554,18 +560,20 @@ func labView(m labModel, w, h int, th theme) string {
 	acols := arrivalCols(ax, m.arrivals, m.params.WindowMS)
 
 	title := line{{"05 · Lab", stTitle}, {"   scenario ", stDim}, {m.scenarioName(), stLabel}}
-	if m.zoom > 0 {
-		title = title.add(stDim, fmt.Sprintf("   zoom ×%d  %d–%d ms", 1<<m.zoom, ax.t0, ax.t1))
-	}
 	if m.playing {
 		title = title.add(stQueued, "   ▶ playing")
+	}
+	if m.zoom > 0 {
+		title = title.add(stDim, fmt.Sprintf("   zoom ×%d  %d–%d ms", 1<<m.zoom, ax.t0, ax.t1))
+	} else if !m.custom() {
+		title = title.add(stDim, uiEllipsis(" · "+lab.Scenarios[m.scen].Title, max(0, w-8-uiWidth(title.plainText()))))
 	}
 	right := "? help"
 	title = append(title, seg{strings.Repeat(" ", max(1, w-uiWidth(title.plainText())-len(right))), stNone}, seg{right, stDim})
 
 	body := []line{title, cursorRow(m, acols, cols)}
 	for s := 0; s < 2; s++ {
-		body = append(body, trackHeader(m, s))
+		body = append(body, trackHeader(m, s, w))
 		body = append(body, trackRows(m, s, ax, acols)...)
 	}
 	body = append(body, axisRow(ax, max(m.params.WindowMS, 1)))
