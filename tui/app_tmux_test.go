@@ -20,7 +20,8 @@ type tmuxSession struct {
 }
 
 func (s tmuxSession) run(args ...string) (string, error) {
-	out, err := exec.Command("tmux", append([]string{"-L", s.socket}, args...)...).CombinedOutput()
+	// -u: UTF-8 whatever the locale, so the course's glyphs survive capture-pane.
+	out, err := exec.Command("tmux", append([]string{"-u", "-L", s.socket}, args...)...).CombinedOutput()
 	return string(out), err
 }
 
