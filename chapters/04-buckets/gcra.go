@@ -50,8 +50,12 @@ func (g *GCRA) AllowN(now time.Time, cost int) framing.Decision {
 		return framing.Decision{Remaining: permitsLeft(tat.sub(n), g.t, g.limit)}
 	}
 	g.last, g.seen = n.ns, true
-	if over := excess(tat, n, g.t, g.limit, cost); over > 0 {
-		return framing.Decision{Remaining: permitsLeft(tat.sub(n), g.t, g.limit), RetryAfter: time.Duration(over)}
+	// over = ceil(debt + (cost-1)·T - limit) is > 0 exactly when the test
+	// fails, and is then the RetryAfter: at now+over the same sum is <= 0,
+	// one ns sooner it is not.
+	debt := tat.sub(n)
+	if over := debt.add(g.t.times(int64(cost - 1))).sub(g.limit).ceil(); over > 0 {
+		return framing.Decision{Remaining: permitsLeft(debt, g.t, g.limit), RetryAfter: time.Duration(over)}
 	}
 	g.tat = tat.add(g.t.times(int64(cost)))
 	return framing.Decision{Allowed: true, Remaining: permitsLeft(g.tat.sub(n), g.t, g.limit)}
@@ -77,12 +81,4 @@ func clock(now, last int64, tat nanos, seen bool) (nanos, nanos) {
 		return n, n
 	}
 	return n, tat
-}
-
-// excess is by how many whole nanoseconds a request of the given cost at
-// now is early: ceil(tat + (cost-1)·T - now - limit), where tat is already
-// max(TAT, now). It is > 0 exactly when GCRA rejects, and then it is the
-// RetryAfter: at now+excess the same sum is <= 0, one ns sooner it is not.
-func excess(tat, now, t, limit nanos, cost int) int64 {
-	return tat.add(t.times(int64(cost - 1))).sub(now).sub(limit).ceil()
 }

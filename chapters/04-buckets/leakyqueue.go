@@ -62,8 +62,9 @@ func (q *LeakyQueue) AllowN(now time.Time, cost int) framing.Decision {
 		q.head = (q.head + 1) & (len(q.ring) - 1)
 		q.size--
 	}
-	if over := excess(tat, n, q.t, q.limit, cost); over > 0 {
-		return framing.Decision{Remaining: permitsLeft(tat.sub(n), q.t, q.limit), RetryAfter: time.Duration(over)}
+	debt := tat.sub(n)
+	if over := debt.add(q.t.times(int64(cost - 1))).sub(q.limit).ceil(); over > 0 { // as in GCRA
+		return framing.Decision{Remaining: permitsLeft(debt, q.t, q.limit), RetryAfter: time.Duration(over)}
 	}
 	q.tat = tat.add(q.t.times(int64(cost))) // from the exact departure
 	departure := tat.round()
