@@ -9,16 +9,17 @@ import (
 	"github.com/charmbracelet/lipgloss"
 )
 
-// runApp starts the interactive course full-screen. It needs a terminal:
-// without one it says so and points to the headless commands.
+// runApp starts the interactive course full-screen. It needs a terminal to
+// draw on: without one it says so and points to the headless commands. Keys
+// come from the controlling terminal, so redirected stdin does not matter.
 func runApp(stdout, stderr io.Writer) int {
 	out, ok := stdout.(*os.File)
-	if !ok || !isTerminal(out) || !isTerminal(os.Stdin) {
+	if !ok || !isTerminal(out) {
 		fmt.Fprintln(stderr, "the interactive course needs a terminal; for scripts use: tui sim | worst | prefetch | drill (--help)")
 		return 1
 	}
 	m := newAppModel(newTheme(lipgloss.NewRenderer(out)))
-	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithOutput(out))
+	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithOutput(out), tea.WithInputTTY())
 	if _, err := p.Run(); err != nil {
 		fmt.Fprintln(stderr, "tui:", err)
 		return 1
