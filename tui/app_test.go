@@ -15,6 +15,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
 	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
+	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
 )
 
 // Model-level tests: keys and sizes go to Update, assertions read the model
@@ -820,5 +821,40 @@ func TestThemePaintMatchesLipgloss(t *testing.T) {
 	}
 	if !strings.Contains(th.paint(stRejected, "x"), "\x1b[") {
 		t.Error("the colour renderer produced no escapes")
+	}
+}
+
+func TestAppDrillCards(t *testing.T) {
+	if len(interview.Drill) < 2 {
+		t.Skip("chapter 07 has fewer than two drill questions")
+	}
+	m := appPress(appNew(t, 80, 24), "7", "enter")
+	if m.scr != scrCards {
+		t.Fatalf("enter in chapter 07 opens the drill cards: scr %d", m.scr)
+	}
+	q := interview.Drill[0]
+	f := m.View()
+	appCheckFrame(t, f, 80, 24)
+	appWant(t, f, "card 1 of", uiCut(q.Q, 40), "press space")
+	if strings.Contains(f, "Model answer") {
+		t.Fatal("the answer is hidden until asked for")
+	}
+	m = appPress(m, "space")
+	appWant(t, m.View(), "Model answer", uiCut(strings.Fields(q.A)[0], 10))
+	m = appPress(m, "right")
+	if m.cards.i != 1 || m.cards.reveal {
+		t.Fatal("right moves to the next card, answer hidden")
+	}
+	m = appPress(m, "left", "left")
+	if m.cards.i != len(interview.Drill)-1 {
+		t.Fatal("left wraps to the last card")
+	}
+	m = appPress(m, "home", "c")
+	if interview.Drill[m.cards.i].Chapter == q.Chapter && len(interview.DrillChapters()) > 1 {
+		t.Fatal("c jumps to the next chapter's first card")
+	}
+	m = appPress(m, "esc")
+	if m.scr != scrChapter || uiChapters[m.chapter].num != 7 {
+		t.Fatal("esc goes back to chapter 07")
 	}
 }
