@@ -211,8 +211,8 @@ func checkMatchesExactArithmetic(t *testing.T, seed uint64, c Config, n int) (al
 		for i := 0; i < n; i++ {
 			switch rng.IntN(4) {
 			case 0: // same instant
-			case 1:
-				now += rng.Int64N(int64(2*tns*float64(c.Capacity)) + 2)
+			case 1: // up to two full refills, at most 10^15 ns (11.6 days)
+				now += rng.Int64N(int64(min(2*tns*float64(c.Capacity), 1e15)) + 2)
 			default:
 				now += rng.Int64N(int64(tns) + 2)
 			}
@@ -234,7 +234,8 @@ func checkMatchesExactArithmetic(t *testing.T, seed uint64, c Config, n int) (al
 
 func TestGCRAMatchesExactArithmetic(t *testing.T) {
 	for i, r := range exactRates {
-		for _, capacity := range []int{1, 2, 4, 9} {
+		huge := int(min(1<<40, r*1e8)) // weighted costs in the millions and more
+		for _, capacity := range []int{1, 2, 4, 9, huge} {
 			ok, no := checkMatchesExactArithmetic(t, uint64(i*100+capacity), Config{Capacity: capacity, Rate: r}, 400)
 			if ok == 0 || no == 0 {
 				t.Errorf("C=%d R=%g: %d allowed, %d rejected: the traffic does not test much", capacity, r, ok, no)
