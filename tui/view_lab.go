@@ -646,9 +646,15 @@ func labFooter(m labModel, w int) []line {
 		if m.note != "" {
 			msgs = append(msgs, sty(stQueued, m.note))
 		}
-		for _, l := range uiWrap(hint, w) {
-			if len(msgs) == 2 {
+		// The hint takes two rows, a third if it needs one (the table
+		// gives it up), and ends in "…" if even that is not enough.
+		wrapped := uiWrap(hint, w)
+		for i, l := range wrapped {
+			if len(msgs) == 3 {
 				break
+			}
+			if len(msgs) == 2 && i < len(wrapped)-1 {
+				l = uiEllipsis(l+" …", w)
 			}
 			msgs = append(msgs, sty(stDim, l))
 		}
@@ -662,7 +668,7 @@ func labFooter(m labModel, w int) []line {
 	if m.editing {
 		keys = "editing: type  tab/↑↓ next field  enter/esc done  (changes re-run both sides)"
 	}
-	return []line{fields, msgs[0], msgs[1], sty(stKey, keys)}
+	return append(append([]line{fields}, msgs...), sty(stKey, keys))
 }
 
 // labPath is chapter 05's suggested path, parsed once.
