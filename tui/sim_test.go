@@ -326,7 +326,7 @@ func TestSimTextFits80Columns(t *testing.T) {
 		{[]string{"sim", "--scenario", "prev-crowded-start"}, []string{"est 3.34", "est 3.28", "log [1200 1220 1240]"}},
 		{[]string{"sim", "--scenario", "instant-burst"}, []string{"tokens 0.06", "TAT 1500, queue [500 1000]", "980"}},
 		{[]string{"sim", "--scenario", "instant-burst", "--capacity", "6"}, []string{"TAT 2000, queue [500 1000 1500]", "1470"}},
-		{[]string{"sim", "--algo", "leaky-queue", "--arrivals", "0,10,20,30", "--rate", "3"}, []string{"queued, departs at 333.33", "it would wait 970.00 > tau 666.67"}},
+		{[]string{"sim", "--algo", "leaky-queue", "--arrivals", "0,10,20,30", "--rate", "3"}, []string{"queued, departs at 333.33", "it would wait 970 > tau 666.67"}},
 		{[]string{"sim", "--algo", "sliding-counter", "--arrivals", "0,1,2,3,4,5,6,7,8,9,5000,90000", "--subwindows", "4"}, []string{"subs ["}},
 		{[]string{"sim", "--algo", "gcra", "--arrivals", "0,1,59999999,1000000000000", "--window", "60000"}, []string{"gcra"}},
 		{[]string{"worst", "--algo", "sliding-counter"}, []string{"6 upstream in [999,1999)", "999 999 999 1001 1334 1667"}},
