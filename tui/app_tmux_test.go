@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -15,13 +13,13 @@ import (
 
 type tmuxSession struct {
 	t      *testing.T
-	socket string
+	socket string // a socket path in the test's temp dir: nothing is left behind
 	name   string
 }
 
 func (s tmuxSession) run(args ...string) (string, error) {
 	// -u: UTF-8 whatever the locale, so the course's glyphs survive capture-pane.
-	out, err := exec.Command("tmux", append([]string{"-u", "-L", s.socket}, args...)...).CombinedOutput()
+	out, err := exec.Command("tmux", append([]string{"-u", "-S", s.socket}, args...)...).CombinedOutput()
 	return string(out), err
 }
 
@@ -74,7 +72,7 @@ func (s tmuxSession) waitFor(wants ...string) string {
 
 func startTmux(t *testing.T, bin string, env ...string) tmuxSession {
 	t.Helper()
-	s := tmuxSession{t: t, socket: fmt.Sprintf("tui-test-%d-%d", os.Getpid(), time.Now().UnixNano()), name: "course"}
+	s := tmuxSession{t: t, socket: filepath.Join(t.TempDir(), "tmux.sock"), name: "course"}
 	cmd := "exec env " + strings.Join(append(env, "TERM=xterm-256color", bin), " ")
 	if out, err := s.run("-f", "/dev/null", "new-session", "-d", "-x", "80", "-y", "24", "-s", s.name, cmd); err != nil {
 		t.Fatalf("tmux new-session: %v %s", err, out)
