@@ -73,7 +73,9 @@ func (s tmuxSession) waitFor(wants ...string) string {
 func startTmux(t *testing.T, bin string, env ...string) tmuxSession {
 	t.Helper()
 	s := tmuxSession{t: t, socket: filepath.Join(t.TempDir(), "tmux.sock"), name: "course"}
-	cmd := "exec env " + strings.Join(append(env, "TERM=xterm-256color", bin), " ")
+	// The app runs as a learner's would: termenv takes a set CI variable to
+	// mean "no terminal" and drops colour, so CI's own CI=true must not leak in.
+	cmd := "exec env -u CI -u NO_COLOR " + strings.Join(append(env, "TERM=xterm-256color", bin), " ")
 	if out, err := s.run("-f", "/dev/null", "new-session", "-d", "-x", "80", "-y", "24", "-s", s.name, cmd); err != nil {
 		t.Fatalf("tmux new-session: %v %s", err, out)
 	}
