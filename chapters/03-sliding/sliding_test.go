@@ -69,20 +69,22 @@ func sent(arrivals []int64, costs []int, ds []framing.Decision) ([]int64, []int)
 	return st, sc
 }
 
-// maxInAnyWindow is the brute-force definition from SPEC §1: the largest total
-// cost of sent requests inside any half-open [s, s+w). Only starts at a sent
-// time need checking: sliding s forward to the next sent time loses nothing.
-// times must be non-decreasing.
+// maxInAnyWindow measures sent requests with the course ruler
+// (framing.MaxInWindow), counting a request of cost k as k sends so that the
+// bound is on permits spent. costs nil means every cost is 1.
 func maxInAnyWindow(times []int64, costs []int, w int64) int {
-	best := 0
-	for i, s := range times {
-		sum := 0
-		for j := i; j < len(times) && times[j] < s+w; j++ {
-			sum += costs[j]
+	var sends []int64
+	for i, t := range times {
+		k := 1
+		if costs != nil {
+			k = costs[i]
 		}
-		best = max(best, sum)
+		for range k {
+			sends = append(sends, t)
+		}
 	}
-	return best
+	n, _ := framing.MaxInWindow(sends, w)
+	return n
 }
 
 func TestMaxInAnyWindowHelper(t *testing.T) {

@@ -3,7 +3,6 @@ package buckets
 import (
 	"errors"
 	"math"
-	"sort"
 	"testing"
 	"time"
 
@@ -95,19 +94,15 @@ func sentMS(rs []req, ds []framing.Decision) []float64 {
 	return out
 }
 
-// maxInWindow is the largest number of send times inside any half-open
-// [s, s+w); a busiest window can always start at a send time.
+// maxInWindow measures send times given in ms with the course ruler
+// (framing.MaxInWindow), in whole ns so that exact departures stay exact.
 func maxInWindow(sent []float64, w float64) int {
-	s := append([]float64(nil), sent...)
-	sort.Float64s(s)
-	best, j := 0, 0
-	for i := range s {
-		for j < len(s) && s[j] < s[i]+w {
-			j++
-		}
-		best = max(best, j-i)
+	ns := make([]int64, len(sent))
+	for i, ms := range sent {
+		ns[i] = int64(math.Round(ms * 1e6))
 	}
-	return best
+	n, _ := framing.MaxInWindow(ns, int64(w*1e6))
+	return n
 }
 
 // checkRetryAfter verifies every rejection's RetryAfter by replaying the

@@ -2,7 +2,6 @@ package lab
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -72,7 +71,7 @@ func replay(algo string, p Params, k stepper, arrivals []int64, costs []int) Res
 		res.Requests[i] = r
 	}
 	var windowsNS [][2]int64
-	m.MaxInWindow, windowsNS = maxInWindow(sentNS, p.WindowMS*msNS)
+	m.MaxInWindow, windowsNS = framing.MaxInWindow(sentNS, p.WindowMS*msNS)
 	m.Overshoot = max(0, m.MaxInWindow-p.Limit)
 	for _, w := range windowsNS {
 		res.MaxWindows = append(res.MaxWindows, [2]int64{roundMS(w[0]), roundMS(w[1])})
@@ -84,32 +83,6 @@ func replay(algo string, p Params, k stepper, arrivals []int64, costs []int) Res
 // leaky queue need it when T = 1000/R is not a whole number of ms; the ruler
 // itself always measures the exact times.
 func roundMS(ns int64) int64 { return (ns + msNS/2) / msNS }
-
-// maxInWindow is the ruler (SPEC §1): the largest number of sent times inside
-// any half-open interval [s, s+w), and every such interval that starts at a
-// sent time. An interval holding the most can always slide right until its
-// start meets a sent time without losing one, so only those starts need
-// checking: two pointers over the sorted times, O(n log n) for the sort.
-func maxInWindow(sent []int64, w int64) (best int, windows [][2]int64) {
-	s := append([]int64(nil), sent...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	j := 0
-	for i := range s {
-		if i > 0 && s[i] == s[i-1] {
-			continue // same start, same interval, fewer requests
-		}
-		for j < len(s) && s[j] < s[i]+w {
-			j++
-		}
-		switch n := j - i; {
-		case n > best:
-			best, windows = n, [][2]int64{{s[i], s[i] + w}}
-		case n == best:
-			windows = append(windows, [2]int64{s[i], s[i] + w})
-		}
-	}
-	return best, windows
-}
 
 // listMS formats times as "[820 880 940]".
 func listMS(ts []int64) string {

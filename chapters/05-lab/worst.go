@@ -142,7 +142,7 @@ func (s *searcher) score(arrivals []int64) candidate {
 			sent = append(sent, t*msNS+int64(d.Wait))
 		}
 	}
-	n, windows := maxInWindow(sent, s.w*msNS)
+	n, windows := framing.MaxInWindow(sent, s.w*msNS)
 	c := candidate{arrivals: kept, score: n}
 	if n > 0 {
 		first := windows[0][0]
