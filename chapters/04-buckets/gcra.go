@@ -45,9 +45,17 @@ func (g *GCRA) MaxCost() int { return g.capacity }
 
 // AllowN decides a request of the given cost at now.
 func (g *GCRA) AllowN(now time.Time, cost int) framing.Decision {
-	n, tat := clock(now.UnixNano(), g.last, g.tat, g.seen)
+	d, _ := g.admit(now.UnixNano(), cost)
+	return d
+}
+
+// admit is the whole GCRA test, shared with LeakyQueue. Besides the decision
+// it returns the start of the request's slot, max(TAT, now): the meter
+// forwards at now whatever that is, the queue sends the request then.
+func (g *GCRA) admit(now int64, cost int) (framing.Decision, nanos) {
+	n, tat := clock(now, g.last, g.tat, g.seen)
 	if cost < 1 || cost > g.capacity {
-		return framing.Decision{Remaining: permitsLeft(tat.sub(n), g.t, g.limit)}
+		return framing.Decision{Remaining: permitsLeft(tat.sub(n), g.t, g.limit)}, tat
 	}
 	g.last, g.seen = n.ns, true
 	// over = ceil(debt + (cost-1)·T - limit) is > 0 exactly when the test
@@ -55,10 +63,10 @@ func (g *GCRA) AllowN(now time.Time, cost int) framing.Decision {
 	// one ns sooner it is not.
 	debt := tat.sub(n)
 	if over := debt.add(g.t.times(int64(cost - 1))).sub(g.limit).ceil(); over > 0 {
-		return framing.Decision{Remaining: permitsLeft(debt, g.t, g.limit), RetryAfter: time.Duration(over)}
+		return framing.Decision{Remaining: permitsLeft(debt, g.t, g.limit), RetryAfter: time.Duration(over)}, tat
 	}
 	g.tat = tat.add(g.t.times(int64(cost)))
-	return framing.Decision{Allowed: true, Remaining: permitsLeft(g.tat.sub(n), g.t, g.limit)}
+	return framing.Decision{Allowed: true, Remaining: permitsLeft(g.tat.sub(n), g.t, g.limit)}, tat
 }
 
 // State returns the theoretical arrival time, to the nearest nanosecond.

@@ -22,12 +22,7 @@ import (
 //
 // Not safe for concurrent use; see NewLeakyQueueLimiter.
 type LeakyQueue struct {
-	capacity int
-	t        nanos // emission interval T
-	limit    nanos // tau + tolerance: the largest debt TAT - now that admits
-	tat      nanos // Unix time
-	last     int64 // Unix ns of the latest time seen
-	seen     bool
+	meter GCRA // the admission test; the queue only adds departure times
 
 	// Departures (Unix ns, rounded as reported) still in the future at the
 	// last decision, oldest first, in a ring buffer that grows to the depth
@@ -39,43 +34,36 @@ type LeakyQueue struct {
 // NewLeakyQueue returns an empty queue, or the configuration's
 // *framing.ParamError.
 func NewLeakyQueue(c Config) (*LeakyQueue, error) {
-	if err := c.Validate(); err != nil {
+	g, err := NewGCRA(c)
+	if err != nil {
 		return nil, err
 	}
-	t := interval(c.Rate)
-	return &LeakyQueue{capacity: c.Capacity, t: t, limit: t.times(int64(c.Capacity - 1)).add(tolerance)}, nil
+	return &LeakyQueue{meter: *g}, nil
 }
 
 // MaxCost is the capacity.
-func (q *LeakyQueue) MaxCost() int { return q.capacity }
+func (q *LeakyQueue) MaxCost() int { return q.meter.capacity }
 
 // AllowN decides a request of the given cost arriving at now. An allowed
 // request must be held for Wait before it goes upstream. Remaining is how
 // many more cost-1 requests could still join the queue now.
 func (q *LeakyQueue) AllowN(now time.Time, cost int) framing.Decision {
-	n, tat := clock(now.UnixNano(), q.last, q.tat, q.seen)
-	if cost < 1 || cost > q.capacity {
-		return framing.Decision{Remaining: permitsLeft(tat.sub(n), q.t, q.limit)}
-	}
-	q.last, q.seen = n.ns, true
-	for q.size > 0 && q.ring[q.head] <= n.ns { // departed by now
+	d, start := q.meter.admit(now.UnixNano(), cost)
+	n := q.meter.last                       // now, or the latest time seen if now was earlier
+	for q.size > 0 && q.ring[q.head] <= n { // departed by now
 		q.head = (q.head + 1) & (len(q.ring) - 1)
 		q.size--
 	}
-	debt := tat.sub(n)
-	if over := debt.add(q.t.times(int64(cost - 1))).sub(q.limit).ceil(); over > 0 { // as in GCRA
-		return framing.Decision{Remaining: permitsLeft(debt, q.t, q.limit), RetryAfter: time.Duration(over)}
+	if d.Allowed {
+		// The slot starts at max(TAT, now); TAT itself moved on from the exact
+		// instant, so rounding the reported departure never accumulates.
+		departure := start.round()
+		if departure > n {
+			q.push(departure)
+		}
+		d.Wait = time.Duration(departure - n)
 	}
-	q.tat = tat.add(q.t.times(int64(cost))) // from the exact departure
-	departure := tat.round()
-	if departure > n.ns {
-		q.push(departure)
-	}
-	return framing.Decision{
-		Allowed:   true,
-		Remaining: permitsLeft(q.tat.sub(n), q.t, q.limit),
-		Wait:      time.Duration(departure - n.ns),
-	}
+	return d
 }
 
 // push appends a departure, doubling the ring (a power of two) when full.
@@ -94,10 +82,10 @@ func (q *LeakyQueue) push(departure int64) {
 // State returns TAT (to the nearest nanosecond) and a copy of the departures
 // still waiting.
 func (q *LeakyQueue) State() QueueState {
-	if !q.seen {
+	if !q.meter.seen {
 		return QueueState{}
 	}
-	s := QueueState{TAT: time.Unix(0, q.tat.round()), Queue: make([]time.Time, q.size)}
+	s := QueueState{TAT: time.Unix(0, q.meter.tat.round()), Queue: make([]time.Time, q.size)}
 	for i := range s.Queue {
 		s.Queue[i] = time.Unix(0, q.ring[(q.head+i)&(len(q.ring)-1)])
 	}
