@@ -171,8 +171,9 @@ func cleanInline(s string) string {
 }
 
 // markdownLines renders a README body for a terminal of width w: paragraphs
-// and list items are wrapped, fenced code is kept as written, HTML comments
-// are dropped, and a table too wide for w becomes one block per row.
+// and list items are wrapped, code (fenced, or indented four spaces after a
+// blank line) is kept as written unless it is wider than w (codeLines),
+// HTML comments are dropped, and tables are laid out by tableLines.
 func markdownLines(body string, w int) []line {
 	var out []line
 	var para []string
@@ -184,12 +185,11 @@ func markdownLines(body string, w int) []line {
 		}
 		text := cleanInline(strings.Join(para, " "))
 		lead := indent + bullet
-		hang := strings.Repeat(" ", uiWidth(lead))
 		for i, l := range uiWrap(text, w-uiWidth(lead)) {
 			if i == 0 {
 				out = append(out, txt(lead+l))
 			} else {
-				out = append(out, txt(hang+l))
+				out = append(out, txt(strings.Repeat(" ", uiWidth(lead))+l))
 			}
 		}
 		para, bullet, indent = para[:0], "", ""
@@ -200,19 +200,25 @@ func markdownLines(body string, w int) []line {
 			table = table[:0]
 		}
 	}
-	fence := false
+	fence, indented := false, false
 	for _, ln := range strings.Split(body, "\n") {
 		t := strings.TrimSpace(ln)
 		if !fence && !strings.HasPrefix(t, "|") {
 			flushTable()
 		}
-		lead := strings.Repeat(" ", min(4, len(ln)-len(strings.TrimLeft(ln, " "))))
+		spaces := len(ln) - len(strings.TrimLeft(ln, " "))
+		// An indented code block starts after a blank line (no paragraph
+		// open) and runs until a line indented less.
+		indented = !fence && t != "" && spaces >= 4 && (indented || len(para) == 0)
+		lead := strings.Repeat(" ", min(4, spaces))
 		switch {
 		case strings.HasPrefix(t, "```"):
 			flushPara()
 			fence = !fence
 		case fence:
-			out = append(out, sty(stCode, "  "+ln))
+			out = append(out, codeLines(ln, w)...)
+		case indented:
+			out = append(out, codeLines(ln[4:], w)...)
 		case strings.HasPrefix(t, "<!--") && strings.HasSuffix(t, "-->"):
 			// generated-section markers
 		case t == "":
@@ -247,9 +253,47 @@ func markdownLines(body string, w int) []line {
 	return out
 }
 
-// tableLines renders markdown table rows. A table that fits is kept as
-// written; a wider one becomes a block per row: the first cell as a title,
-// then "Header: cell" lines wrapped under it.
+// codeLines shows one line of code indented by two. A line too wide for w is
+// never cut: its trailing "# comment" moves to a line of its own above it,
+// and what is still too wide continues on the next lines, indented further,
+// so every command stays whole on screen.
+func codeLines(ln string, w int) []line {
+	ln = strings.TrimRight(ln, " ")
+	if uiWidth(ln)+2 <= w {
+		return []line{sty(stCode, "  "+ln)}
+	}
+	var out []line
+	indent := ln[:len(ln)-len(strings.TrimLeft(ln, " "))]
+	if i := strings.Index(ln, "  #"); i > 0 && strings.TrimSpace(ln[:i]) != "" {
+		for _, l := range uiWrap(strings.TrimSpace(ln[i:]), w-2-len(indent)) {
+			out = append(out, sty(stCode, "  "+indent+l))
+		}
+		ln = strings.TrimRight(ln[:i], " ")
+	}
+	for i, l := range wrapHanging(strings.TrimSpace(ln), w-2-len(indent), w-6-len(indent)) {
+		lead := "  " + indent
+		if i > 0 {
+			lead += "    "
+		}
+		out = append(out, sty(stCode, lead+l))
+	}
+	return out
+}
+
+// wrapHanging wraps s to w0 columns on its first line and w1 on the rest.
+func wrapHanging(s string, w0, w1 int) []string {
+	s = strings.Join(strings.Fields(s), " ") // uiWrap's first line is then a prefix of s
+	first := uiWrap(s, w0)
+	if len(first) <= 1 {
+		return first
+	}
+	return append(first[:1:1], uiWrap(strings.TrimSpace(s[len(first[0]):]), w1)...)
+}
+
+// tableLines renders markdown table rows without their markup. A table whose
+// columns fit in w is laid out as aligned columns under its header; a wider
+// one becomes a block per row: the first cell as a title, then
+// "Header: cell" lines wrapped under it.
 func tableLines(rows []string, w int) []line {
 	var cells [][]string
 	for _, r := range rows {
@@ -268,33 +312,63 @@ func tableLines(rows []string, w int) []line {
 			cells = append(cells, cs)
 		}
 	}
-	fits := true
-	for _, r := range rows {
-		if uiWidth(r) > w {
-			fits = false
+	if len(cells) == 0 {
+		return nil
+	}
+	head := cells[0]
+	var widths []int
+	for _, r := range cells {
+		for j, c := range r {
+			if j == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[j] = max(widths[j], uiWidth(c))
 		}
 	}
-	if fits || len(cells) < 2 {
-		out := make([]line, len(rows))
-		for i, r := range rows {
-			out[i] = sty(stCode, r)
+	total := 2 * (len(widths) - 1)
+	for _, cw := range widths {
+		total += cw
+	}
+	if total <= w || len(cells) < 2 {
+		var out []line
+		for i, r := range cells {
+			var b strings.Builder
+			for j, c := range r {
+				if j > 0 {
+					b.WriteString("  ")
+				}
+				if j < len(r)-1 {
+					c = uiFit(c, widths[j])
+				}
+				b.WriteString(c)
+			}
+			st := stNone
+			if i == 0 && len(cells) > 1 {
+				st = stLabel
+			}
+			out = append(out, sty(st, strings.TrimRight(b.String(), " ")))
+			if i == 0 && len(cells) > 1 {
+				out = append(out, sty(stDim, strings.Repeat("─", min(total, w))))
+			}
 		}
 		return out
 	}
-	head := cells[0]
 	var out []line
 	for _, r := range cells[1:] {
-		out = append(out, sty(stLabel, r[0]))
+		title := line{{r[0], stLabel}}
+		if head[0] != "" {
+			title = line{{head[0] + ": ", stDim}, {r[0], stLabel}}
+		}
+		out = append(out, title)
 		for j := 1; j < len(r) && j < len(head); j++ {
 			lead := "  " + head[j] + ": "
 			hang := strings.Repeat(" ", 4)
-			for i, l := range uiWrap(r[j], w-uiWidth(lead)) {
+			for i, l := range wrapHanging(r[j], w-uiWidth(lead), w-len(hang)) {
 				if i == 0 {
 					out = append(out, line{{lead, stDim}, {l, stNone}})
 				} else {
 					out = append(out, txt(hang+l))
 				}
-				lead = hang
 			}
 		}
 	}
