@@ -3,6 +3,7 @@
 package fixedwindow
 
 import (
+	"math"
 	"time"
 
 	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
@@ -40,10 +41,7 @@ func (w *Window) MaxCost() int { return w.limit }
 
 // AllowN decides a request of the given cost at now.
 func (w *Window) AllowN(now time.Time, cost int) framing.Decision {
-	t := now.UnixNano()
-	if w.started && t < w.last {
-		t = w.last
-	}
+	t, late := clamp(now.UnixNano(), w.last, w.started)
 	id := floorDiv(t, w.width)
 	count := w.count
 	if !w.started || id != w.id {
@@ -53,13 +51,15 @@ func (w *Window) AllowN(now time.Time, cost int) framing.Decision {
 		return framing.Decision{Remaining: max(0, w.limit-count)}
 	}
 	w.started, w.id, w.last = true, id, t
-	w.count = count + cost
-	if w.count <= w.limit {
+	allowed := count <= w.limit-cost
+	w.count = addSat(count, cost)
+	if allowed {
 		return framing.Decision{Allowed: true, Remaining: w.limit - w.count}
 	}
 	// Nothing in this window can pass any more; the next window starts at 0
-	// and any cost up to L fits there.
-	return framing.Decision{RetryAfter: time.Duration((id+1)*w.width - t)}
+	// and any cost up to L fits there. (id+1)·W may lie past the int64 range
+	// for a window at the end of time; the difference is still exact.
+	return framing.Decision{RetryAfter: time.Duration((id+1)*w.width-t) + late}
 }
 
 // State returns the counter as of the last decision.
@@ -101,11 +101,9 @@ func (w *TTLWindow) MaxCost() int { return w.limit }
 
 // AllowN decides a request of the given cost at now.
 func (w *TTLWindow) AllowN(now time.Time, cost int) framing.Decision {
-	t := now.UnixNano()
-	if w.openings > 0 && t < w.last {
-		t = w.last
-	}
-	open := w.openings > 0 && t-w.start < w.width
+	t, late := clamp(now.UnixNano(), w.last, w.openings > 0)
+	// t >= start, so the unsigned difference is exact even across centuries.
+	open := w.openings > 0 && uint64(t-w.start) < uint64(w.width)
 	count := w.count
 	if !open {
 		count = 0 // the key has expired (or never existed)
@@ -118,11 +116,12 @@ func (w *TTLWindow) AllowN(now time.Time, cost int) framing.Decision {
 		w.start = t
 	}
 	w.last = t
-	w.count = count + cost
-	if w.count <= w.limit {
+	allowed := count <= w.limit-cost
+	w.count = addSat(count, cost)
+	if allowed {
 		return framing.Decision{Allowed: true, Remaining: w.limit - w.count}
 	}
-	return framing.Decision{RetryAfter: time.Duration(w.start + w.width - t)}
+	return framing.Decision{RetryAfter: time.Duration(w.start+w.width-t) + late}
 }
 
 // State returns the counter as of the last decision.
@@ -131,6 +130,27 @@ func (w *TTLWindow) State() State {
 		return State{}
 	}
 	return State{WindowID: w.openings, Start: time.Unix(0, w.start), Count: w.count}
+}
+
+// clamp keeps a key's time from running backwards: a now earlier than the
+// latest time seen is decided at that latest time, and late is how far
+// behind it the caller was. RetryAfter adds late back, because the caller
+// measures the delay from its own now: without it a request stamped 100 ms
+// late would be told to come back 100 ms too early.
+func clamp(now, last int64, seen bool) (t int64, late time.Duration) {
+	if seen && now < last {
+		return last, time.Duration(last - now)
+	}
+	return now, 0
+}
+
+// addSat is count + cost, stopping at MaxInt instead of wrapping: with L near
+// MaxInt a wrapped counter would turn negative and admit everything.
+func addSat(count, cost int) int {
+	if count > math.MaxInt-cost {
+		return math.MaxInt
+	}
+	return count + cost
 }
 
 // floorDiv is floor(a/b) for b > 0, also for instants before 1970.

@@ -3,6 +3,7 @@ package fixedwindow
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"sync"
@@ -440,4 +441,63 @@ func ExampleWindow() {
 	// 1060 true 1 0s
 	// 1120 true 0 0s
 	// 1850 false 0 150ms
+}
+
+// TestHugeLimitDoesNotWrap is a regression test: with L = MaxInt a request of
+// cost L used to leave the counter at MaxInt, and the next request wrapped it
+// negative and was allowed with Remaining -1.
+func TestHugeLimitDoesNotWrap(t *testing.T) {
+	const huge = math.MaxInt
+	for _, a := range []framing.Algorithm{newWindow(t, time.Second, huge), newTTL(t, time.Second, huge)} {
+		if d := a.AllowN(at(0), huge); !d.Allowed || d.Remaining != 0 {
+			t.Fatalf("%T: cost L on a fresh key: %+v, want allowed with Remaining 0", a, d)
+		}
+		for i := range 3 {
+			if d := a.AllowN(at(10), 1+i*(huge/2)); d.Allowed || d.Remaining != 0 || d.RetryAfter != 990*time.Millisecond {
+				t.Fatalf("%T: request %d after a full window: %+v, want rejected, Remaining 0, RetryAfter 990ms", a, i, d)
+			}
+		}
+		if d := a.AllowN(at(1000), huge); !d.Allowed {
+			t.Fatalf("%T: next window: %+v, want allowed", a, d)
+		}
+	}
+}
+
+// TestRetryAfterFromCallersNow is a regression test: a request stamped
+// earlier than the latest time the key has seen is decided at that latest
+// time, but its RetryAfter is counted from the caller's own now, so that
+// waiting it out never arrives early.
+func TestRetryAfterFromCallersNow(t *testing.T) {
+	for _, a := range []framing.Algorithm{newWindow(t, time.Second, 1), newTTL(t, time.Second, 1)} {
+		a.AllowN(at(500), 1)
+		a.AllowN(at(900), 1) // latest seen: 900
+		// Stamped 800, decided at 900: the window ends at 1000 (fixed) or
+		// 1500 (TTL), 200 ms or 700 ms after the caller's 800.
+		d := a.AllowN(at(800), 1)
+		want := map[bool]time.Duration{true: 200 * time.Millisecond, false: 700 * time.Millisecond}[fmt.Sprintf("%T", a) == "*fixedwindow.Window"]
+		if d.Allowed || d.RetryAfter != want {
+			t.Fatalf("%T: %+v, want rejected with RetryAfter %v", a, d, want)
+		}
+		if !a.AllowN(at(800).Add(d.RetryAfter), 1).Allowed {
+			t.Fatalf("%T: not allowed after waiting RetryAfter from the caller's now", a)
+		}
+	}
+}
+
+// TestFarApartInstants is a regression test: two requests more than 292
+// years apart (the span of an int64 of nanoseconds) used to overflow the TTL
+// window's age test and keep a 1700s window open in 2200.
+func TestFarApartInstants(t *testing.T) {
+	early, late := time.Date(1700, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, a := range []framing.Algorithm{newWindow(t, time.Hour, 1), newTTL(t, time.Hour, 1)} {
+		ds := []framing.Decision{a.AllowN(early, 1), a.AllowN(early, 1), a.AllowN(late, 1), a.AllowN(late, 1)}
+		if got := letters(ds); got != "A R A R" {
+			t.Fatalf("%T: %s, want A R A R", a, got)
+		}
+		for _, i := range []int{1, 3} {
+			if ds[i].RetryAfter != time.Hour {
+				t.Fatalf("%T: RetryAfter %v, want 1h", a, ds[i].RetryAfter)
+			}
+		}
+	}
 }
