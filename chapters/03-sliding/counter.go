@@ -70,7 +70,7 @@ func (c *Counter) MaxCost() int { return c.limit }
 func (c *Counter) view(t int64) (j, e int64, old, inside int) {
 	j = floorDiv(t, c.size)
 	e = t - j*c.size
-	if c.cur == math.MinInt64 || j-c.cur > int64(c.n) {
+	if c.cur == math.MinInt64 || uint64(j-c.cur) > uint64(c.n) {
 		return j, e, 0, 0
 	}
 	d := int(j - c.cur)
@@ -81,12 +81,13 @@ func (c *Counter) view(t int64) (j, e int64, old, inside int) {
 	return j, e, c.counts[d], inside
 }
 
-// advance moves the counts forward to sub-window j.
+// advance moves the counts forward to sub-window j. (j >= cur, so the
+// unsigned distance is exact even for instants centuries apart.)
 func (c *Counter) advance(j int64) {
 	if j == c.cur {
 		return
 	}
-	if c.cur == math.MinInt64 || j-c.cur > int64(c.n) {
+	if c.cur == math.MinInt64 || uint64(j-c.cur) > uint64(c.n) {
 		clear(c.counts)
 		c.inside = 0
 	} else {
@@ -109,7 +110,7 @@ func (c *Counter) Estimate(now time.Time) float64 {
 
 // AllowN decides a request of the given cost at now.
 func (c *Counter) AllowN(now time.Time, cost int) framing.Decision {
-	t := max(now.UnixNano(), c.last)
+	t, late := clamp(now.UnixNano(), c.last)
 	j, e, old, inside := c.view(t)
 	if cost < 1 || cost > c.limit {
 		return framing.Decision{Remaining: c.remaining(old, inside, e)}
@@ -120,7 +121,7 @@ func (c *Counter) AllowN(now time.Time, cost int) framing.Decision {
 	if !c.fits(old, inside, e, cost) {
 		return framing.Decision{
 			Remaining:  c.remaining(old, inside, e),
-			RetryAfter: c.retryAfter(t, j, e, cost),
+			RetryAfter: c.retryAfter(t, j, e, cost) + late,
 		}
 	}
 	c.counts[c.n] += cost

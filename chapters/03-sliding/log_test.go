@@ -176,3 +176,20 @@ func TestSlidingLogMemoryIsBoundedByL(t *testing.T) {
 		t.Fatalf("kept %d timestamps, want exactly L = 1000", got)
 	}
 }
+
+// TestSlidingLogHugeCostIsOneEntry is a regression test: the log used to
+// keep a request of cost k as k timestamps, so one request of cost L = 2^40
+// asked for 8 TiB and killed the process. A request is now one entry
+// whatever its cost.
+func TestSlidingLogHugeCostIsOneEntry(t *testing.T) {
+	const huge = 1 << 40
+	l := newLog(t, time.Second, huge)
+	ds := []framing.Decision{l.AllowN(at(0), huge), l.AllowN(at(10), 1), l.AllowN(at(1000), huge-1), l.AllowN(at(1001), 2)}
+	if got := letters(ds); got != "A R A R" {
+		t.Fatalf("got %s, want A R A R", got)
+	}
+	if ds[0].Remaining != 0 || ds[1].RetryAfter != 990*time.Millisecond || ds[2].Remaining != 1 ||
+		ds[3].Remaining != 1 || ds[3].RetryAfter != 999*time.Millisecond {
+		t.Fatalf("decisions %+v", ds)
+	}
+}

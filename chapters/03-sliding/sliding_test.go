@@ -296,3 +296,41 @@ func TestKeyedConcurrentExactCounts(t *testing.T) {
 		t.Fatalf("Len = %d, %d; want %d", logs.Len(), counters.Len(), len(keys))
 	}
 }
+
+// TestRetryAfterFromCallersNow is a regression test: a request stamped
+// earlier than the latest time the key has seen is decided at that latest
+// time, but its RetryAfter is counted from the caller's own now, so that
+// waiting it out never arrives early.
+func TestRetryAfterFromCallersNow(t *testing.T) {
+	for _, a := range []framing.Algorithm{newLog(t, time.Second, 1), newCounter(t, time.Second, 1, 1)} {
+		a.AllowN(at(500), 1)
+		a.AllowN(at(900), 1) // latest seen: 900
+		d := a.AllowN(at(800), 1)
+		// Decided at 900; the log frees a permit at 1500, the counter at
+		// 1000 + 1 ns (the estimate at 1000 is exactly 1, a tie): 700 ms
+		// and 200 ms + 1 ns after the caller's 800.
+		want := 700 * time.Millisecond
+		if _, ok := a.(*Counter); ok {
+			want = 200*time.Millisecond + 1
+		}
+		if d.Allowed || d.RetryAfter != want {
+			t.Fatalf("%T: %+v, want rejected with RetryAfter %v", a, d, want)
+		}
+		if !a.AllowN(at(800).Add(d.RetryAfter), 1).Allowed {
+			t.Fatalf("%T: not allowed after waiting RetryAfter from the caller's now", a)
+		}
+	}
+}
+
+// TestFarApartInstants is a regression test: requests more than 292 years
+// apart (the span of an int64 of nanoseconds) used to overflow the age test,
+// so a log entry from the 1700s never expired.
+func TestFarApartInstants(t *testing.T) {
+	early, late := time.Date(1700, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, a := range []framing.Algorithm{newLog(t, time.Hour, 1), newCounter(t, time.Hour, 1, 1), newCounter(t, time.Hour, 1, 4)} {
+		ds := []framing.Decision{a.AllowN(early, 1), a.AllowN(early, 1), a.AllowN(late, 1), a.AllowN(late, 1)}
+		if got := letters(ds); got != "A R A R" {
+			t.Fatalf("%T: %s, want A R A R", a, got)
+		}
+	}
+}
