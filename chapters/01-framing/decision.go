@@ -30,8 +30,10 @@ type Decision struct {
 // nothing else. It is not safe for concurrent use; Keyed adds keys and locking.
 //
 // AllowN decides a request of the given cost arriving at now. Calls come in
-// non-decreasing time order, as requests do (an earlier now is treated as the
-// latest time seen). A cost outside [1, MaxCost()] can never be admitted: it is
+// non-decreasing time order, as requests do; an earlier now (a request
+// stamped late, or a clock read just before another goroutine's) is decided
+// at the latest time seen, and its RetryAfter and Wait still count from the
+// caller's own now, so that waiting them out never arrives early. A cost outside [1, MaxCost()] can never be admitted: it is
 // rejected with RetryAfter 0 and leaves the state untouched. Callers that take
 // costs from outside use Keyed.AllowN or CheckCost to turn that into an error.
 //

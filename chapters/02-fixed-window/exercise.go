@@ -46,7 +46,8 @@ func (w *Window) MaxCost() int {
 // AllowN decides a request of the given cost at now. Count rejected requests
 // too (as INCR does); on a rejection set RetryAfter to the time until the
 // next window starts. A cost outside [1, L] is rejected with RetryAfter 0 and
-// changes nothing.
+// changes nothing. A now earlier than the latest seen counts as the latest,
+// but RetryAfter is still measured from the caller's now (framing.Algorithm).
 func (w *Window) AllowN(now time.Time, cost int) framing.Decision {
 	// TODO
 	return framing.Decision{}

@@ -47,7 +47,9 @@ func (l *Log) MaxCost() int {
 
 // AllowN drops entries whose age is W or more, then allows iff kept + cost
 // <= L and logs the request (cost times). On a rejection RetryAfter is when
-// enough of the oldest entries will have aged out.
+// enough of the oldest entries will have aged out. A now earlier than the
+// latest seen counts as the latest, but RetryAfter is still measured from
+// the caller's now (framing.Algorithm).
 func (l *Log) AllowN(now time.Time, cost int) framing.Decision {
 	// TODO
 	return framing.Decision{}

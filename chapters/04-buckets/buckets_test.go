@@ -420,12 +420,18 @@ func TestCostOutOfRange(t *testing.T) {
 	}
 }
 
-// TestTimeGoingBackwards: an earlier now is taken as the latest time seen.
+// TestTimeGoingBackwards: an earlier now is taken as the latest time seen,
+// and the delays handed back (RetryAfter, Wait) are counted from the
+// caller's own now, 600 ms behind: waiting them out never arrives early.
 func TestTimeGoingBackwards(t *testing.T) {
 	c := Config{Capacity: 2, Rate: 2}
 	for _, a := range allAlgos {
 		fwd := play(t, a, c, arrivalsMS(1000, 1000, 1000, 1400))
 		back := play(t, a, c, arrivalsMS(1000, 1000, 400, 1400))
+		fwd[2].RetryAfter += 600 * time.Millisecond // rejected: 500 ms after 1000 is 1.1 s after 400
+		if fwd[2].Allowed || back[2].RetryAfter != 1100*time.Millisecond {
+			t.Errorf("%s: the late request %+v, want rejected with RetryAfter 1.1s", a.name, back[2])
+		}
 		for i := range fwd {
 			if fwd[i] != back[i] {
 				t.Errorf("%s request %d: %+v with time going back, %+v without", a.name, i+1, back[i], fwd[i])
@@ -474,5 +480,63 @@ func TestStateSnapshots(t *testing.T) {
 	q.AllowN(ms(600), 1) // 500 has departed; this one departs at 1500
 	if s3 := q.State(); len(s3.Queue) != 2 || !s3.Queue[0].Equal(ms(1000)) || !s3.Queue[1].Equal(ms(1500)) {
 		t.Errorf("queue state at 600 ms %+v, want departures 1000, 1500", s3.Queue)
+	}
+}
+
+// TestLateRequestWaitsFromCallersNow is a regression test: a queued request
+// stamped 600 ms behind the latest time seen is scheduled from that latest
+// time, and its Wait is counted from the caller's own now, so that holding
+// it for Wait never sends it before its slot.
+func TestLateRequestWaitsFromCallersNow(t *testing.T) {
+	q := newAlgo(t, leakyQueue, Config{Capacity: 3, Rate: 2})
+	q.AllowN(ms(1000), 1)     // departs at once; the next slot is 1500
+	d := q.AllowN(ms(400), 1) // decided at 1000
+	if !d.Allowed || d.Wait != 1100*time.Millisecond {
+		t.Fatalf("late request: %+v, want allowed with Wait 1.1s (departure 1500, caller at 400)", d)
+	}
+}
+
+// TestEndOfTime is a regression test: near the last instant an int64 of
+// nanoseconds can hold (April 2262), TAT = now + k·T used to wrap negative,
+// and GCRA and the queue then admitted every request. E6's arrivals there
+// (and a slow bucket in 2250, whose TAT lands in 2267) must get the
+// same decisions as anywhere else.
+func TestEndOfTime(t *testing.T) {
+	e6 := arrivalsMS(0, 10, 20, 30)
+	c := Config{Capacity: 3, Rate: 2}
+	for _, a := range allAlgos {
+		want := play(t, a, c, e6)
+		l := newAlgo(t, a, c)
+		base := time.Unix(0, math.MaxInt64).Add(-700 * time.Millisecond) // TAT passes MaxInt64
+		for i, r := range e6 {
+			if got := l.AllowN(base.Add(r.at), 1); got != want[i] {
+				t.Errorf("%s request %d at the end of time: %+v, want %+v", a.name, i+1, got, want[i])
+			}
+		}
+	}
+	slow := Config{Capacity: 2, Rate: 1.0 / (1 << 28)} // T = 2^28 s, about 8.5 years
+	year2250 := time.Date(2250, 1, 1, 0, 0, 0, 0, time.UTC)
+	T := (1 << 28) * time.Second
+	for _, a := range allAlgos {
+		l := newAlgo(t, a, slow)
+		ds := []framing.Decision{l.AllowN(year2250, 1), l.AllowN(year2250, 1), l.AllowN(year2250, 1)}
+		wantLast := framing.Decision{RetryAfter: T}
+		if !ds[0].Allowed || !ds[1].Allowed || ds[2] != wantLast {
+			t.Errorf("%s in 2250: %+v, want A A then %+v", a.name, ds, wantLast)
+		}
+	}
+	// Two instants more than 292 years apart (the span of an int64 of ns).
+	early, late := time.Date(1700, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, a := range allAlgos {
+		l := newAlgo(t, a, Config{Capacity: 1, Rate: 1})
+		ds := []framing.Decision{l.AllowN(early, 1), l.AllowN(early, 1), l.AllowN(late, 1), l.AllowN(late, 1)}
+		if got := verdicts(ds); got != "A R A R" || ds[3].RetryAfter != time.Second {
+			t.Errorf("%s, 1700 then 2200: %s %+v, want A R A R, RetryAfter 1s", a.name, got, ds)
+		}
+	}
+	g := newAlgo(t, gcra, slow).(*GCRA)
+	g.AllowN(year2250, 2)
+	if got, want := g.State().TAT, year2250.Add(2*T); !got.Equal(want) {
+		t.Errorf("GCRA State().TAT = %v, want %v (past 2262, still reported right)", got, want)
 	}
 }

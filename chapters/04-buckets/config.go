@@ -20,7 +20,8 @@ type Config struct {
 
 // Limits that keep every instant an exact int64 count of nanoseconds. T must
 // be at least 1 ns, and refilling a whole bucket must take at most maxFill, so
-// that TAT = now + C·T cannot overflow for any now up to the year 2262.
+// that the debt TAT - now (at most C·T) always fits an int64 with room to
+// spare; TAT itself may pass the year 2262 (see clock).
 const (
 	maxRate     = 1e9     // one refill per nanosecond
 	maxFill     = 1e9     // seconds (about 31 years) to refill from empty

@@ -11,7 +11,9 @@ package buckets
 // (now.UnixNano()); see the README for the rules. T = 1/R is often not a
 // whole number of nanoseconds (R = 3): rounding it once makes TAT drift
 // (TestLeakyQueueDeparturesExactAtFractionalInterval), so carry the fraction;
-// nanos.go's interval(c.Rate) and its add/sub/times do exactly that.
+// nanos.go's interval(c.Rate) and its add/sub/times do exactly that. A now
+// earlier than the latest seen is decided at the latest, but RetryAfter and
+// Wait count from the caller's now (framing.Algorithm; TestTimeGoingBackwards).
 
 import (
 	"errors"

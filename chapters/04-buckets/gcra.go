@@ -53,7 +53,7 @@ func (g *GCRA) AllowN(now time.Time, cost int) framing.Decision {
 // it returns the start of the request's slot, max(TAT, now): the meter
 // forwards at now whatever that is, the queue sends the request then.
 func (g *GCRA) admit(now int64, cost int) (framing.Decision, nanos) {
-	n, tat := clock(now, g.last, g.tat, g.seen)
+	n, tat, late := clock(now, g.last, g.tat, g.seen)
 	if cost < 1 || cost > g.capacity {
 		return framing.Decision{Remaining: permitsLeft(tat.sub(n), g.t, g.limit)}, tat
 	}
@@ -63,7 +63,7 @@ func (g *GCRA) admit(now int64, cost int) (framing.Decision, nanos) {
 	// one ns sooner it is not.
 	debt := tat.sub(n)
 	if over := debt.add(g.t.times(int64(cost - 1))).sub(g.limit).ceil(); over > 0 {
-		return framing.Decision{Remaining: permitsLeft(debt, g.t, g.limit), RetryAfter: time.Duration(over)}, tat
+		return framing.Decision{Remaining: permitsLeft(debt, g.t, g.limit), RetryAfter: time.Duration(over) + late}, tat
 	}
 	g.tat = tat.add(g.t.times(int64(cost)))
 	return framing.Decision{Allowed: true, Remaining: permitsLeft(g.tat.sub(n), g.t, g.limit)}, tat
@@ -74,19 +74,37 @@ func (g *GCRA) State() GCRAState {
 	if !g.seen {
 		return GCRAState{}
 	}
-	return GCRAState{TAT: time.Unix(0, g.tat.round())}
+	return GCRAState{TAT: instant(g.last, g.tat)}
 }
 
+// far is a gap between two decisions beyond any debt: C·T <= 1e18 ns (see
+// Validate) < 2^62 ns, so a key unseen for that long has TAT in the past.
+const far = 1 << 62
+
 // clock turns a caller's now into the time a meter works with (never earlier
-// than the latest seen) and the effective TAT max(TAT, now), with TAT starting
-// at the first arrival.
-func clock(now, last int64, tat nanos, seen bool) (nanos, nanos) {
+// than the latest seen; late is how far behind the caller was, which every
+// delay handed back adds, since the caller counts from its own now) and the
+// effective TAT max(TAT, now), with TAT starting at the first arrival.
+//
+// Instants near the end of int64 nanoseconds (the year 2262) make TAT =
+// now + k·T wrap around, so TAT is only ever compared through the debt
+// TAT - now, which is exact in wrapping arithmetic as long as the true value
+// fits: TAT <= last + C·T, so it does unless now is far past last, and then
+// TAT is long gone.
+func clock(now, last int64, tat nanos, seen bool) (nanos, nanos, time.Duration) {
+	var late time.Duration
 	if seen && now < last {
-		now = last
+		now, late = last, time.Duration(last-now)
 	}
 	n := nanos{ns: now}
-	if !seen || tat.less(n) {
-		return n, n
+	if !seen || uint64(now-last) >= far || tat.sub(n).ns < 0 {
+		return n, n, late
 	}
-	return n, tat
+	return n, tat, late
+}
+
+// instant is the time.Time of x, reached from the whole-ns base (a time
+// already seen) so that an x past the year 2262 is still reported right.
+func instant(base int64, x nanos) time.Time {
+	return time.Unix(0, base).Add(time.Duration(x.sub(nanos{ns: base}).round()))
 }

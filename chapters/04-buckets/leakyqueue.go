@@ -48,9 +48,15 @@ func (q *LeakyQueue) MaxCost() int { return q.meter.capacity }
 // request must be held for Wait before it goes upstream. Remaining is how
 // many more cost-1 requests could still join the queue now.
 func (q *LeakyQueue) AllowN(now time.Time, cost int) framing.Decision {
-	d, start := q.meter.admit(now.UnixNano(), cost)
-	n := q.meter.last                       // now, or the latest time seen if now was earlier
-	for q.size > 0 && q.ring[q.head] <= n { // departed by now
+	prev, ns := q.meter.last, now.UnixNano()
+	d, start := q.meter.admit(ns, cost)
+	n := q.meter.last // now, or the latest time seen if now was earlier
+	if uint64(n-prev) >= far {
+		q.size = 0 // every departure is long past
+	}
+	// Departures are compared through differences, which stay exact when an
+	// instant near the year 2262 wraps (see clock).
+	for q.size > 0 && q.ring[q.head]-n <= 0 { // departed by now
 		q.head = (q.head + 1) & (len(q.ring) - 1)
 		q.size--
 	}
@@ -58,10 +64,11 @@ func (q *LeakyQueue) AllowN(now time.Time, cost int) framing.Decision {
 		// The slot starts at max(TAT, now); TAT itself moved on from the exact
 		// instant, so rounding the reported departure never accumulates.
 		departure := start.round()
-		if departure > n {
+		if departure-n > 0 {
 			q.push(departure)
 		}
-		d.Wait = time.Duration(departure - n)
+		// Held from the caller's now, which may be behind n.
+		d.Wait = time.Duration(departure - ns)
 	}
 	return d
 }
@@ -85,9 +92,10 @@ func (q *LeakyQueue) State() QueueState {
 	if !q.meter.seen {
 		return QueueState{}
 	}
-	s := QueueState{TAT: time.Unix(0, q.meter.tat.round()), Queue: make([]time.Time, q.size)}
+	last := q.meter.last
+	s := QueueState{TAT: instant(last, q.meter.tat), Queue: make([]time.Time, q.size)}
 	for i := range s.Queue {
-		s.Queue[i] = time.Unix(0, q.ring[(q.head+i)&(len(q.ring)-1)])
+		s.Queue[i] = instant(last, nanos{ns: q.ring[(q.head+i)&(len(q.ring)-1)]})
 	}
 	return s
 }

@@ -51,7 +51,8 @@ func (b *TokenBucket) at(t int64) (float64, int64) {
 	}
 	// Multiply before dividing: for an integer rate the product is exact and
 	// the one rounding happens in the division.
-	tokens := b.tokens + float64(t-b.last)*b.rate/nsPerSecond
+	// t > last, so the unsigned gap is exact even across centuries.
+	tokens := b.tokens + float64(uint64(t-b.last))*b.rate/nsPerSecond
 	if tokens > b.c {
 		tokens = b.c
 	}
@@ -62,7 +63,11 @@ func (b *TokenBucket) at(t int64) (float64, int64) {
 // them. Remaining is the whole tokens left; a rejection's RetryAfter is the
 // shortest delay after which the bucket holds cost tokens.
 func (b *TokenBucket) AllowN(now time.Time, cost int) framing.Decision {
-	tokens, t := b.at(now.UnixNano())
+	ns := now.UnixNano()
+	tokens, t := b.at(ns)
+	// A now earlier than the latest time seen is decided then; the caller
+	// counts RetryAfter from its own now, so the gap is added back.
+	late := time.Duration(t - ns)
 	if cost < 1 || cost > b.capacity {
 		return framing.Decision{Remaining: whole(tokens)}
 	}
@@ -77,7 +82,7 @@ func (b *TokenBucket) AllowN(now time.Time, cost int) framing.Decision {
 		return framing.Decision{Allowed: true, Remaining: whole(tokens)}
 	}
 	b.tokens = tokens
-	return framing.Decision{Remaining: whole(tokens), RetryAfter: b.retryAfter(tokens, need)}
+	return framing.Decision{Remaining: whole(tokens), RetryAfter: b.retryAfter(tokens, need) + late}
 }
 
 // retryAfter is how long until the bucket, now holding tokens, holds need:
