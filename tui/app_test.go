@@ -721,7 +721,7 @@ func TestGoldenLabE1(t *testing.T) {
 	appWant(t, f,
 		"left  fixed-window     allowed 6  rejected 2  max/W 6  over 3",
 		"right sliding-log      allowed 4  rejected 4  max/W 3  over 0",
-		"● ● ●✗ ● ● ●", // fixed window: A A A R A A A R
+		"● ● ●✗┊● ● ●", // fixed window: A A A R | A A A R, the boundary at 1000 visible
 		"● ● ●✗ ✗ ✗ ✗", // sliding log:  A A A R R R R A
 		"6 in W > L=3")
 	appGolden(t, "lab_e1_80x24.golden", f)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
 	"strings"
 	"testing"
 )
@@ -84,5 +85,73 @@ func TestMarkdownTablesAndCode(t *testing.T) {
 	want = []string{"Run:", "", "  # the worked examples", "  go test ./chapters/06-distributed/", "      -run 'E9|E10'", "  make bench", "", "After."}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("indented code:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// trackText renders one side's three track rows at w columns.
+func trackText(m labModel, side, w int) []string {
+	ax := newTimeAxis(m, w-labGutter)
+	return plainLines(trackRows(m, side, ax, arrivalCols(ax, m.arrivals, m.params.WindowMS)))
+}
+
+func customLab(t *testing.T, left, right string, p lab.Params, arr ...int64) labModel {
+	t.Helper()
+	m := newLabModel()
+	m.algo = [2]string{left, right}
+	m.loadArrivals(arr, p, left)
+	if m.runErr[0] != "" || m.runErr[1] != "" {
+		t.Fatalf("run: %v", m.runErr)
+	}
+	return m
+}
+
+// The window boundary stays visible when a request arrives exactly on it
+// (E1: 960 | 1000), and the over-limit frame starts under the first request it
+// counts even when that marker was nudged left (E4: 970 980 990 | 1000).
+func TestLabTrackBoundaryAndFrameVisible(t *testing.T) {
+	e1 := customLab(t, "fixed-window", "sliding-log", lab.DefaultParams(), 820, 880, 940, 960, 1000, 1060, 1120, 1850)
+	rows := trackText(e1, 0, 80)
+	if !strings.Contains(rows[0], "34┊5") || !strings.Contains(rows[1], "●✗┊●") {
+		t.Errorf("E1: the boundary at 1000 is hidden:\n%s", strings.Join(rows, "\n"))
+	}
+	e4 := customLab(t, "sliding-counter", "sliding-log", lab.DefaultParams(), 970, 980, 990, 1500, 1510, 1520)
+	rows = trackText(e4, 0, 80)
+	if i, j := strings.IndexRune(rows[0], '1'), strings.IndexRune(rows[2], glyphFrameL); i < 0 || i != j {
+		t.Errorf("E4: the frame starts at byte %d, request 1 at %d:\n%s", j, i, strings.Join(rows, "\n"))
+	}
+}
+
+// Every departure of a queue is on the upstream row, even when a later
+// request arrives in the same column (E1 through leaky-queue: 940 departs at
+// 1820, 1850 arrives in that column).
+func TestLabQueueDeparturesVisible(t *testing.T) {
+	m := customLab(t, "leaky-queue", "sliding-log", lab.DefaultParams(), 820, 880, 940, 960, 1000, 1060, 1120, 1850)
+	rows := trackText(m, 0, 80)
+	if n := strings.Count(rows[1], string(glyphQueued)); n != 3 {
+		t.Errorf("%d departures on the upstream row, want 3 (1320, 1820, 2320):\n%s", n, strings.Join(rows, "\n"))
+	}
+}
+
+// At 80×24 a three-row hint leaves the panel eight rows; both reasons must
+// still be whole (E4's last request: the counter's estimate and the log's
+// "oldest leaves at").
+func TestLabPanelKeepsBothReasons(t *testing.T) {
+	m := appPress(appNew(t, 80, 24), "L", "s", "end")
+	f := m.View()
+	appCheckFrame(t, f, 80, 24)
+	appWant(t, f, "est 3.44", "3 x 0.48 + 2, not < L 3;", "fits at 1666.67", "log [970 980 990]", "oldest leaves at 1970")
+	// A long state gives up its second line before any reason does.
+	p := lab.DefaultParams()
+	p.Limit = 40
+	arr := make([]int64, 45)
+	for i := range arr {
+		arr[i] = int64(1000 + i)
+	}
+	lm := customLab(t, "sliding-log", "sliding-counter", p, arr...)
+	lm.cursor = 44
+	panel := plainLines(statePanel(lm, 8, 49))
+	text := strings.Join(panel, "\n")
+	if len(panel) > 8 || !strings.Contains(text, "why: 40 in") || !strings.Contains(text, "why: estimate") {
+		t.Errorf("panel in 8 rows lost a reason:\n%s", text)
 	}
 }

@@ -178,8 +178,18 @@ func windowBoundaries(algo string, p lab.Params, arrivals []int64, ax timeAxis) 
 func trackRows(m labModel, side int, ax timeAxis, acols []int) []line {
 	c := newCanvas(ax.cols, 3)
 	res := m.res[side]
+	taken := make(map[int]bool, len(acols))
+	for _, x := range acols {
+		taken[x] = true
+	}
 	for _, b := range windowBoundaries(m.algo[side], m.params, m.arrivals, ax) {
+		// A request arriving exactly on the boundary would hide it (E1's
+		// 1000): the line then goes one column left, still between the two
+		// windows' requests.
 		x := ax.col(b)
+		if taken[x] && x > 0 && !taken[x-1] {
+			x--
+		}
 		for y := 0; y < 3; y++ {
 			c.set(x, y, glyphBoundary, stBoundary)
 		}
@@ -209,6 +219,13 @@ func trackRows(m labModel, side int, ax timeAxis, acols []int) []line {
 			}
 			x0 := ax.col(win[0])
 			x1 := ax.col(win[1] - 1) // half-open window: its last ms
+			// The frame spans every request it counts, also one whose
+			// marker was nudged out of its column.
+			for i, r := range res.Requests {
+				if x := sentCol(r, i, ax, acols); x >= 0 && *r.SentMS >= win[0] && *r.SentMS < win[1] {
+					x0, x1 = min(x0, x), max(x1, x)
+				}
+			}
 			for x := x0; x <= x1; x++ {
 				c.set(x, 2, glyphFrame, stFrame)
 			}
@@ -244,6 +261,17 @@ func trackRows(m labModel, side int, ax timeAxis, acols []int) []line {
 			}
 		}
 	}
+	// Where a queued request arrived (╰) comes before what upstream
+	// received, so a departure that shares a column with a later arrival
+	// stays visible.
+	for i, r := range res.Requests {
+		if i >= len(acols) || !queued(r) {
+			continue
+		}
+		if d := sentCol(r, i, ax, acols); d > acols[i] || (d < 0 && *r.SentMS >= ax.t1) {
+			c.set(acols[i], 1, glyphLinkStart, stQueued)
+		}
+	}
 	for i, r := range res.Requests {
 		if i >= len(acols) {
 			break
@@ -254,20 +282,12 @@ func trackRows(m labModel, side int, ax timeAxis, acols []int) []line {
 		case !r.Allowed:
 			st = stRejected
 			c.set(a, 1, glyphRejected, st)
-		case r.SentMS != nil && *r.SentMS != r.ArrivalMS:
+		case queued(r):
 			st = stQueued
-			d := -1
-			if ax.in(*r.SentMS) {
-				d = ax.col(*r.SentMS)
-			}
-			switch {
-			case d > a: // departs further right on the plot
-				c.set(a, 1, glyphLinkStart, st)
+			if d := sentCol(r, i, ax, acols); d >= a {
 				c.set(d, 1, glyphQueued, st)
-			case d < 0 && *r.SentMS >= ax.t1: // departs beyond the right edge
-				c.set(a, 1, glyphLinkStart, st)
-			default: // departs within the same column
-				c.set(a, 1, glyphQueued, st)
+			} else if *r.SentMS < ax.t1 {
+				c.set(a, 1, glyphQueued, st) // departs within the same column
 			}
 		default:
 			c.set(a, 1, glyphSent, st)
@@ -291,6 +311,27 @@ func trackRows(m labModel, side int, ax timeAxis, acols []int) []line {
 		out[y] = append(sty(stDim, gut[y]), c.row(y)...)
 	}
 	return out
+}
+
+// queued reports whether r was allowed and sent later than it arrived.
+func queued(r lab.Request) bool {
+	return r.Allowed && r.SentMS != nil && *r.SentMS != r.ArrivalMS
+}
+
+// sentCol is the column where upstream received request i (its marker's
+// column, or its departure's for a queued one), or -1: rejected, or sent
+// off the plot.
+func sentCol(r lab.Request, i int, ax timeAxis, acols []int) int {
+	switch {
+	case !r.Allowed || r.SentMS == nil || i >= len(acols):
+		return -1
+	case queued(r):
+		if ax.in(*r.SentMS) {
+			return max(ax.col(*r.SentMS), acols[i])
+		}
+		return -1
+	}
+	return acols[i]
 }
 
 // trackHeader is "left  fixed-window  allowed 6  rejected 2  max/W 6  over 3 …".
@@ -427,43 +468,68 @@ func requestTable(m labModel, rows, w int) []line {
 	return out
 }
 
-// statePanel explains both sides at the cursor: decision, state, why.
+// statePanel explains both sides at the cursor: decision, state, why. When
+// rows are short it gives up, in this order, the heading (the cursor row and
+// the table name the request too), all but one line of each state, then the
+// ends of the longer "why", so both decisions and reasons stay on screen.
 func statePanel(m labModel, rows, w int) []line {
 	if len(m.arrivals) == 0 {
 		return []line{sty(stDim, "no arrivals: press t and type some, e.g. 0,10,20")}
 	}
 	i := m.cursor
-	out := []line{sty(stLabel, fmt.Sprintf("#%d arrives at %d ms (%d of %d)", i+1, m.arrivals[i], i+1, len(m.arrivals)))}
-	per := (rows - 1) / 2
+	head := sty(stLabel, fmt.Sprintf("#%d arrives at %d ms (%d of %d)", i+1, m.arrivals[i], i+1, len(m.arrivals)))
+	var title [2]line
+	var state, why [2][]string
 	for s := 0; s < 2; s++ {
-		var side []line
 		name := [2]string{"left ", "right "}[s] + m.algo[s] + ": "
 		if m.runErr[s] != "" || i >= len(m.res[s].Requests) {
-			side = append(side, sty(stError, name+"not run"))
-		} else {
-			r := m.res[s].Requests[i]
-			var what string
-			st := stAllowed
-			switch {
-			case !r.Allowed:
-				what, st = fmt.Sprintf("%c rejected", glyphRejected), stRejected
-			case r.SentMS != nil && *r.SentMS != r.ArrivalMS:
-				what, st = fmt.Sprintf("%c queued %d ms, sent at %d", glyphQueued, *r.WaitMS, *r.SentMS), stQueued
-			default:
-				what = fmt.Sprintf("%c allowed, sent at once", glyphSent)
-			}
-			side = append(side, line{{name, stLabel}, {what, st}})
-			for _, l := range uiWrap("state: "+r.State, w-2) {
-				side = append(side, txt("  "+l))
-			}
-			for _, l := range uiWrap("why: "+r.Why, w-2) {
-				side = append(side, sty(stDim, "  "+l))
-			}
+			title[s] = sty(stError, name+"not run")
+			continue
 		}
-		if len(side) > per {
-			side = side[:per]
+		r := m.res[s].Requests[i]
+		var what string
+		st := stAllowed
+		switch {
+		case !r.Allowed:
+			what, st = fmt.Sprintf("%c rejected", glyphRejected), stRejected
+		case queued(r):
+			what, st = fmt.Sprintf("%c queued %d ms, sent at %d", glyphQueued, *r.WaitMS, *r.SentMS), stQueued
+		default:
+			what = fmt.Sprintf("%c allowed, sent at once", glyphSent)
 		}
-		out = append(out, side...)
+		title[s] = line{{name, stLabel}, {what, st}}
+		state[s] = uiWrap("state: "+r.State, w-2)
+		why[s] = uiWrap("why: "+r.Why, w-2)
+	}
+	size := func() int { return 2 + len(state[0]) + len(state[1]) + len(why[0]) + len(why[1]) }
+	withHead := size()+1 <= rows
+	for s := 0; s < 2 && size() > rows; s++ {
+		if len(state[s]) > 1 {
+			state[s] = []string{uiEllipsis(state[s][0]+" "+state[s][1], w-2)}
+		}
+	}
+	for size() > rows && len(why[0])+len(why[1]) > 0 {
+		s := 0
+		if len(why[1]) > len(why[0]) {
+			s = 1
+		}
+		why[s] = why[s][:len(why[s])-1]
+		if k := len(why[s]) - 1; k >= 0 {
+			why[s][k] = uiEllipsis(why[s][k]+" …", w-2)
+		}
+	}
+	var out []line
+	if withHead {
+		out = append(out, head)
+	}
+	for s := 0; s < 2; s++ {
+		out = append(out, title[s])
+		for _, l := range state[s] {
+			out = append(out, txt("  "+l))
+		}
+		for _, l := range why[s] {
+			out = append(out, sty(stDim, "  "+l))
+		}
 	}
 	return out
 }
