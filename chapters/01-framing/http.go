@@ -271,8 +271,11 @@ type Quota struct {
 // early. On a rejection Reset is at least the Retry-After.
 func QuotaFor(p Plan, d Decision) Quota {
 	rem := max(d.Remaining, 0)
-	missing := max(p.PerMinute-rem, 0)
-	reset := time.Duration(ceilDiv(int64(missing)*p.Window().Milliseconds(), int64(p.PerMinute))) * time.Millisecond
+	var reset time.Duration
+	if p.PerMinute > 0 { // a hand-made Plan{} has no rate to refill at
+		missing := max(p.PerMinute-rem, 0)
+		reset = time.Duration(ceilDiv(int64(missing)*p.Window().Milliseconds(), int64(p.PerMinute))) * time.Millisecond
+	}
 	if !d.Allowed && reset < d.RetryAfter {
 		reset = d.RetryAfter
 	}
@@ -321,7 +324,16 @@ func ceilSeconds(d time.Duration) int {
 	return int(ceilDiv(int64(d), int64(time.Second)))
 }
 
-func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
+// ceilDiv is the ceiling of a/b for a >= 0, b > 0, without the overflow of
+// (a+b-1)/b: for a RetryAfter near the largest Duration that sum wraps
+// negative and the header would say 1 second.
+func ceilDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 {
+		q++
+	}
+	return q
+}
 
 // sfString quotes a policy name as a structured-field string (RFC 9651).
 func sfString(s string) string {

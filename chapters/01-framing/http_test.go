@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -445,5 +446,36 @@ func BenchmarkChain(b *testing.B) {
 				c.h.ServeHTTP(w, r)
 			}
 		})
+	}
+}
+
+// TestRetryAfterSecondsNeverEarlyForHugeDurations is a regression test:
+// rounding up used to compute d + 1s - 1ns, which wraps for a RetryAfter
+// near the largest Duration (a window of centuries), and the header then
+// said "Retry-After: 1".
+func TestRetryAfterSecondsNeverEarlyForHugeDurations(t *testing.T) {
+	for _, c := range []struct {
+		d    time.Duration
+		want int
+	}{
+		{1, 1},
+		{600 * time.Millisecond, 1},
+		{time.Second, 1},
+		{time.Second + 1, 2},
+		{math.MaxInt64, math.MaxInt64/int(time.Second) + 1},
+		{math.MaxInt64 - time.Second/2, math.MaxInt64/int(time.Second) + 1},
+	} {
+		if got := framing.RetryAfterSeconds(c.d); got != c.want {
+			t.Errorf("RetryAfterSeconds(%d) = %d, want %d", c.d, got, c.want)
+		}
+	}
+}
+
+// TestQuotaForPlanWithoutRate is a regression test: a hand-made Plan with
+// PerMinute 0 (an IdentifyFunc's zero value) divided by zero.
+func TestQuotaForPlanWithoutRate(t *testing.T) {
+	q := framing.QuotaFor(framing.Plan{Name: "custom"}, framing.Decision{RetryAfter: 2 * time.Second})
+	if q.Limit != 0 || q.Remaining != 0 || q.Reset != 2*time.Second {
+		t.Fatalf("QuotaFor(Plan{}) = %+v, want limit 0, remaining 0, reset 2s", q)
 	}
 }
