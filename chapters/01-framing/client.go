@@ -3,6 +3,7 @@ package framing
 import (
 	"context"
 	"io"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
@@ -39,6 +40,9 @@ func (b Backoff) Validate() error {
 func (b Backoff) Ceiling(n int) time.Duration {
 	c := b.Base
 	for i := 0; i < n && c < b.Max; i++ {
+		if c > b.Max/2 {
+			return b.Max // doubling would pass Max, or wrap past the largest Duration
+		}
 		c *= 2
 	}
 	return min(c, b.Max)
@@ -46,7 +50,11 @@ func (b Backoff) Ceiling(n int) time.Duration {
 
 // Jitter draws retry n's delay from [0, Ceiling(n)].
 func (b Backoff) Jitter(n int, rnd *rand.Rand) time.Duration {
-	return time.Duration(rnd.Int64N(int64(b.Ceiling(n)) + 1))
+	c := int64(b.Ceiling(n))
+	if c == math.MaxInt64 {
+		return time.Duration(rnd.Int64()) // [0, MaxInt64]: c+1 would wrap
+	}
+	return time.Duration(rnd.Int64N(c + 1))
 }
 
 // RetryWait combines the server's Retry-After with the client's own backoff:
@@ -69,6 +77,9 @@ func ParseRetryAfter(v string, now time.Time) (d time.Duration, ok bool) {
 	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
 		if n < 0 {
 			return 0, false
+		}
+		if n > math.MaxInt64/int64(time.Second) {
+			return math.MaxInt64, true // centuries: wait "forever" rather than wrap negative
 		}
 		return time.Duration(n) * time.Second, true
 	}

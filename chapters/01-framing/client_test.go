@@ -3,6 +3,7 @@ package framing
 import (
 	"context"
 	"io"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
@@ -190,5 +191,38 @@ func TestRetryClientGivesUpAfterMaxAttempts(t *testing.T) {
 	c.MaxAttempts = 0
 	if _, err := c.Send(req); err == nil {
 		t.Fatal("MaxAttempts 0 accepted")
+	}
+}
+
+// TestBackoffCeilingNoOverflow is a regression test: with Max near the
+// largest Duration, doubling Base wrapped negative and Jitter panicked.
+func TestBackoffCeilingNoOverflow(t *testing.T) {
+	b := Backoff{Base: 5e18, Max: math.MaxInt64}
+	rnd := rand.New(rand.NewPCG(1, 1))
+	for n := range 70 {
+		c := b.Ceiling(n)
+		if c < b.Base || c > b.Max {
+			t.Fatalf("Ceiling(%d) = %v outside [Base, Max]", n, c)
+		}
+		if d := b.Jitter(n, rnd); d < 0 || d > c {
+			t.Fatalf("Jitter(%d) = %v outside [0, %v]", n, d, c)
+		}
+	}
+	if got := b.Ceiling(1); got != math.MaxInt64 {
+		t.Fatalf("Ceiling(1) = %v, want Max", got)
+	}
+}
+
+// TestParseRetryAfterHugeSaturates is a regression test: delta seconds past
+// the largest Duration (about 292 years) wrapped negative, so the client
+// came straight back instead of waiting.
+func TestParseRetryAfterHugeSaturates(t *testing.T) {
+	for _, v := range []string{"9223372037", "99999999999999"} {
+		if d, ok := ParseRetryAfter(v, time.Unix(0, 0)); !ok || d != math.MaxInt64 {
+			t.Errorf("ParseRetryAfter(%q) = %v, %v; want the largest Duration", v, d, ok)
+		}
+	}
+	if d, ok := ParseRetryAfter("9223372036", time.Unix(0, 0)); !ok || d != 9223372036*time.Second {
+		t.Errorf("ParseRetryAfter(9223372036) = %v, %v", d, ok)
 	}
 }
