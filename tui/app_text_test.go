@@ -155,3 +155,35 @@ func TestLabPanelKeepsBothReasons(t *testing.T) {
 		t.Errorf("panel in 8 rows lost a reason:\n%s", text)
 	}
 }
+
+// A value only the right side refuses is the field's error (the left side's
+// check alone let it through and broke the right track); a message wider
+// than the screen wraps instead of being cut; leaving the fields puts a
+// refused value back to the one in use and says so.
+func TestLabFieldErrorsBothSidesAndRevert(t *testing.T) {
+	m := appPress(appNew(t, 80, 24), "L", "b") // fixed-window | sliding-counter
+	if m.lab.algo[1] != "sliding-counter" {
+		t.Fatalf("b: right side %q", m.lab.algo[1])
+	}
+	m = appPress(m, "W")
+	m = appType(m, "000") // W = 1000000
+	m = appPress(m, "tab", "tab", "tab", "tab", "backspace")
+	m = appType(m, "100000")
+	f := m.View()
+	appCheckFrame(t, f, 80, 24)
+	// (10000, one keystroke earlier, was valid and is the last good run.)
+	if m.lab.params.SubWindows != 10000 || m.lab.errs[lfN] == "" || m.lab.runErr[1] != "" {
+		t.Fatalf("N=100000 must be refused for the counter: N %d errs %q runErr %q", m.lab.params.SubWindows, m.lab.errs, m.lab.runErr)
+	}
+	appWant(t, f, "↑ sliding-counter: invalid subwindows 100000", "65536")
+	m = appPress(m, "enter")
+	f = m.View()
+	if m.lab.editing || m.lab.inputs[lfN].Value() != "10000" || m.lab.errs != [nLabFields]string{} {
+		t.Fatalf("leaving must put N back to 10000: %q %q", m.lab.inputs[lfN].Value(), m.lab.errs)
+	}
+	appWant(t, f, "W 1000000  L 3", "N 10000  ", "not applied: sliding-counter: invalid subwindows", "N is back to 10000")
+	// Out-of-range integers say so.
+	m = appPress(m, "W", "backspace")
+	m = appType(m, "99999999999999999999")
+	appWant(t, m.View(), "↑ W: too large; at most 1e12 ms")
+}

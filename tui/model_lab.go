@@ -145,15 +145,28 @@ func (m *labModel) loadArrivals(arr []int64, p lab.Params, left string) {
 	m.rerun()
 }
 
+// fieldValue is field f's text for the values in use.
+func (m *labModel) fieldValue(f int) string {
+	p := m.params
+	switch f {
+	case lfW:
+		return strconv.FormatInt(p.WindowMS, 10)
+	case lfL:
+		return strconv.Itoa(p.Limit)
+	case lfC:
+		return strconv.Itoa(p.Capacity)
+	case lfR:
+		return strconv.FormatFloat(p.RatePerS, 'g', -1, 64)
+	case lfN:
+		return strconv.Itoa(p.SubWindows)
+	}
+	return joinInts(m.arrivals)
+}
+
 // syncInputs writes the model's values into the text fields.
 func (m *labModel) syncInputs() {
-	p := m.params
-	vals := [nLabFields]string{
-		strconv.FormatInt(p.WindowMS, 10), strconv.Itoa(p.Limit), strconv.Itoa(p.Capacity),
-		strconv.FormatFloat(p.RatePerS, 'g', -1, 64), strconv.Itoa(p.SubWindows), joinInts(m.arrivals),
-	}
 	for i := range m.inputs {
-		m.inputs[i].SetValue(vals[i])
+		m.inputs[i].SetValue(m.fieldValue(i))
 		m.inputs[i].CursorEnd()
 	}
 }
@@ -248,6 +261,9 @@ func (m *labModel) applyInputs() {
 	}{{lfL, &p.Limit}, {lfC, &p.Capacity}, {lfN, &p.SubWindows}}
 	if v, err := strconv.ParseInt(strings.TrimSpace(m.inputs[lfW].Value()), 10, 64); err != nil {
 		m.errs[lfW] = "W: a whole number of ms > 0"
+		if errors.Is(err, strconv.ErrRange) {
+			m.errs[lfW] = "W: too large; at most 1e12 ms"
+		}
 	} else {
 		p.WindowMS = v
 	}
@@ -255,6 +271,9 @@ func (m *labModel) applyInputs() {
 		v, err := strconv.Atoi(strings.TrimSpace(m.inputs[x.f].Value()))
 		if err != nil {
 			m.errs[x.f] = labFieldLabels[x.f] + ": a whole number >= 1"
+			if errors.Is(err, strconv.ErrRange) {
+				m.errs[x.f] = labFieldLabels[x.f] + ": too large a number"
+			}
 			continue
 		}
 		*x.dst = v
@@ -286,16 +305,20 @@ func (m *labModel) applyInputs() {
 			return // keep the last good run on screen
 		}
 	}
-	if _, err := uiRun(m.algo[0], p, arr); err != nil {
-		m.errs[lfArrivals] = err.Error()
-		var pe *framing.ParamError
-		if errors.As(err, &pe) {
-			if g, ok := labFieldParam[pe.Param]; ok {
-				m.errs[lfArrivals] = ""
-				m.errs[g] = err.Error()
+	// Each algorithm may narrow the ranges (sub-windows, capacity, rate):
+	// a value either side refuses is the field's error, not a broken side.
+	for _, a := range m.algo {
+		if _, err := uiRun(a, p, arr); err != nil {
+			f := lfArrivals
+			var pe *framing.ParamError
+			if errors.As(err, &pe) {
+				if g, ok := labFieldParam[pe.Param]; ok {
+					f = g
+				}
 			}
+			m.errs[f] = a + ": " + err.Error()
+			return
 		}
-		return
 	}
 	sameArr := joinInts(arr) == joinInts(m.arrivals)
 	m.params = p
@@ -308,6 +331,7 @@ func (m *labModel) applyInputs() {
 
 func (m *labModel) startEdit(field int) {
 	m.editing = true
+	m.note = ""
 	m.playing = false
 	m.focus = field
 	for i := range m.inputs {
@@ -317,8 +341,23 @@ func (m *labModel) startEdit(field int) {
 	m.inputs[field].CursorEnd()
 }
 
+// stopEdit leaves the fields. A field still invalid goes back to the value
+// the runs use, so what the footer shows is what is on screen; a note says
+// what was not applied.
 func (m *labModel) stopEdit() {
 	m.editing = false
+	for i, e := range m.errs {
+		if e != "" {
+			back := fmt.Sprintf("%s is back to %s", labFieldLabels[i], m.fieldValue(i))
+			if i == lfArrivals {
+				back = fmt.Sprintf("the arrivals are back to the %d in use", len(m.arrivals))
+			}
+			m.note = "not applied: " + e + "; " + back
+			m.errs = [nLabFields]string{}
+			m.syncInputs()
+			break
+		}
+	}
 	for i := range m.inputs {
 		m.inputs[i].Blur()
 	}

@@ -703,27 +703,22 @@ func labFooter(m labModel, w int) []line {
 			continue
 		}
 		msg := "↑ " + e
-		x := min(starts[i], max(0, w-uiWidth(msg)))
-		msgs = append(msgs, line{{strings.Repeat(" ", x), stNone}, {msg, stError}})
+		if uiWidth(msg) <= w {
+			x := min(starts[i], w-uiWidth(msg))
+			msgs = append(msgs, line{{strings.Repeat(" ", x), stNone}, {msg, stError}})
+		} else {
+			msgs = append(msgs, wrapRows(msg, w, 2, stError)...)
+		}
 		break
 	}
 	hint := labHint(m)
 	if len(msgs) == 0 {
 		if m.note != "" {
-			msgs = append(msgs, sty(stQueued, m.note))
+			msgs = append(msgs, wrapRows(m.note, w, 2, stQueued)...)
 		}
 		// The hint takes two rows, a third if it needs one (the table
 		// gives it up), and ends in "…" if even that is not enough.
-		wrapped := uiWrap(hint, w)
-		for i, l := range wrapped {
-			if len(msgs) == 3 {
-				break
-			}
-			if len(msgs) == 2 && i < len(wrapped)-1 {
-				l = uiEllipsis(l+" …", w)
-			}
-			msgs = append(msgs, sty(stDim, l))
-		}
+		msgs = append(msgs, wrapRows(hint, w, 3-len(msgs), stDim)...)
 	} else if hint != "" {
 		msgs = append(msgs, sty(stDim, uiEllipsis(hint, w)))
 	}
@@ -735,6 +730,21 @@ func labFooter(m labModel, w int) []line {
 		keys = "editing: type  tab/↑↓ next field  enter/esc done  (changes re-run both sides)"
 	}
 	return append(append([]line{fields}, msgs...), sty(stKey, keys))
+}
+
+// wrapRows wraps s into at most n rows of w columns, the last ending in "…"
+// when something is left over.
+func wrapRows(s string, w, n int, st styleID) []line {
+	var out []line
+	ls := uiWrap(s, w)
+	for i, l := range ls {
+		if i == n-1 && i < len(ls)-1 {
+			out = append(out, sty(st, uiEllipsis(l+" …", w)))
+			break
+		}
+		out = append(out, sty(st, l))
+	}
+	return out
 }
 
 // labPath is chapter 05's suggested path, parsed once.
