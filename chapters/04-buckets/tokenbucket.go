@@ -19,6 +19,12 @@ const eps = 1e-9
 // at least k tokens, which the request then spends. An admitted request goes
 // upstream at once: a full bucket lets C requests through in the same instant.
 //
+// Tokens are a float64, as in golang.org/x/time/rate. That is exact enough
+// while a float64 near C resolves finer than the 1e-9 tolerance (C below
+// about 2^23); for buckets of tens of millions of permits and more, a tie
+// and Remaining can come out one rounding step off. GCRA makes the same
+// decisions in exact fixed point at any capacity.
+//
 // Not safe for concurrent use; see NewTokenBucketLimiter.
 type TokenBucket struct {
 	capacity int
