@@ -187,3 +187,22 @@ func TestLabFieldErrorsBothSidesAndRevert(t *testing.T) {
 	m = appType(m, "99999999999999999999")
 	appWant(t, m.View(), "↑ W: too large; at most 1e12 ms")
 }
+
+// 200 arrivals 7 ms apart crowd several into a column: the columns where
+// the token bucket let a request through still show it (5 allowed: 0, 7, 14
+// and one per refill), however many rejections share the column.
+func TestLabCrowdedColumnsShowWhatWentThrough(t *testing.T) {
+	arr := make([]int64, 200)
+	for i := range arr {
+		arr[i] = int64(7 * i)
+	}
+	p := lab.DefaultParams()
+	m := customLab(t, "token-bucket", "leaky-queue", p, arr...)
+	if m.res[0].Metrics.Allowed != 5 {
+		t.Fatalf("allowed %d", m.res[0].Metrics.Allowed)
+	}
+	rows := trackText(m, 0, 80)
+	if n := strings.Count(rows[1], string(glyphSent)); n < 3 {
+		t.Errorf("only %d ● on the upstream row:\n%s", n, strings.Join(rows, "\n"))
+	}
+}

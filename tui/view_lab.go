@@ -281,7 +281,11 @@ func trackRows(m labModel, side int, ax timeAxis, acols []int) []line {
 		switch {
 		case !r.Allowed:
 			st = stRejected
-			c.set(a, 1, glyphRejected, st)
+			// In a crowded column what upstream received wins: a later
+			// rejection must not hide a request that went through.
+			if g := c.get(a, 1); g != glyphSent && g != glyphQueued {
+				c.set(a, 1, glyphRejected, st)
+			}
 		case queued(r):
 			st = stQueued
 			if d := sentCol(r, i, ax, acols); d >= a {
