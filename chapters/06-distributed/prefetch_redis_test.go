@@ -185,6 +185,26 @@ func TestBorrowScriptHealsMissingTTL(t *testing.T) {
 	}
 }
 
+// TestBorrowLateCallStaysInNewestWindow: a borrow stamped in an older
+// window than the key's (a node whose clock is behind) draws on the newest
+// window. Before, it restarted the count for its own window and handed the
+// whole limit out a second time.
+func TestBorrowLateCallStaysInNewestWindow(t *testing.T) {
+	ctx := context.Background()
+	rdb := redistest.Client(t)
+	cfg := BorrowConfig{Key: prefetchKey(t), Limit: 5, Batch: 5, Window: time.Second}
+	if g, err := Borrow(ctx, rdb, cfg, prefetchBase.Add(time.Second)); err != nil || g.Granted != 5 {
+		t.Fatalf("borrow in window 1: %+v, %v", g, err)
+	}
+	g, err := Borrow(ctx, rdb, cfg, prefetchBase.Add(999*time.Millisecond))
+	if err != nil || g.Granted != 0 || g.Remaining != 0 || g.TTL != 1001*time.Millisecond {
+		t.Fatalf("late borrow: %+v, %v; want 0 granted, 0 left, 1001ms to the end of window 1", g, err)
+	}
+	if g, err := Borrow(ctx, rdb, cfg, prefetchBase.Add(1500*time.Millisecond)); err != nil || g.Granted != 0 {
+		t.Fatalf("window 1 after the late borrow: %+v, %v; want it still drained", g, err)
+	}
+}
+
 func TestBorrowConfigValidate(t *testing.T) {
 	ok := BorrowConfig{Key: "k", Limit: 1, Batch: 1, Window: time.Second}
 	for _, c := range []BorrowConfig{

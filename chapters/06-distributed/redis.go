@@ -122,7 +122,10 @@ func (l *limiter) AllowN(ctx context.Context, id string, cost int) (framing.Deci
 // AllowNAt is AllowN at an explicit time (whole milliseconds since the Unix
 // epoch; earlier ones are an error). It exists so that tests can replay a
 // sequence and compare with the in-memory chapters; production code lets
-// Redis read its own clock.
+// Redis read its own clock. As in chapters 02–04, time never runs backwards
+// for a key: a time earlier than one the key has seen is decided at that
+// latest time, and RetryAfter still counts from the time given. Expiry runs
+// on the server's clock whatever the time given.
 func (l *limiter) AllowNAt(ctx context.Context, id string, now time.Time, cost int) (framing.Decision, error) {
 	ms := now.UnixMilli()
 	if ms < 0 {
@@ -163,9 +166,10 @@ func (l *limiter) decide(ctx context.Context, id string, nowMs int64, cost int) 
 	return d, res[3], nil
 }
 
-// FixedWindow counts cost per (id, floor(now/W)) with INCRBY; rejected
-// requests count too. The window id comes from the server's clock, and the
-// counter's expiry is set whenever it has none (E10).
+// FixedWindow counts cost per (id, floor(now/W)) in one hash per identity
+// holding the window id and its count; rejected requests count too. The
+// window id comes from the server's clock, a new window starts the count
+// over, and the key's expiry is set whenever it has none (E10).
 type FixedWindow struct{ limiter }
 
 // NewFixedWindow returns a fixed-window limiter on rdb (a client, a cluster

@@ -3,6 +3,9 @@ package distributed
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -268,19 +271,20 @@ func TestE10_IncrWithoutExpiry(t *testing.T) {
 	ctx := context.Background()
 	rdb := redistest.Client(t)
 	cfg := WindowConfig{Window: time.Second, Limit: 3}
-	crash := func(key string) {
+	// crash leaves key as the first request of a two-command client would:
+	// its write landed, then the process died before its PEXPIRE.
+	crash := func(key string, write func() error) {
 		// The immortal key must not outlive the test on a shared Redis.
 		t.Cleanup(func() { rdb.Del(context.Background(), key) })
-		// The first request of a two-command client: INCR, then the process
-		// dies before its PEXPIRE.
-		require.NoError(t, rdb.Incr(ctx, key).Err())
+		require.NoError(t, write())
 		require.Equal(t, time.Duration(-1), rdb.PTTL(ctx, key).Val(), "no expiry after the crash")
 	}
+	incr := func(key string) func() error { return func() error { return rdb.Incr(ctx, key).Err() } }
 
 	t.Run("count==1 leaves the key immortal", func(t *testing.T) {
 		id := redistest.ID(t)
 		key := Key(id, "fwt")
-		crash(key)
+		crash(key, incr(key))
 		trap := ok(NewExpireOnFirstHit(rdb, cfg))
 		var got strings.Builder
 		for range 10 {
@@ -298,7 +302,7 @@ func TestE10_IncrWithoutExpiry(t *testing.T) {
 	t.Run("PTTL<0 heals it", func(t *testing.T) {
 		id := redistest.ID(t)
 		key := Key(id, "fwt")
-		crash(key)
+		crash(key, incr(key))
 		fixed := ok(NewFixedWindowTTL(rdb, cfg))
 		d := ok(fixed.AllowN(ctx, id, 1))
 		require.True(t, d.Allowed)
@@ -310,14 +314,15 @@ func TestE10_IncrWithoutExpiry(t *testing.T) {
 	t.Run("fixed-window heals its window key too", func(t *testing.T) {
 		id := redistest.ID(t)
 		now := base + 250
-		key := Key(id, "fw") + ":1700000000"
-		crash(key)
+		key := Key(id, "fw")
+		// The count of window 1700000000, written without its expiry.
+		crash(key, func() error { return rdb.HSet(ctx, key, "w", now/1000, "n", 1).Err() })
 		fw := ok(NewFixedWindow(rdb, cfg))
 		d := ok(fw.AllowNAt(ctx, id, time.UnixMilli(now), 1))
 		require.Equal(t, framing.Decision{Allowed: true, Remaining: 1}, d)
 		ttl := rdb.PTTL(ctx, key).Val()
 		require.Greater(t, ttl, time.Duration(0))
-		require.LessOrEqual(t, ttl, 750*time.Millisecond, "expires when its window closes")
+		require.LessOrEqual(t, ttl, cfg.Window, "expires within a window")
 	})
 }
 
@@ -367,7 +372,8 @@ func TestE11_ClockSkew(t *testing.T) {
 }
 
 // TestEveryKeyHasTTL runs every script over many identities, allowed and
-// rejected, then scans the keyspace: every key they wrote has an expiry.
+// rejected, then scans the keyspace: every key they wrote is the key the call
+// declared, and has an expiry.
 func TestEveryKeyHasTTL(t *testing.T) {
 	ctx := context.Background()
 	rdb := redistest.Client(t)
@@ -380,10 +386,14 @@ func TestEveryKeyHasTTL(t *testing.T) {
 		"token-bucket":     ok(NewTokenBucket(rdb, c3r2)),
 		"gcra":             ok(NewGCRA(rdb, c3r2)),
 	}
+	kinds := map[string]string{"fixed-window": "fw", "fixed-window-ttl": "fwt", "sliding-log": "log",
+		"sliding-counter": "sc", "token-bucket": "tb", "gcra": "gcra"}
+	declared := map[string]bool{} // the one key each call passed in KEYS
 	written := 0
 	for name, l := range limiters {
 		for i := range 5 {
 			id := prefix + "-" + name + "-" + string(rune('a'+i))
+			declared[Key(id, kinds[name])], declared[Key(id+"-x", kinds[name])] = true, true
 			for range 6 { // past the limit: rejections must not leave a key without TTL
 				_, err := l.AllowN(ctx, id, 1)
 				require.NoError(t, err)
@@ -403,7 +413,7 @@ func TestEveryKeyHasTTL(t *testing.T) {
 	require.NoError(t, iter.Err())
 	require.GreaterOrEqual(t, len(keys), written, "every identity left state behind")
 	for _, k := range keys {
-		require.True(t, strings.HasPrefix(k, "rl:{") && strings.Contains(k, "}:"), "key %q has the hash-tag form", k)
+		require.True(t, declared[k], "key %q was written but never passed in KEYS", k)
 		ttl := rdb.PTTL(ctx, k).Val()
 		require.Greater(t, ttl, time.Duration(0), "key %q has no expiry", k)
 	}
@@ -467,4 +477,80 @@ func TestEvalShaFallsBackToEval(t *testing.T) {
 	require.True(t, d.Allowed)
 	exists = ok(rdb.ScriptExists(ctx, gcraScript.Hash()).Result())
 	require.Equal(t, []bool{true}, exists, "the EVAL fallback loaded the script")
+}
+
+// TestLateTimeRegressions: a request stamped earlier than one the key has
+// already seen is decided at the latest time seen, never against older state
+// (each case over-admitted or answered too early before the scripts kept the
+// key's latest time).
+func TestLateTimeRegressions(t *testing.T) {
+	ctx := context.Background()
+	rdb := redistest.Client(t)
+	type step struct {
+		at, cost int64
+		want     string // "A", or "R" plus the expected RetryAfter in ms
+		retryMs  int64
+	}
+	for _, tc := range []struct {
+		name  string
+		l     decider
+		steps []step
+	}{
+		// Window 1 is full; a request stamped 999 belongs to it too, not to a
+		// fresh window 0.
+		{"fixed-window", ok(NewFixedWindow(rdb, w3)), []step{
+			{1000, 1, "A", 0}, {1000, 1, "A", 0}, {1000, 1, "A", 0}, {999, 1, "R", 1001}}},
+		// At its own time (sub-window 0) the three requests of sub-window 1
+		// were invisible and the estimate was 0.
+		// (At 2000 the estimate is still exactly 3: the first permit is at 2001.)
+		{"sliding-counter", ok(NewSlidingCounter(rdb, w3)), []step{
+			{1000, 1, "A", 0}, {1000, 1, "A", 0}, {1000, 1, "A", 0}, {999, 1, "R", 1002}}},
+		// The late request reused the member "600:2" and overwrote an entry:
+		// the log then held one request where two were admitted, and let a
+		// cost-2 request through with three already in the window.
+		{"sliding-log", ok(NewSlidingLog(rdb, w3)), []step{
+			{0, 1, "A", 0}, {600, 1, "A", 0}, {1100, 3, "R", 500}, {600, 1, "A", 0}, {1100, 2, "R", 500}}},
+		// Empty at 2000; a request stamped 1500 must come back at 3000, when
+		// the next token exists: 1500 ms from its own time, not 1000.
+		{"token-bucket", ok(NewTokenBucket(rdb, BucketConfig{Capacity: 1, Rate: 1})), []step{
+			{1000, 1, "A", 0}, {2000, 1, "A", 0}, {1500, 1, "R", 1500}}},
+		{"gcra", ok(NewGCRA(rdb, BucketConfig{Capacity: 1, Rate: 1})), []step{
+			{1000, 1, "A", 0}, {2000, 1, "A", 0}, {1500, 1, "R", 1500}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			id := redistest.ID(t)
+			for i, s := range tc.steps {
+				d := ok(tc.l.AllowNAt(ctx, id, time.UnixMilli(base+s.at), int(s.cost)))
+				require.Equal(t, s.want == "A", d.Allowed, "request %d at %d", i+1, s.at)
+				require.Equal(t, time.Duration(s.retryMs)*time.Millisecond, d.RetryAfter, "request %d at %d", i+1, s.at)
+			}
+		})
+	}
+}
+
+// TestScriptsTouchOnlyDeclaredKeys: Redis wants every key a script reads or
+// writes passed in KEYS (Redis Cluster routes the call by them, and Redis 7
+// checks them against the script's flags). Every command in every script
+// names KEYS[1] (or the local copy of it), and nothing else.
+func TestScriptsTouchOnlyDeclaredKeys(t *testing.T) {
+	files, err := filepath.Glob("scripts/*.lua")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	call := regexp.MustCompile(`redis\.call\('([A-Z]+)'(?:, *([^,)]+))?`)
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		require.NoError(t, err)
+		calls := call.FindAllStringSubmatch(string(src), -1)
+		require.NotEmpty(t, calls, f)
+		for _, c := range calls {
+			if c[1] == "TIME" {
+				continue // the one command without a key
+			}
+			require.Contains(t, []string{"KEYS[1]", "key"}, c[2], "%s: %s on %q", f, c[1], c[2])
+		}
+		if strings.Contains(string(src), "local key") {
+			require.Contains(t, string(src), "local key = KEYS[1]\n", f)
+		}
+		require.NotContains(t, string(src), "KEYS[1] ..", "%s derives a key from KEYS[1]", f)
+	}
 }

@@ -1,6 +1,7 @@
--- Fixed window: one counter per (identity, window id), window id = floor(now / W).
--- KEYS[1]  key prefix "rl:{id}:fw"; the counter is KEYS[1]..":"..windowid, which
---          shares the hash tag and so the cluster slot.
+-- Fixed window: one hash per identity holding the window id and its count,
+-- window id = floor(now / W). Every key the script touches is KEYS[1], so it
+-- runs on a cluster (the caller names the key) and under Redis 7's checks.
+-- KEYS[1]  "rl:{id}:fw", a hash {w = window id, n = cost counted in it}
 -- ARGV     now_ms (negative: read Redis TIME), cost, window_ms, limit
 -- Returns  {allowed 0|1, remaining, retry_after_ms, now_ms}
 local now = tonumber(ARGV[1])
@@ -12,17 +13,33 @@ end
 local cost = tonumber(ARGV[2])
 local window = tonumber(ARGV[3])
 local limit = tonumber(ARGV[4])
+local key = KEYS[1]
 
 local id = math.floor(now / window)
-local key = KEYS[1] .. ':' .. id
+local stored = tonumber(redis.call('HGET', key, 'w'))
+local count, fresh
+-- Rejected requests are counted too: that is what INCR does.
+if stored and stored >= id then
+  -- The window the key is counting. A caller whose time is behind the key's
+  -- window (a late timestamp, a clock stepped back) is counted there too:
+  -- going back to an older window would restart its count at 0.
+  id = stored
+  count = redis.call('HINCRBY', key, 'n', cost)
+else
+  -- A new window: the old count says nothing about it.
+  redis.call('HSET', key, 'w', id, 'n', cost)
+  count, fresh = cost, true
+end
 local closes = (id + 1) * window - now -- ms until this window ends, >= 1
 
--- Rejected requests are counted too: that is what INCR does.
-local count = redis.call('INCRBY', key, cost)
--- Test "no expiry", not "first hit": a key that ever lost its PEXPIRE
--- (a crash between two commands, a PERSIST, an old client) is healed here.
-if redis.call('PTTL', key) < 0 then
-  redis.call('PEXPIRE', key, closes)
+-- The key names its window, so it need not vanish the moment the window
+-- closes: an expiry of W from the window's first request frees it within
+-- one more window, and until then the next window simply starts over it.
+-- Test "no expiry", not "first hit": a key that ever lost its PEXPIRE (a
+-- crash between two commands, a PERSIST, an old client) is healed here. A
+-- new window always gets its own expiry, whatever the old one had left.
+if fresh or redis.call('PTTL', key) < 0 then
+  redis.call('PEXPIRE', key, window)
 end
 
 local remaining = limit - count

@@ -27,13 +27,17 @@ if now < 0 then
 end
 
 local id = math.floor(now / window)
-local ttl = (id + 1) * window - now
-
 local used = 0
 local stored = redis.call('HMGET', KEYS[1], 'w', 'n')
-if tonumber(stored[1]) == id then
+local w = tonumber(stored[1])
+if w and w >= id then
+  -- The window the key is counting. A caller whose time is behind it (a
+  -- late timestamp, a clock stepped back) draws on it too: going back to an
+  -- older window would hand out its whole limit again.
+  id = w
   used = tonumber(stored[2]) or 0
 end
+local ttl = (id + 1) * window - now
 
 local granted = math.min(batch, limit - used)
 if granted < 0 then

@@ -5,7 +5,8 @@
 --
 -- Exact integer arithmetic: time is scaled by N so a sub-window is W units
 -- long, and the estimate is kept multiplied by W.
--- KEYS[1]  "rl:{id}:sc", a hash: sub-window index -> allowed count in it
+-- KEYS[1]  "rl:{id}:sc", a hash: sub-window index -> allowed count in it,
+--          and t -> the latest time the key has seen
 -- ARGV     now_ms (negative: read Redis TIME), cost, window_ms, limit, subwindows
 -- Returns  {allowed 0|1, remaining, retry_after_ms, now_ms}
 local now = tonumber(ARGV[1])
@@ -19,6 +20,15 @@ local L = tonumber(ARGV[4])
 local N = tonumber(ARGV[5])
 local key = KEYS[1]
 
+-- Time never runs backwards for a key: a caller whose time is behind the
+-- latest one seen is decided at that time, as in chapter 03 (at its own
+-- time the counts of later sub-windows would be left out), and its retry
+-- delay counts from its own time.
+local caller = now
+local last = tonumber(redis.call('HGET', key, 't'))
+if last and last > now then now = last end
+redis.call('HSET', key, 't', now)
+
 local k = math.floor(now * N / W) -- current sub-window
 local e = now * N - k * W         -- elapsed in it, scaled by N: 0 <= e < W
 
@@ -26,8 +36,10 @@ local e = now * N - k * W         -- elapsed in it, scaled by N: 0 <= e < W
 local c = {}
 local flat = redis.call('HGETALL', key)
 for i = 1, #flat, 2 do
-  local j = tonumber(flat[i])
-  if j < k - N then
+  local j = tonumber(flat[i]) -- nil for the field t
+  if not j then
+    -- not a sub-window
+  elseif j < k - N then
     redis.call('HDEL', key, flat[i])
   else
     c[j] = tonumber(flat[i + 1])
@@ -52,8 +64,8 @@ local est = scaled(k, e)
 if est + W * (cost - 1) < L * W then
   redis.call('HINCRBY', key, k, cost)
   -- Sub-window k weighs on estimates until it has left the window entirely.
-  redis.call('PEXPIRE', key, math.ceil((W - e) / N) + W)
-  return {1, remaining_at(est + W * cost), 0, now}
+  redis.call('PEXPIRE', key, math.ceil((W - e) / N) + W + now - caller)
+  return {1, remaining_at(est + W * cost), 0, caller}
 end
 
 -- Rejected: find the first whole ms d >= 1 at which the estimate has fallen
@@ -85,6 +97,6 @@ for m = 0, N + 1 do
   end
 end
 if redis.call('PTTL', key) == -1 then
-  redis.call('PEXPIRE', key, math.ceil((W - e) / N) + W)
+  redis.call('PEXPIRE', key, math.ceil((W - e) / N) + W + now - caller)
 end
-return {0, remaining_at(est), retry or W, now}
+return {0, remaining_at(est), (retry or W) + now - caller, caller}

@@ -20,6 +20,9 @@ local eps = 1e-9
 -- as having no key at all.
 local ttl = math.ceil(C * 1000 / R)
 
+-- ts is the latest time the key has seen. A caller whose time is behind it
+-- is decided then, as in chapter 04 (no refill), and its retry delay counts
+-- from its own time.
 local state = redis.call('HMGET', key, 'tokens', 'ts')
 local tokens, last = C, now
 if state[1] then
@@ -35,15 +38,16 @@ if tokens + eps >= cost then
   tokens = tokens - cost
   if tokens < 0 then tokens = 0 end
   redis.call('HSET', key, 'tokens', tokens, 'ts', last)
-  redis.call('PEXPIRE', key, ttl)
+  redis.call('PEXPIRE', key, ttl + last - now)
   return {1, math.floor(tokens + eps), 0, now}
 end
 
--- Rejected: nothing to write (the refill is a straight line from the stored
--- point), but make sure the key can still expire.
+-- Rejected: store the refilled state too, so that the key's time moves on,
+-- and make sure the key can still expire.
+redis.call('HSET', key, 'tokens', tokens, 'ts', last)
 if redis.call('PTTL', key) == -1 then
-  redis.call('PEXPIRE', key, ttl)
+  redis.call('PEXPIRE', key, ttl + last - now)
 end
 local retry = math.ceil((cost - tokens) * 1000 / R - eps)
 if retry < 1 then retry = 1 end
-return {0, math.floor(tokens + eps), retry, now}
+return {0, math.floor(tokens + eps), retry + last - now, now}
