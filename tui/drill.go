@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
 	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
 )
 
@@ -27,8 +29,6 @@ to the width. Answer each question aloud before reading the model answer.
   --width W      wrap at W columns, 40 to 200 (default 80)
 `
 
-const drillFlags = "--n --shuffle --seed --answers --chapter --width"
-
 // drillOptions is what the drill flags hold after parsing.
 type drillOptions struct {
 	n       int // 0 = all
@@ -42,104 +42,39 @@ type drillOptions struct {
 
 func parseDrillFlags(args []string) (drillOptions, error) {
 	o := drillOptions{answers: true, width: 80}
-	var bad error
-	fs := flag.NewFlagSet("drill", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	intFlag := func(name, accept string, dst *int) {
-		fs.Func(name, "", func(s string) error {
-			v, err := strconv.Atoi(strings.TrimSpace(s))
-			if err != nil && bad == nil {
-				bad = fmt.Errorf("invalid --%s %q: accepted %s", name, s, accept)
-			}
-			*dst = v
-			return err
-		})
-	}
-	intFlag("n", "an integer >= 1", &o.n)
-	intFlag("width", "an integer from 40 to 200", &o.width)
-	fs.Func("seed", "", func(s string) error {
-		v, err := strconv.ParseUint(strings.TrimSpace(s), 10, 64)
-		if err != nil && bad == nil {
-			bad = fmt.Errorf("invalid --seed %q: accepted a non-negative integer", s)
-		}
-		o.seed, o.seeded = v, true
+	chapters := interview.DrillChapters()
+	chapterAccept := "one of " + strings.Join(chapters, ", ")
+	c := newCLIFlags("drill")
+	c.integer("n", "an integer >= 1", &o.n)
+	c.boolean("shuffle", &o.shuffle)
+	c.value("seed", "a non-negative integer", func(s string) (err error) {
+		o.seed, err = strconv.ParseUint(s, 10, 64)
+		o.seeded = true
 		return err
 	})
-	boolFlag := func(name string, dst *bool) {
-		fs.Var(drillBool{dst, func(v string) {
-			if bad == nil {
-				bad = fmt.Errorf("invalid --%s %q: accepted true or false", name, v)
-			}
-		}}, name, "")
-	}
-	boolFlag("shuffle", &o.shuffle)
-	boolFlag("answers", &o.answers)
-	fs.StringVar(&o.chapter, "chapter", "", "")
-	if err := fs.Parse(args); err != nil {
-		switch {
-		case errors.Is(err, flag.ErrHelp):
-			return o, err
-		case bad != nil:
-			return o, bad
-		case strings.HasPrefix(err.Error(), "flag provided but not defined: "):
-			f := strings.TrimLeft(strings.TrimPrefix(err.Error(), "flag provided but not defined: "), "-")
-			return o, fmt.Errorf("unknown flag --%s: accepted %s", f, drillFlags)
-		default:
-			return o, fmt.Errorf("%v: accepted %s", err, drillFlags)
-		}
-	}
-	if fs.NArg() > 0 {
-		return o, fmt.Errorf("unexpected argument %q: accepted %s", fs.Arg(0), drillFlags)
+	c.boolean("answers", &o.answers)
+	c.str("chapter", chapterAccept, &o.chapter)
+	c.integer("width", "an integer from 40 to 200", &o.width)
+	if err := c.parse(args); err != nil {
+		return o, err
 	}
 	if o.width < 40 || o.width > 200 {
-		return o, fmt.Errorf("invalid --width %d: accepted an integer from 40 to 200", o.width)
+		return o, framing.BadParam("width", o.width, "an integer from 40 to 200")
 	}
-	chapters := interview.DrillChapters()
-	if o.chapter != "" {
-		if len(o.chapter) == 1 {
-			o.chapter = "0" + o.chapter
+	if c.isSet("chapter") {
+		ch := o.chapter
+		if len(ch) == 1 {
+			ch = "0" + ch
 		}
-		found := false
-		for _, c := range chapters {
-			found = found || c == o.chapter
+		if !slices.Contains(chapters, ch) {
+			return o, framing.BadParam("chapter", strconv.Quote(o.chapter), chapterAccept)
 		}
-		if !found {
-			return o, fmt.Errorf("invalid --chapter %q: accepted one of %s", o.chapter, strings.Join(chapters, ", "))
-		}
+		o.chapter = ch
 	}
-	if o.n < 0 || (o.n == 0 && flagGiven(fs, "n")) {
-		return o, fmt.Errorf("invalid --n %d: accepted an integer >= 1", o.n)
+	if o.n < 0 || (o.n == 0 && c.isSet("n")) {
+		return o, framing.BadParam("n", o.n, "an integer >= 1")
 	}
 	return o, nil
-}
-
-// drillBool is a bool flag that reports a bad value in our own words.
-type drillBool struct {
-	dst *bool
-	bad func(string)
-}
-
-func (b drillBool) IsBoolFlag() bool { return true }
-func (b drillBool) String() string {
-	if b.dst == nil {
-		return "false"
-	}
-	return strconv.FormatBool(*b.dst)
-}
-func (b drillBool) Set(s string) error {
-	v, err := strconv.ParseBool(s)
-	if err != nil {
-		b.bad(s)
-		return err
-	}
-	*b.dst = v
-	return nil
-}
-
-func flagGiven(fs *flag.FlagSet, name string) bool {
-	given := false
-	fs.Visit(func(f *flag.Flag) { given = given || f.Name == name })
-	return given
 }
 
 // drillSelect applies the chapter filter, the shuffle and --n.
@@ -231,8 +166,7 @@ func runDrill(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "drill: %v\n", err)
-		return 2
+		return badInput(stderr, "drill", err)
 	}
 	writeDrill(stdout, o, drillSelect(o))
 	return 0

@@ -22,8 +22,6 @@ round trip). --order lists the node of each request; without it every node gets
 --per-node requests, round-robin.
 `
 
-const prefetchFlags = "--nodes --per-node --limit --batch --order --rtt --json"
-
 // prefetchJSON is the SPEC §4 shape of `prefetch --json`.
 type prefetchJSON struct {
 	Central  distributed.CentralMetrics  `json:"central"`
@@ -38,26 +36,20 @@ func runPrefetch(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, prefetchUsage)
 		return 0
 	}
-	if err == nil {
-		var res distributed.PrefetchResult
-		res, err = distributed.SimulatePrefetch(cfg)
-		if err == nil {
-			if asJSON {
-				out, _ := json.Marshal(prefetchJSON{Central: res.Central, Prefetch: res.Prefetch, Nodes: res.Nodes})
-				fmt.Fprintf(stdout, "%s\n", out)
-			} else {
-				writePrefetchTable(stdout, res)
-			}
-			return 0
-		}
+	if err != nil {
+		return badInput(stderr, "prefetch", err)
 	}
-	var pe *framing.ParamError
-	if errors.As(err, &pe) {
-		fmt.Fprintf(stderr, "prefetch: invalid --%s %s: accepted %s\n", pe.Param, pe.Value, pe.Accept)
+	res, err := distributed.SimulatePrefetch(cfg)
+	if err != nil {
+		return badInput(stderr, "prefetch", err)
+	}
+	if asJSON {
+		out, _ := json.Marshal(prefetchJSON{Central: res.Central, Prefetch: res.Prefetch, Nodes: res.Nodes})
+		fmt.Fprintf(stdout, "%s\n", out)
 	} else {
-		fmt.Fprintf(stderr, "prefetch: %v\n", err)
+		writePrefetchTable(stdout, res)
 	}
-	return 2
+	return 0
 }
 
 // parsePrefetchArgs reads the flags. Malformed values come back as a
@@ -65,77 +57,38 @@ func runPrefetch(args []string, stdout, stderr io.Writer) int {
 func parsePrefetchArgs(args []string) (distributed.PrefetchConfig, bool, error) {
 	cfg := distributed.PrefetchConfig{Nodes: 4, PerNode: 2, Limit: 20, Batch: 8, RTTMS: 1}
 	var asJSON bool
-	var bad error // the first malformed value, kept with our own wording
-	fs := flag.NewFlagSet("prefetch", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	intFlag := func(name string, dst *int, accept string) {
-		fs.Func(name, "", func(s string) error {
-			v, err := strconv.Atoi(strings.TrimSpace(s))
-			if err != nil {
-				if bad == nil {
-					bad = framing.BadParam(name, strconv.Quote(s), accept)
-				}
-				return bad
-			}
-			*dst = v
-			return nil
-		})
+	c := newCLIFlags("prefetch")
+	c.integer("nodes", fmt.Sprintf("an integer from 1 to %d", distributed.MaxSimNodes), &cfg.Nodes)
+	c.integer("per-node", "an integer >= 0", &cfg.PerNode)
+	c.integer("limit", fmt.Sprintf("an integer from 0 to %d", distributed.MaxSimLimit), &cfg.Limit)
+	c.integer("batch", fmt.Sprintf("an integer from 1 to %d", distributed.MaxSimLimit), &cfg.Batch)
+	c.value("order", orderAccept, func(s string) (err error) { cfg.Order, err = parseOrder(s); return err })
+	c.value("rtt", fmt.Sprintf("an integer number of ms from 0 to %d", distributed.MaxSimRTTMS),
+		func(s string) (err error) { cfg.RTTMS, err = strconv.ParseInt(s, 10, 64); return err })
+	c.boolean("json", &asJSON)
+	if err := c.parse(args); err != nil {
+		return cfg, false, err
 	}
-	intFlag("nodes", &cfg.Nodes, fmt.Sprintf("an integer from 1 to %d", distributed.MaxSimNodes))
-	intFlag("per-node", &cfg.PerNode, "an integer >= 0")
-	intFlag("limit", &cfg.Limit, fmt.Sprintf("an integer from 0 to %d", distributed.MaxSimLimit))
-	intFlag("batch", &cfg.Batch, fmt.Sprintf("an integer from 1 to %d", distributed.MaxSimLimit))
-	fs.Func("rtt", "", func(s string) error {
-		v, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
-		if err != nil {
-			if bad == nil {
-				bad = framing.BadParam("rtt", strconv.Quote(s), fmt.Sprintf("an integer number of ms from 0 to %d", distributed.MaxSimRTTMS))
-			}
-			return bad
-		}
-		cfg.RTTMS = v
-		return nil
-	})
-	fs.Func("order", "", func(s string) error {
-		order, err := parseOrder(s)
-		if err != nil {
-			if bad == nil {
-				bad = err
-			}
-			return err
-		}
-		cfg.Order = order
-		return nil
-	})
-	fs.BoolVar(&asJSON, "json", false, "")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return cfg, false, err
-		}
-		if bad != nil {
-			return cfg, false, bad
-		}
-		return cfg, false, fmt.Errorf("%v: accepted %s", err, prefetchFlags)
-	}
-	if fs.NArg() > 0 {
-		return cfg, false, fmt.Errorf("unexpected argument %q: accepted %s", fs.Arg(0), prefetchFlags)
+	if c.isSet("order") && c.isSet("per-node") {
+		return cfg, false, errors.New("--per-node cannot be combined with --order (the order lists every request): accepted one of them")
 	}
 	return cfg, asJSON, nil
 }
 
+const orderAccept = "a comma-separated list of node numbers, e.g. 1,2,1,2,2"
+
 // parseOrder reads "1,2,1,2,2". Whether each node exists is checked by
 // SimulatePrefetch, which knows --nodes.
 func parseOrder(s string) ([]int, error) {
-	const accept = "a comma-separated list of node numbers, e.g. 1,2,1,2,2"
 	if strings.TrimSpace(s) == "" {
-		return nil, framing.BadParam("order", strconv.Quote(s), accept)
+		return nil, framing.BadParam("order", strconv.Quote(s), orderAccept)
 	}
 	parts := strings.Split(s, ",")
 	order := make([]int, 0, len(parts))
 	for _, p := range parts {
 		n, err := strconv.Atoi(strings.TrimSpace(p))
 		if err != nil {
-			return nil, framing.BadParam("order", strconv.Quote(s), accept)
+			return nil, framing.BadParam("order", strconv.Quote(s), orderAccept)
 		}
 		order = append(order, n)
 	}

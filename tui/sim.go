@@ -35,14 +35,11 @@ Searches arrival sequences for the one that gets the most requests upstream
 inside one window of width W, and compares it with the textbook bound.
 `
 
-const (
-	simFlags   = "--algo --arrivals --window --limit --capacity --rate --subwindows --costs --json --scenario --left --right"
-	worstFlags = "--algo --window --limit --capacity --rate --subwindows --json"
-)
-
 // simAccept says what each flag takes, for parse errors (the lab's own
 // validation words the range errors).
 var simAccept = map[string]string{
+	"algo":       "one of " + strings.Join(lab.Algorithms, ", "),
+	"scenario":   "one of " + strings.Join(scenarioNames(), ", "),
 	"window":     "an integer number of ms > 0 (at most 1e12)",
 	"limit":      "an integer >= 1",
 	"capacity":   "an integer >= 1",
@@ -54,82 +51,56 @@ var simAccept = map[string]string{
 
 // simArgs is what the sim and worst flags hold after parsing.
 type simArgs struct {
-	p                     lab.Params
-	set                   map[string]bool // flags given on the command line
-	algo, scenario        string
-	left, right           string
-	arrivals              []int64
-	costs                 []int
-	asJSON                bool
-	arrivalsRaw, costsRaw string
+	p              lab.Params
+	flags          *cliFlags
+	algo, scenario string
+	left, right    string
+	arrivals       []int64
+	costs          []int
+	asJSON         bool
 }
 
-// parseSimFlags reads the flags named in allowed. Every failure is an error
-// whose text is the whole stderr line after the command name.
-func parseSimFlags(name string, args []string, allowed string) (simArgs, error) {
-	a := simArgs{p: lab.DefaultParams(), set: map[string]bool{}}
-	var bad error // the first malformed value, kept with our own wording
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	has := func(f string) bool { return strings.Contains(" "+allowed+" ", " --"+f+" ") }
-	value := func(f string, parse func(string) error) {
-		if !has(f) {
-			return
-		}
-		fs.Func(f, "", func(s string) error {
-			if err := parse(strings.TrimSpace(s)); err != nil {
-				if bad == nil {
-					bad = framing.BadParam(f, strconv.Quote(s), simAccept[f])
+func (a simArgs) set(name string) bool { return a.flags.isSet(name) }
+
+// parseSimFlags reads the sim flags, or with worst only the budget, --algo
+// and --json. Every failure is an error whose text is the whole stderr line
+// after the command name.
+func parseSimFlags(cmd string, args []string) (simArgs, error) {
+	a := simArgs{p: lab.DefaultParams(), flags: newCLIFlags(cmd)}
+	c := a.flags
+	sim := cmd == "sim"
+	algoAccept := simAccept["algo"]
+	if !sim {
+		algoAccept = "all, or " + algoAccept
+	}
+	c.str("algo", algoAccept, &a.algo)
+	if sim {
+		c.value("arrivals", simAccept["arrivals"], func(s string) (err error) { a.arrivals, err = parseInts64(s); return err })
+	}
+	c.value("window", simAccept["window"], func(s string) (err error) { a.p.WindowMS, err = strconv.ParseInt(s, 10, 64); return err })
+	c.integer("limit", simAccept["limit"], &a.p.Limit)
+	c.integer("capacity", simAccept["capacity"], &a.p.Capacity)
+	c.value("rate", simAccept["rate"], func(s string) (err error) { a.p.RatePerS, err = strconv.ParseFloat(s, 64); return err })
+	c.integer("subwindows", simAccept["subwindows"], &a.p.SubWindows)
+	if sim {
+		c.value("costs", simAccept["costs"], func(s string) error {
+			v, err := parseInts64(s)
+			for _, x := range v {
+				if int64(int(x)) != x {
+					return strconv.ErrRange // only where int is 32 bits
 				}
-				return bad
+				a.costs = append(a.costs, int(x))
 			}
-			return nil
+			return err
 		})
 	}
-	intInto := func(dst *int) func(string) error {
-		return func(s string) (err error) { *dst, err = strconv.Atoi(s); return err }
+	c.boolean("json", &a.asJSON)
+	if sim {
+		c.str("scenario", simAccept["scenario"], &a.scenario)
+		c.str("left", simAccept["algo"], &a.left)
+		c.str("right", simAccept["algo"], &a.right)
 	}
-	value("window", func(s string) (err error) { a.p.WindowMS, err = strconv.ParseInt(s, 10, 64); return err })
-	value("limit", intInto(&a.p.Limit))
-	value("capacity", intInto(&a.p.Capacity))
-	value("subwindows", intInto(&a.p.SubWindows))
-	value("rate", func(s string) (err error) { a.p.RatePerS, err = strconv.ParseFloat(s, 64); return err })
-	value("arrivals", func(s string) (err error) { a.arrivalsRaw = s; a.arrivals, err = parseInts64(s); return err })
-	value("costs", func(s string) (err error) {
-		a.costsRaw = s
-		v, err := parseInts64(s)
-		for _, c := range v {
-			a.costs = append(a.costs, int(max(math.MinInt32, min(c, math.MaxInt32))))
-		}
-		return err
-	})
-	for _, f := range []struct {
-		name string
-		dst  *string
-	}{{"algo", &a.algo}, {"scenario", &a.scenario}, {"left", &a.left}, {"right", &a.right}} {
-		if has(f.name) {
-			fs.StringVar(f.dst, f.name, "", "")
-		}
-	}
-	fs.BoolVar(&a.asJSON, "json", false, "")
-	if err := fs.Parse(args); err != nil {
-		switch {
-		case errors.Is(err, flag.ErrHelp):
-			return a, err
-		case bad != nil:
-			return a, bad
-		case strings.HasPrefix(err.Error(), "flag provided but not defined: "):
-			f := strings.TrimLeft(strings.TrimPrefix(err.Error(), "flag provided but not defined: "), "-")
-			return a, fmt.Errorf("unknown flag --%s: accepted %s", f, allowed)
-		default:
-			return a, fmt.Errorf("%v: accepted %s", err, allowed)
-		}
-	}
-	if fs.NArg() > 0 {
-		return a, fmt.Errorf("unexpected argument %q: accepted %s", fs.Arg(0), allowed)
-	}
-	fs.Visit(func(f *flag.Flag) { a.set[f.Name] = true })
-	return a, nil
+	return a, c.parse(args)
 }
 
 // parseInts64 reads "820,880,940". Empty items are an error.
@@ -150,19 +121,13 @@ func parseInts64(s string) ([]int64, error) {
 }
 
 // simFail prints the one stderr line for bad input and returns exit code 2.
-// A *framing.ParamError names its flag; left and right rename "algo".
+// The lab names the algorithm "algo"; in a scenario it is --left or --right.
 func simFail(stderr io.Writer, cmd string, err error, algoFlag string) int {
 	var pe *framing.ParamError
-	if errors.As(err, &pe) {
-		f := pe.Param
-		if f == "algo" && algoFlag != "" {
-			f = algoFlag
-		}
-		fmt.Fprintf(stderr, "%s: invalid --%s %s: accepted %s\n", cmd, f, pe.Value, pe.Accept)
-	} else {
-		fmt.Fprintf(stderr, "%s: %v\n", cmd, err)
+	if errors.As(err, &pe) && pe.Param == "algo" && algoFlag != "" {
+		pe.Param = algoFlag
 	}
-	return 2
+	return badInput(stderr, cmd, err)
 }
 
 // simScenarioJSON is the SPEC §4 shape of `sim --scenario --json`.
@@ -174,7 +139,7 @@ type simScenarioJSON struct {
 
 // runSim is the headless chapter 05 lab (SPEC §4).
 func runSim(args []string, stdout, stderr io.Writer) int {
-	a, err := parseSimFlags("sim", args, simFlags)
+	a, err := parseSimFlags("sim", args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(stdout, simUsage)
 		return 0
@@ -182,17 +147,17 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return simFail(stderr, "sim", err, "")
 	}
-	if a.set["scenario"] {
+	if a.set("scenario") {
 		return runScenario(a, stdout, stderr)
 	}
 	switch {
-	case a.set["left"] || a.set["right"]:
+	case a.set("left") || a.set("right"):
 		return simFail(stderr, "sim", errors.New("--left and --right need --scenario: accepted "+
 			strings.Join(scenarioNames(), ", ")), "")
-	case !a.set["algo"]:
+	case !a.set("algo"):
 		return simFail(stderr, "sim", errors.New("missing --algo (or --scenario): accepted "+
 			strings.Join(lab.Algorithms, ", ")), "")
-	case !a.set["arrivals"]:
+	case !a.set("arrivals"):
 		return simFail(stderr, "sim", errors.New("missing --arrivals: accepted "+simAccept["arrivals"]), "")
 	}
 	res, err := lab.Run(a.algo, a.p, a.arrivals, a.costs)
@@ -214,7 +179,7 @@ func runScenario(a simArgs, stdout, stderr io.Writer) int {
 	sc, ok := lab.ScenarioByName(a.scenario)
 	switch {
 	case a.scenario == "custom":
-		if !a.set["arrivals"] {
+		if !a.set("arrivals") {
 			return simFail(stderr, "sim", errors.New("--scenario custom needs --arrivals: accepted "+simAccept["arrivals"]), "")
 		}
 		sc = lab.Scenario{Name: "custom", Title: "your own arrivals", Arrivals: a.arrivals,
@@ -222,33 +187,33 @@ func runScenario(a simArgs, stdout, stderr io.Writer) int {
 	case !ok:
 		return simFail(stderr, "sim", framing.BadParam("scenario", strconv.Quote(a.scenario),
 			strings.Join(scenarioNames(), ", ")), "")
-	case a.set["arrivals"]:
+	case a.set("arrivals"):
 		return simFail(stderr, "sim", fmt.Errorf("--arrivals cannot change --scenario %s: accepted --scenario custom --arrivals ...", a.scenario), "")
 	}
-	if a.set["algo"] {
+	if a.set("algo") {
 		return simFail(stderr, "sim", errors.New("--algo cannot be combined with --scenario: accepted --left ALGO --right ALGO"), "")
 	}
 	// The scenario's budget, with any flag given on the command line on top.
 	p := sc.Params
-	if a.set["window"] {
+	if a.set("window") {
 		p.WindowMS = a.p.WindowMS
 	}
-	if a.set["limit"] {
+	if a.set("limit") {
 		p.Limit = a.p.Limit
 	}
-	if a.set["capacity"] {
+	if a.set("capacity") {
 		p.Capacity = a.p.Capacity
 	}
-	if a.set["rate"] {
+	if a.set("rate") {
 		p.RatePerS = a.p.RatePerS
 	}
-	if a.set["subwindows"] {
+	if a.set("subwindows") {
 		p.SubWindows = a.p.SubWindows
 	}
-	if a.set["left"] {
+	if a.set("left") {
 		sc.Left = a.left
 	}
-	if a.set["right"] {
+	if a.set("right") {
 		sc.Right = a.right
 	}
 	left, err := lab.Run(sc.Left, p, sc.Arrivals, a.costs)
@@ -270,7 +235,7 @@ func runScenario(a simArgs, stdout, stderr io.Writer) int {
 
 // runWorst is the headless worst-case search.
 func runWorst(args []string, stdout, stderr io.Writer) int {
-	a, err := parseSimFlags("worst", args, worstFlags)
+	a, err := parseSimFlags("worst", args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(stdout, worstUsage)
 		return 0
@@ -278,7 +243,7 @@ func runWorst(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return simFail(stderr, "worst", err, "")
 	}
-	if !a.set["algo"] {
+	if !a.set("algo") {
 		return simFail(stderr, "worst", errors.New("missing --algo: accepted all, "+strings.Join(lab.Algorithms, ", ")), "")
 	}
 	algos := []string{a.algo}
@@ -392,7 +357,7 @@ func (tl timeline) boundary(c int) bool {
 }
 
 func (tl timeline) axis() (labels, ticks string) {
-	lab := []byte(strings.Repeat(" ", tl.cols+8))
+	lab := []byte(strings.Repeat(" ", 80-simLabelWidth))
 	tick := []byte(strings.Repeat(" ", tl.cols))
 	first := tl.cols // column of the first boundary label
 	free := 0
@@ -403,7 +368,7 @@ func (tl timeline) axis() (labels, ticks string) {
 		tick[c] = '|'
 		lo := tl.t0 + int64(c)*tl.scale
 		s := strconv.FormatInt((lo+tl.window-1)/tl.window*tl.window, 10)
-		if c >= free {
+		if c >= free && c+len(s) <= len(lab) { // a cut label would show a wrong time
 			copy(lab[c:], s)
 			free = c + len(s) + 1
 			first = min(first, c)
@@ -497,11 +462,21 @@ func writeTimeline(w io.Writer, p lab.Params, results ...lab.Result) {
 		sent, rejected := sentAndRejected(r)
 		fmt.Fprintf(w, "%-*s%s\n", simLabelWidth, r.Algorithm, tl.row(sent, rejected))
 		if len(r.MaxWindows) > 0 {
-			fmt.Fprintf(w, "%-*s%s\n", simLabelWidth, fmt.Sprintf("  busiest W: %d", r.Metrics.MaxInWindow),
-				tl.frame(r.MaxWindows[0]))
+			fmt.Fprintf(w, "%-*s%s\n", simLabelWidth, busiestLabel(r.Metrics.MaxInWindow), tl.frame(r.MaxWindows[0]))
 		}
 	}
 	fmt.Fprintln(w, "digits: requests sent upstream in that column, x: rejected, [==): the busiest W")
+}
+
+// busiestLabel names the frame row in the label column, leaving at least
+// one space before the frame however large the count.
+func busiestLabel(n int) string {
+	for _, f := range []string{"  busiest W: %d", "busiest W: %d", "busiest: %d"} {
+		if l := fmt.Sprintf(f, n); len(l) < simLabelWidth {
+			return l
+		}
+	}
+	return fmt.Sprint(n)
 }
 
 func clip(s string, n int) string {
@@ -511,11 +486,37 @@ func clip(s string, n int) string {
 	return s[:n-2] + ".."
 }
 
-func sentText(q lab.Request) string {
+// sentText is "A <sent>" or "R", padded to width (at least 7).
+func sentText(q lab.Request, width int) string {
 	if q.SentMS == nil {
-		return "R      "
+		return fmt.Sprintf("%-*s", width, "R")
 	}
-	return fmt.Sprintf("A %-5d", *q.SentMS)
+	return fmt.Sprintf("A %-*d", width-2, *q.SentMS)
+}
+
+// sentWidth is the width sentText needs for every request of the results.
+func sentWidth(results ...lab.Result) int {
+	w := 7
+	for _, r := range results {
+		for _, q := range r.Requests {
+			if q.SentMS != nil {
+				w = max(w, 2+digits(*q.SentMS))
+			}
+		}
+	}
+	return w
+}
+
+func digits(v int64) int { return len(strconv.FormatInt(v, 10)) }
+
+// column is the width a right-aligned number column needs: its header or
+// its widest value.
+func column(header string, values ...int64) int {
+	w := len(header)
+	for _, v := range values {
+		w = max(w, digits(v))
+	}
+	return w
 }
 
 func writeMetrics(w io.Writer, results ...lab.Result) {
@@ -539,7 +540,10 @@ func writeMetrics(w io.Writer, results ...lab.Result) {
 		if len(r.MaxWindows) == 0 {
 			return "-"
 		}
-		return fmt.Sprintf("[%d,%d)", r.MaxWindows[0][0], r.MaxWindows[0][1])
+		if win := fmt.Sprintf("[%d,%d)", r.MaxWindows[0][0], r.MaxWindows[0][1]); len(win) < 20 {
+			return win
+		}
+		return fmt.Sprintf("from %d", r.MaxWindows[0][0])
 	})
 	line("overshoot (over L)", func(r lab.Result) string { return itoa(r.Metrics.Overshoot) })
 	line("longest wait (ms)", func(r lab.Result) string { return strconv.FormatInt(r.Metrics.MaxWaitMS, 10) })
@@ -547,16 +551,29 @@ func writeMetrics(w io.Writer, results ...lab.Result) {
 }
 
 func writeSimRun(w io.Writer, r lab.Result) {
-	fmt.Fprintf(w, "%s, %s\n\n", r.Algorithm, paramsLine(r.Params))
+	writeWrapped(w, r.Algorithm+", "+paramsLine(r.Params))
+	fmt.Fprintln(w)
 	writeTimeline(w, r.Params, r)
 	fmt.Fprintln(w)
-	fmt.Fprintf(w, "%3s %7s %4s  %-7s %5s  %s\n", "#", "arrival", "cost", "sent", "wait", "state after")
+	// The columns widen for large numbers; the state takes the rest of 80.
+	var idx, arr, cost, wait []int64
+	for _, q := range r.Requests {
+		idx, arr, cost = append(idx, int64(q.Index)), append(arr, q.ArrivalMS), append(cost, int64(q.Cost))
+		if q.WaitMS != nil {
+			wait = append(wait, *q.WaitMS)
+		}
+	}
+	iw, aw, cw, ww := max(3, column("#", idx...)), column("arrival", arr...), column("cost", cost...), column(" wait", wait...)
+	sw := sentWidth(r)
+	stateW := 80 - (iw + 1 + aw + 1 + cw + 2 + sw + 1 + ww + 2)
+	fmt.Fprintf(w, "%*s %*s %*s  %-*s %*s  %s\n", iw, "#", aw, "arrival", cw, "cost", sw, "sent", ww, "wait", "state after")
 	for _, q := range r.Requests {
 		wait := ""
 		if q.WaitMS != nil {
 			wait = strconv.FormatInt(*q.WaitMS, 10)
 		}
-		fmt.Fprintf(w, "%3d %7d %4d  %s %5s  %s\n", q.Index, q.ArrivalMS, q.Cost, sentText(q), wait, clip(q.State, 48))
+		fmt.Fprintf(w, "%*d %*d %*d  %s %*s  %s\n", iw, q.Index, aw, q.ArrivalMS, cw, q.Cost,
+			sentText(q, sw), ww, wait, clip(q.State, stateW))
 		fmt.Fprintf(w, "%16s%s\n", "", clip(q.Why, 64))
 	}
 	fmt.Fprintln(w)
@@ -568,21 +585,33 @@ func writeSimScenario(w io.Writer, sc lab.Scenario, left, right lab.Result) {
 	if sc.Example != "" {
 		title += " (" + sc.Example + ")"
 	}
-	fmt.Fprintf(w, "%s: %s\n%s\n\n", title, sc.Title, paramsLine(left.Params))
+	writeWrapped(w, title+": "+sc.Title)
+	writeWrapped(w, paramsLine(left.Params))
+	fmt.Fprintln(w)
 	writeTimeline(w, left.Params, left, right)
 	fmt.Fprintln(w)
-	// The left column takes what it needs, the right one the rest of 80.
-	leftW := len(left.Algorithm)
+	// The left column takes what it needs, up to 35 columns and leaving the
+	// right one at least half of what is left of 80.
+	var arr []int64
 	for _, q := range left.Requests {
-		leftW = max(leftW, 8+len(q.State))
+		arr = append(arr, q.ArrivalMS)
 	}
-	leftW = min(leftW, 35)
-	rightW := 80 - 7 - 3 - leftW - 3
-	fmt.Fprintf(w, "%7s | %-*s | %s\n", "arrival", leftW, clip(left.Algorithm, leftW), clip(right.Algorithm, rightW))
+	aw, sw := column("arrival", arr...), sentWidth(left, right)
+	room := 80 - aw - 6
+	need := func(r lab.Result) int {
+		n := len(r.Algorithm)
+		for _, q := range r.Requests {
+			n = max(n, sw+1+len(q.State))
+		}
+		return n
+	}
+	leftW := min(need(left), 35, room-min(need(right), room/2))
+	rightW := room - leftW
+	fmt.Fprintf(w, "%*s | %-*s | %s\n", aw, "arrival", leftW, clip(left.Algorithm, leftW), clip(right.Algorithm, rightW))
 	for i, q := range left.Requests {
 		r := right.Requests[i]
-		fmt.Fprintf(w, "%7d | %s %-*s | %s %s\n", q.ArrivalMS,
-			sentText(q), leftW-8, clip(q.State, leftW-8), sentText(r), clip(r.State, rightW-8))
+		fmt.Fprintf(w, "%*d | %s %-*s | %s %s\n", aw, q.ArrivalMS,
+			sentText(q, sw), leftW-sw-1, clip(q.State, leftW-sw-1), sentText(r, sw), clip(r.State, rightW-sw-1))
 	}
 	fmt.Fprintln(w, "A sent-at: allowed and sent upstream then; R: rejected; state after the request")
 	fmt.Fprintln(w)
@@ -592,6 +621,13 @@ func writeSimScenario(w io.Writer, sc lab.Scenario, left, right lab.Result) {
 		for _, l := range wrapWords(sc.Lesson, 78) {
 			fmt.Fprintln(w, l)
 		}
+	}
+}
+
+// writeWrapped prints a heading, wrapped at 80 columns.
+func writeWrapped(w io.Writer, s string) {
+	for _, l := range wrapWords(s, 80) {
+		fmt.Fprintln(w, l)
 	}
 }
 
@@ -623,7 +659,7 @@ func arrivalsText(ts []int64) string {
 }
 
 func writeWorst(w io.Writer, r lab.WorstResult) {
-	fmt.Fprintf(w, "worst case found for %s, %s\n", r.Algorithm, paramsLine(r.Params))
+	writeWrapped(w, "worst case found for "+r.Algorithm+", "+paramsLine(r.Params))
 	fmt.Fprintf(w, "found: %d upstream in [%d,%d), overshoot %d over L\n",
 		r.MaxInWindow, r.Window[0], r.Window[1], r.Overshoot)
 	fmt.Fprintf(w, "textbook worst case: %s\n", r.Bound)
@@ -635,11 +671,16 @@ func writeWorst(w io.Writer, r lab.WorstResult) {
 }
 
 func writeWorstTable(w io.Writer, p lab.Params, found []lab.WorstResult) {
-	fmt.Fprintf(w, "worst cases found, %s\n\n", paramsLine(p))
-	fmt.Fprintf(w, "%-17s %5s  %-13s %s\n", "algorithm", "found", "in W", "textbook")
+	writeWrapped(w, "worst cases found, "+paramsLine(p))
+	fmt.Fprintln(w)
+	win := func(r lab.WorstResult) string { return fmt.Sprintf("[%d,%d)", r.Window[0], r.Window[1]) }
+	ww := 13
 	for _, r := range found {
-		fmt.Fprintf(w, "%-17s %5d  %-13s %s\n", r.Algorithm, r.MaxInWindow,
-			fmt.Sprintf("[%d,%d)", r.Window[0], r.Window[1]), clip(r.Bound, 42))
+		ww = max(ww, len(win(r)))
+	}
+	fmt.Fprintf(w, "%-17s %5s  %-*s %s\n", "algorithm", "found", ww, "in W", "textbook")
+	for _, r := range found {
+		fmt.Fprintf(w, "%-17s %5d  %-*s %s\n", r.Algorithm, r.MaxInWindow, ww, win(r), clip(r.Bound, 80-26-ww))
 		fmt.Fprintf(w, "%-17s %s\n", "", clip("arrivals "+arrivalsText(r.Arrivals), 62))
 	}
 }

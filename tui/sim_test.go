@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -267,7 +268,7 @@ func TestSimBadInput(t *testing.T) {
 		{[]string{"sim", "--scenario", "instant-burst", "--algo", "gcra"}, []string{"--algo", "--left ALGO --right ALGO"}},
 		{[]string{"sim", "--left", "gcra", "--algo", "gcra", "--arrivals", "1"}, []string{"--left and --right need --scenario", "cross-boundary-spike"}},
 		{[]string{"sim", "--bogus", "1"}, []string{"unknown flag --bogus", "accepted --algo --arrivals --window"}},
-		{[]string{"sim", "--window"}, []string{"-window", "accepted --algo"}},
+		{[]string{"sim", "--window"}, []string{"--window needs a value", "accepted an integer number of ms"}},
 		{[]string{"sim"}, []string{"missing --algo", "fixed-window"}},
 		{[]string{"sim", "--algo", "gcra"}, []string{"missing --arrivals", "integers from 0"}},
 		{append([]string{"sim", "extra"}, fw...), []string{`unexpected argument "extra"`, "accepted --algo"}},
@@ -388,5 +389,93 @@ func TestSimBinary(t *testing.T) {
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || badOut.Len() != 0 ||
 		!strings.Contains(badErr.String(), "--arrivals") {
 		t.Errorf("bad input: %v, stdout %q, stderr %q", err, badOut.String(), badErr.String())
+	}
+}
+
+// TestSimTextFits80ColumnsAnyInput: large arrivals, windows, budgets and
+// long states widen the columns or are cut, never the line. (Before, a
+// state of 48 characters made an 81-column row, and 13-digit arrivals or
+// sent times pushed every table past 80.)
+func TestSimTextFits80ColumnsAnyInput(t *testing.T) {
+	seqs := []string{
+		strings.TrimSuffix(strings.Repeat("0,", 30), ","),
+		"999999999999,1000000000000",
+		"0,1000000000000",
+		"123456789,123456790,123456791,999999999",
+	}
+	budgets := [][]string{
+		{},
+		{"--limit", "50", "--capacity", "50", "--rate", "0.001"},
+		{"--window", "1000000000000", "--limit", "1000000"},
+		{"--window", "60000", "--subwindows", "60", "--limit", "100"},
+		{"--rate", "0.123456789012345", "--capacity", "123456789", "--limit", "123456789", "--subwindows", "999", "--window", "999999999999"},
+	}
+	for _, s := range seqs {
+		for _, b := range budgets {
+			for _, args := range [][]string{
+				{"sim", "--algo", "sliding-log", "--arrivals", s},
+				{"sim", "--algo", "sliding-counter", "--arrivals", s},
+				{"sim", "--algo", "leaky-queue", "--arrivals", s},
+				{"sim", "--algo", "fixed-window-ttl", "--arrivals", s},
+				{"sim", "--scenario", "custom", "--arrivals", s, "--left", "sliding-counter", "--right", "leaky-queue"},
+			} {
+				out, errOut, code := simRun(t, append(args, b...)...)
+				if code != 0 {
+					t.Fatalf("%v %v: exit %d, %s", args, b, code, errOut)
+				}
+				for _, l := range strings.Split(out, "\n") {
+					if n := utf8.RuneCountInString(l); n > 80 {
+						t.Errorf("%v %v: line of %d columns: %q", args[:3], b, n, l)
+					}
+				}
+			}
+		}
+	}
+	out, _, _ := simRun(t, "worst", "--algo", "all", "--window", "1000000000000", "--limit", "2", "--capacity", "2")
+	for _, l := range strings.Split(out, "\n") {
+		if n := utf8.RuneCountInString(l); n > 80 {
+			t.Errorf("worst --algo all: line of %d columns: %q", n, l)
+		}
+	}
+}
+
+// TestSimTimelineLabelsAreWholeBoundaries: every time printed on the axis is
+// a window boundary kW, printed whole (a label that did not fit used to be
+// cut, showing a wrong time), and the busiest-W label never runs into its
+// frame.
+func TestSimTimelineLabelsAreWholeBoundaries(t *testing.T) {
+	for _, args := range [][]string{
+		{"sim", "--algo", "fixed-window", "--arrivals", "0,100", "--window", "17000000000"}, // the busiest W runs to 17e9: its label used to be cut to 1700000000
+		{"sim", "--algo", "fixed-window", "--arrivals", "3,1180", "--window", "20"},
+		{"sim", "--algo", "fixed-window", "--arrivals", "0,1000000000000", "--window", "33333333333"},
+		{"sim", "--algo", "sliding-log", "--arrivals", strings.TrimSuffix(strings.Repeat("5,", 1000), ","), "--limit", "1000"},
+	} {
+		out, errOut, code := simRun(t, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d %s", args, code, errOut)
+		}
+		var window int64 = 1000
+		for i, a := range args {
+			if a == "--window" {
+				window, _ = strconv.ParseInt(args[i+1], 10, 64)
+			}
+		}
+		lines := strings.Split(out, "\n")
+		for i, l := range lines {
+			if strings.HasPrefix(l, "ms ") {
+				fields := strings.Fields(l)[1:]
+				for j, f := range fields {
+					v, err := strconv.ParseInt(f, 10, 64)
+					// The first label is the start time when no boundary is there.
+					boundaryFirst := strings.HasPrefix(lines[i+1], strings.Repeat(" ", simLabelWidth)+"|")
+					if err != nil || v%window != 0 && (j > 0 || boundaryFirst) {
+						t.Errorf("%v: axis label %q is not a boundary of W %d: %q", args, f, window, l)
+					}
+				}
+			}
+			if strings.Contains(l, "busiest") && !strings.Contains(l, " [") && !strings.HasPrefix(l, "digits") {
+				t.Errorf("%v: busiest label runs into its frame: %q", args, l)
+			}
+		}
 	}
 }

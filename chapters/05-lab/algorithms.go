@@ -96,6 +96,9 @@ func (k *fixedKey) step(now int64, cost int) (framing.Decision, string, string, 
 	return d, state, why, 2
 }
 
+// stateCopyMax bounds the values a snapshot copies out of a key per step.
+const stateCopyMax = 1024
+
 // logKey reads the sliding log: its values are the timestamps it keeps.
 type logKey struct {
 	a *sliding.Log
@@ -107,12 +110,19 @@ func (k *logKey) maxCostName() string                        { return "the limit
 func (k *logKey) allow(now int64, cost int) framing.Decision { return k.a.AllowN(at(now), cost) }
 func (k *logKey) step(now int64, cost int) (framing.Decision, string, string, int) {
 	d := k.allow(now, cost)
-	kept := k.a.State().Timestamps
-	ts := make([]int64, len(kept))
-	for i, t := range kept {
-		ts[i] = ms(t)
+	// The log holds L - Remaining permits after the decision. Copying a
+	// huge log on every step would make a long run quadratic, so beyond
+	// stateCopyMax only its size is shown.
+	n := k.p.Limit - d.Remaining
+	var state string
+	if n <= stateCopyMax {
+		kept := k.a.State().Timestamps
+		n = len(kept)
+		state = "log " + listText(n, func(i int) string { return fmt.Sprint(ms(kept[i])) })
+	} else {
+		state = fmt.Sprintf("log [%d timestamps]", n)
 	}
-	in := len(ts)
+	in := n
 	if d.Allowed {
 		in -= cost
 	}
@@ -121,7 +131,7 @@ func (k *logKey) step(now int64, cost int) (framing.Decision, string, string, in
 		why = fmt.Sprintf("%d in (%d, %d] + cost %d > L %d; the oldest leaves at %d",
 			in, now-k.p.WindowMS, now, cost, k.p.Limit, now+ceilMS(d.RetryAfter))
 	}
-	return d, "log " + listMS(ts), why, len(ts)
+	return d, state, why, n
 }
 
 // counterKey reads the sliding counter: N+1 counts and the window id.
@@ -139,7 +149,7 @@ func (k *counterKey) step(now int64, cost int) (framing.Decision, string, string
 	est := num(s.Estimate)
 	var state string
 	if s.Sub != nil {
-		state = fmt.Sprintf("subs %v est %s", s.Sub, est)
+		state = fmt.Sprintf("subs %s est %s", listText(len(s.Sub), func(i int) string { return fmt.Sprint(s.Sub[i]) }), est)
 	} else {
 		state = fmt.Sprintf("prev %d curr %d est %s", s.Prev, s.Curr, est)
 	}
@@ -203,7 +213,8 @@ func (k *gcraKey) step(now int64, cost int) (framing.Decision, string, string, i
 }
 
 // gcraWhy states GCRA's test: (TAT - now) + (cost-1)T against tau, where the
-// TAT is max(TAT, now) and starts at the first arrival.
+// TAT is max(TAT, now) and starts at the first arrival. Only for cost 1 is
+// the left side the wait a queue would impose.
 func gcraWhy(c buckets.Config, now, tatBefore int64, cost int, d framing.Decision) string {
 	n := now * msNS
 	tat := max(tatBefore, n)
@@ -212,7 +223,11 @@ func gcraWhy(c buckets.Config, now, tatBefore int64, cost int, d framing.Decisio
 	if !d.Allowed {
 		op = ">"
 	}
-	return fmt.Sprintf("TAT - now = %s %s tau %s", msText(debt), op, msText(int64(c.Tau())))
+	lhs := "TAT - now"
+	if cost > 1 {
+		lhs = fmt.Sprintf("TAT + %dT - now", cost-1)
+	}
+	return fmt.Sprintf("%s = %s %s tau %s", lhs, msText(debt), op, msText(int64(c.Tau())))
 }
 
 // queueKey reads the leaky-bucket queue: TAT plus the requests waiting.
@@ -228,18 +243,15 @@ func (k *queueKey) step(now int64, cost int) (framing.Decision, string, string, 
 	before := k.a.State().TAT.UnixNano()
 	d := k.allow(now, cost)
 	s := k.a.State()
-	queue := make([]string, len(s.Queue))
-	for i, t := range s.Queue {
-		queue[i] = msText(t.UnixNano())
-	}
-	state := fmt.Sprintf("TAT %s, queue [%s]", msText(s.TAT.UnixNano()), strings.Join(queue, " "))
+	queue := listText(len(s.Queue), func(i int) string { return msText(s.Queue[i].UnixNano()) })
+	state := fmt.Sprintf("TAT %s, queue %s", msText(s.TAT.UnixNano()), queue)
 	why := gcraWhy(k.c, now, before, cost, d)
 	switch {
 	case d.Allowed && d.Wait == 0:
 		why += ": departs at once"
 	case d.Allowed:
 		why += ": queued, departs at " + msText(now*msNS+int64(d.Wait))
-	default:
+	case cost == 1: // TAT - now is the wait it would have had
 		why = "it would wait " + strings.TrimPrefix(why, "TAT - now = ")
 	}
 	return d, state, why, 1 + len(s.Queue)

@@ -84,18 +84,29 @@ func replay(algo string, p Params, k stepper, arrivals []int64, costs []int) Res
 // itself always measures the exact times.
 func roundMS(ns int64) int64 { return (ns + msNS/2) / msNS }
 
-// listMS formats times as "[820 880 940]".
-func listMS(ts []int64) string {
-	var b strings.Builder
-	b.WriteByte('[')
-	for i, t := range ts {
-		if i > 0 {
-			b.WriteByte(' ')
+// listShown is how many values a state's list prints in full. A longer one
+// (a log of thousands, a deep queue) shows its ends and its length, so a
+// snapshot stays one readable line and a long run stays linear.
+const listShown = 12
+
+// listText formats n items as "[a b c]", or "[a b c d e .. v w x y z] (n)"
+// when n is over listShown.
+func listText(n int, item func(i int) string) string {
+	parts := make([]string, 0, min(n, listShown+1))
+	if n <= listShown {
+		for i := range n {
+			parts = append(parts, item(i))
 		}
-		fmt.Fprint(&b, t)
+		return "[" + strings.Join(parts, " ") + "]"
 	}
-	b.WriteByte(']')
-	return b.String()
+	for i := range listShown / 2 {
+		parts = append(parts, item(i))
+	}
+	parts = append(parts, "..")
+	for i := n - listShown/2; i < n; i++ {
+		parts = append(parts, item(i))
+	}
+	return fmt.Sprintf("[%s] (%d)", strings.Join(parts, " "), n)
 }
 
 // num formats a float the way the course prints estimates and tokens.

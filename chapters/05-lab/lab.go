@@ -117,8 +117,8 @@ func Run(algo string, p Params, arrivals []int64, costs []int) (Result, error) {
 	}
 	if costs != nil {
 		if len(costs) != len(arrivals) {
-			return Result{}, framing.BadParam("costs", fmt.Sprintf("(%d values)", len(costs)),
-				fmt.Sprintf("one cost per arrival (%d values)", len(arrivals)))
+			return Result{}, framing.BadParam("costs", "("+values(len(costs))+")",
+				"one cost per arrival ("+values(len(arrivals))+")")
 		}
 		for _, c := range costs {
 			if c < 1 || c > k.maxCost() {
@@ -128,6 +128,13 @@ func Run(algo string, p Params, arrivals []int64, costs []int) (Result, error) {
 		}
 	}
 	return replay(algo, p, k, arrivals, costs), nil
+}
+
+func values(n int) string {
+	if n == 1 {
+		return "1 value"
+	}
+	return fmt.Sprintf("%d values", n)
 }
 
 // Scenario is one of the lab's prepared comparisons (SPEC §4).

@@ -481,3 +481,113 @@ func TestAccuracy_BadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestLongStateIsAbbreviated: a long log, queue or sub-window list shows
+// its ends and its length instead of every value, so a snapshot stays one
+// line and a long run stays linear; a huge log shows only its size (before,
+// L = 100000 with 25000 arrivals took 22 s formatting and copying logs).
+func TestLongStateIsAbbreviated(t *testing.T) {
+	p := DefaultParams()
+	p.Capacity = 20
+	r, err := Run("leaky-queue", p, make([]int64, 20), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "TAT 10000, queue [500 1000 1500 2000 2500 3000 .. 7000 7500 8000 8500 9000 9500] (19)"
+	if got := r.Requests[19].State; got != want {
+		t.Errorf("queue state %q, want %q", got, want)
+	}
+	if r.Metrics.StateValues != 20 {
+		t.Errorf("state values %d, want 1 + 19 queued", r.Metrics.StateValues)
+	}
+
+	p = DefaultParams()
+	p.Limit = 100_000
+	arrivals := make([]int64, 3000)
+	for i := range arrivals {
+		arrivals[i] = int64(i / 2)
+	}
+	r, err = Run("sliding-log", p, arrivals, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.Requests[12].State; got != "log [0 0 1 1 2 2 .. 3 4 4 5 5 6] (13)" {
+		t.Errorf("log of 13: %q", got)
+	}
+	if got := r.Requests[2999].State; got != "log [2000 timestamps]" {
+		t.Errorf("log of 2000 (1000 ms of 2 per ms): %q", got)
+	}
+	if r.Metrics.StateValues != 2000 || r.Metrics.Allowed != 3000 {
+		t.Errorf("metrics %+v, want 2000 values at the peak and all allowed", r.Metrics)
+	}
+}
+
+// TestWhyWithCost: for a cost k > 1 the test is TAT + (k-1)T - now <= tau,
+// which is not the wait; the explanation says so instead of "it would wait".
+func TestWhyWithCost(t *testing.T) {
+	r, err := Run("leaky-queue", DefaultParams(), []int64{0, 100, 200, 600}, []int{2, 1, 1, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wants := []string{
+		"TAT + 1T - now = 500 <= tau 1000: departs at once",
+		"TAT - now = 900 <= tau 1000: queued, departs at 1000",
+		"it would wait 1300 > tau 1000", // cost 1: TAT - now is the wait
+		"TAT + 2T - now = 1900 > tau 1000",
+	}
+	for i, w := range wants {
+		if got := r.Requests[i].Why; got != w {
+			t.Errorf("request %d why %q, want %q", i+1, got, w)
+		}
+	}
+	if _, err := Run("fixed-window", DefaultParams(), []int64{0, 1}, []int{1}); err == nil ||
+		err.Error() != "invalid costs (1 value): accepted one cost per arrival (2 values)" {
+		t.Errorf("cost count error %v", err)
+	}
+}
+
+// TestWorst_TooLargeNamesTheFlagAndRange: a budget too large to search names
+// the flag that is too large and the values that would fit (C = 63 with
+// R = 2 used to blame the rate without saying what rate fits).
+func TestWorst_TooLargeNamesTheFlagAndRange(t *testing.T) {
+	with := func(f func(*Params)) Params { p := DefaultParams(); f(&p); return p }
+	for _, tc := range []struct {
+		algo, param, accept string
+		p                   Params
+	}{
+		{"fixed-window", "limit", "an integer from 1 to 32", with(func(p *Params) { p.Limit = 33 })},
+		{"fixed-window-ttl", "limit", "an integer from 1 to 32", with(func(p *Params) { p.Limit = 33 })},
+		{"sliding-log", "limit", "an integer from 1 to 64", with(func(p *Params) { p.Limit = 65 })},
+		{"gcra", "capacity", "an integer from 1 to 63", with(func(p *Params) { p.Capacity = 64 })},
+		{"token-bucket", "rate", "at most 1 per second with C = 63", with(func(p *Params) { p.Capacity = 63 })},
+		{"leaky-queue", "rate", "at most 63 per second with W = 1000 ms", with(func(p *Params) { p.RatePerS = 64 })},
+	} {
+		_, err := Worst(tc.algo, tc.p)
+		var pe *framing.ParamError
+		if !errors.As(err, &pe) || pe.Param != tc.param || !strings.HasPrefix(pe.Accept, tc.accept) {
+			t.Errorf("%s %+v: %v, want --%s accepting %q", tc.algo, tc.p, err, tc.param, tc.accept)
+		}
+	}
+	// The largest budgets that fit are searched.
+	for _, p := range []Params{with(func(p *Params) { p.Limit = 32 }), with(func(p *Params) { p.Capacity = 62 })} {
+		if _, err := Worst("fixed-window", p); err != nil {
+			t.Error(err)
+		}
+		if _, err := Worst("gcra", p); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// TestWorst_HugeCapacityForAWindowAlgorithm: the window algorithms ignore C,
+// so a huge C must not size their search (it tried one opening burst per
+// unit of C and never finished for C = 100000).
+func TestWorst_HugeCapacityForAWindowAlgorithm(t *testing.T) {
+	p := DefaultParams()
+	p.Capacity = 100_000
+	p.RatePerS = 1e9
+	w, err := Worst("fixed-window", p)
+	if err != nil || w.MaxInWindow != 6 {
+		t.Fatalf("fixed-window with C = 100000: %v, found %d, want 6", err, w.MaxInWindow)
+	}
+}

@@ -79,16 +79,25 @@ func textbookBound(algo string, p Params) (float64, string) {
 	}
 }
 
+// tooLarge names the flag that makes the worst case too large to build and
+// the values that would fit.
 func tooLarge(algo string, p Params) error {
-	accept := fmt.Sprintf("a budget whose worst case is at most %d requests for the search", maxWorstRequests)
+	const most = "the search builds at most 64 requests"
+	_, bound := textbookBound(algo, p)
 	switch algo {
-	case "fixed-window", "fixed-window-ttl", "sliding-log", "sliding-counter":
-		return framing.BadParam("limit", p.Limit, accept)
+	case "fixed-window", "fixed-window-ttl", "sliding-counter":
+		return framing.BadParam("limit", p.Limit, fmt.Sprintf("an integer from 1 to %d (%s; %s)", maxWorstRequests/2, most, bound))
+	case "sliding-log":
+		return framing.BadParam("limit", p.Limit, fmt.Sprintf("an integer from 1 to %d (%s)", maxWorstRequests, most))
+	case "token-bucket", "gcra":
+		if p.Capacity >= maxWorstRequests {
+			return framing.BadParam("capacity", p.Capacity, fmt.Sprintf("an integer from 1 to %d (%s; %s)", maxWorstRequests-1, most, bound))
+		}
+		return framing.BadParam("rate", p.RatePerS, fmt.Sprintf("at most %g per second with C = %d and W = %d ms (%s; %s)",
+			float64(maxWorstRequests-p.Capacity)*1000/float64(p.WindowMS), p.Capacity, p.WindowMS, most, bound))
 	}
-	if p.Capacity >= maxWorstRequests {
-		return framing.BadParam("capacity", p.Capacity, accept)
-	}
-	return framing.BadParam("rate", p.RatePerS, accept+" (rate * window)")
+	return framing.BadParam("rate", p.RatePerS, fmt.Sprintf("at most %g per second with W = %d ms (%s; %s)",
+		float64(maxWorstRequests-1)*1000/float64(p.WindowMS), p.WindowMS, most, bound))
 }
 
 type searcher struct {
@@ -160,7 +169,10 @@ func (s *searcher) score(arrivals []int64) candidate {
 // structured tries every opening burst with a greedy attack from every start.
 func (s *searcher) structured() candidate {
 	openings := [][]int64{nil}
-	for j := 1; j <= max(s.p.Limit, s.p.Capacity); j++ {
+	// More than maxLen at 0 is the same as maxLen: the attack has no room
+	// left. (Without the cap a window algorithm with a huge C would try a
+	// hundred thousand openings.)
+	for j := 1; j <= min(max(s.p.Limit, s.p.Capacity), s.maxLen); j++ {
 		openings = append(openings, make([]int64, j)) // j requests at 0
 	}
 	var best candidate
