@@ -48,7 +48,7 @@ var Drill = []Question{
 			"O(L) per key (a sorted set in Redis), prunes entries whose age has reached W and admits while fewer than L remain. " +
 			"At 10,000 per hour an active key holds 10,000 members; members must be unique or two requests in one ms merge into one."},
 	{"04", "token bucket burst", "Capacity 3, refill 3 per second. How many requests can get through in one second?",
-		"Five: 3 at 0 ms empty the bucket, tokens come back at 334 and 667 ms, and all of them land in one 1000 ms window. " +
+		"Five: 3 at 0 ms empty the bucket, a token is back by 334 ms and another by 667 ms, and all five land in one 1000 ms window. " +
 			"In general about C + R x W in any W. That burst is the design, not a bug: a token bucket forwards at once, so the burst reaches upstream."},
 	{"04", "GCRA vs leaky queue", "Is GCRA a third kind of bucket? What changes if you add a queue?",
 		"GCRA is the leaky bucket used as a meter: one instant, TAT, and TAT - now <= tau is the same test as tokens >= 1, so it makes exactly " +
@@ -64,7 +64,7 @@ var Drill = []Question{
 			"sliding counter reach 2L, the token bucket about C + R x W, the queue about R x W."},
 	{"06", "per-node counting", "Ten pods each enforce 100 per second in memory. What is the real limit?",
 		"About 1000 per second: every node counts only what it sees, so the limit multiplies by the node count (3 nodes at 10/s let 30 through). " +
-			"Dividing by the node count breaks when traffic is uneven or the fleet scales. One shared counter per key, usually in Redis, lets 10 through."},
+			"Dividing by the node count breaks when traffic is uneven or the fleet scales. One shared counter per key, usually in Redis, holds the fleet to the limit: 10, not 30."},
 	{"06", "double spend", "Two nodes read a balance of 1 from Redis, both write 0 and both allow. What went wrong and what is the fix?",
 		"A read-modify-write across round trips: both read before either wrote, so one permit was spent twice. Put the read, the decision and the write " +
 			"(and the expiry) in one Lua script; Redis runs it atomically, so the same interleaving allows exactly one."},
@@ -73,7 +73,7 @@ var Drill = []Question{
 			"expiry when PTTL < 0, not when the count is 1: then the next request repairs a key that lost its TTL."},
 	{"06", "clock skew", "Your app servers compute the window id from their own clocks. What breaks with a 1-second window?",
 		"Two servers 200 ms apart put the same instant in different windows, so counts split and limits drift. Take the time inside the script " +
-			"with Redis TIME: every decision uses one clock. Since Redis 5 scripts replicate by effects, so calling TIME before writing is safe."},
+			"with Redis TIME: every decision uses one clock. Scripts replicate by their effects (the default since Redis 5), so a script may call TIME and then write."},
 	{"06", "hot keys and prefetch", "One customer sends tens of thousands of requests per second to one key. Do you shard the key?",
 		"No: four shards each with the full limit over-admit, and a quarter each rejects early when traffic is uneven. Prefetch instead: a node " +
 			"atomically borrows min(batch, remaining) and spends it locally. It never over-admits, but quota strands: limit 6, batch 4, A takes 4 and " +

@@ -43,7 +43,7 @@ var Selection = []Row{
 		"memory and script time grow with L", "rare, valuable endpoints: login, OTP, e-mail"},
 	{"sliding-counter", "Sliding counter", "prev, curr, window id, O(1)", "O(1)",
 		"smooth on average, errs in both directions", "~L on even traffic; 2L worst case (uneven)", UnevenTwoL,
-		"false rejects or overshoot; no proven cap", "Cloudflare's edge rate limiting"},
+		"false rejects, or overshoot up to 2L", "Cloudflare's edge rate limiting"},
 	{"token-bucket", "Token bucket", "tokens + last refill, O(1)", "O(1)",
 		"a full bucket drains at once; allowed means upstream now", "~C + R·W", CPlusRW,
 		"bursts reach upstream", "AWS API Gateway throttle, Envoy local rate limit, Stripe"},

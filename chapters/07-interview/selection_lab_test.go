@@ -4,6 +4,7 @@ package interview
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
@@ -71,6 +72,25 @@ func TestE19_SlidingCounterNearLOnEvenTraffic(t *testing.T) {
 		}
 		if res.Metrics.MaxInWindow > p.Limit+1 {
 			t.Errorf("gap %d ms: %d in one W on even traffic, want about L = %d", gap, res.Metrics.MaxInWindow, p.Limit)
+		}
+	}
+}
+
+// TestE19_ClaimWordsMatchTheClaim ties the words a reader sees in the "Max
+// in any W" column to the Claim the search checks, so the two cannot drift
+// apart either (a row could otherwise read "L" while its Claim says 2L).
+func TestE19_ClaimWordsMatchTheClaim(t *testing.T) {
+	words := map[Claim]struct{ has, hasNot string }{
+		TwoL:       {"2L", "L, exactly"},
+		ExactlyL:   {"L, exactly", "2L"},
+		UnevenTwoL: {"2L worst case", "exactly"},
+		CPlusRW:    {"C + R·W", "2L"},
+		RW:         {"R·W", "C +"},
+	}
+	for _, r := range Selection {
+		w, ok := words[r.Claim]
+		if !ok || !strings.Contains(r.MaxInWindow, w.has) || strings.Contains(r.MaxInWindow, w.hasNot) {
+			t.Errorf("%s: %q does not read as claim %d (want %q, not %q)", r.Algorithm, r.MaxInWindow, r.Claim, w.has, w.hasNot)
 		}
 	}
 }

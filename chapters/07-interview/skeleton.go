@@ -27,7 +27,7 @@ var Skeleton = []Step{
 	}},
 	{4, "Share the state atomically across machines", []string{
 		"One shared counter per key; read, compute, write and set the expiry in one Lua script; take the time from the Redis server.",
-		"Hot keys: do not split the key; prefetch quota locally and admit the stranded quota.",
+		"Hot keys: do not split the key; prefetch quota locally and accept that some of it strands on idle nodes.",
 	}},
 	{3, "Failure, monitoring and the response", []string{
 		"Counter down: fail closed for login / OTP / reset, fail open with a small local bucket for reads, local limit ~ global / nodes for billed calls.",

@@ -34,8 +34,10 @@ var DefaultAccountThrottle = Throttle{Rate: 10000, Burst: 5000}
 // Period is a quota's reset period.
 type Period int
 
-// Quota periods. Windows are calendar-aligned in UTC: a day starts at
-// midnight, a week on Monday, a month on its first day.
+// Quota periods. In this model windows are calendar-aligned in UTC: a day
+// starts at midnight, a week on Monday, a month on its first day. (AWS
+// documents the periods, not where a week starts; what matters here is
+// that the whole allowance comes back at one instant.)
 const (
 	Day Period = iota + 1
 	Week
