@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
+	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 	"strings"
 	"testing"
 )
@@ -181,7 +182,7 @@ func TestLabFieldErrorsBothSidesAndRevert(t *testing.T) {
 	if m.lab.editing || m.lab.inputs[lfN].Value() != "10000" || m.lab.errs != [nLabFields]string{} {
 		t.Fatalf("leaving must put N back to 10000: %q %q", m.lab.inputs[lfN].Value(), m.lab.errs)
 	}
-	appWant(t, f, "W 1000000  L 3", "N 10000  ", "not applied: sliding-counter: invalid subwindows", "N is back to 10000")
+	appWant(t, f, "W 1000000  L 3", "N 10000  ", "kept N 10000 (sliding-counter: invalid subwindows 100000")
 	// Out-of-range integers say so.
 	m = appPress(m, "W", "backspace")
 	m = appType(m, "99999999999999999999")
@@ -204,5 +205,48 @@ func TestLabCrowdedColumnsShowWhatWentThrough(t *testing.T) {
 	rows := trackText(m, 0, 80)
 	if n := strings.Count(rows[1], string(glyphSent)); n < 3 {
 		t.Errorf("only %d ● on the upstream row:\n%s", n, strings.Join(rows, "\n"))
+	}
+}
+
+// The prefetch fields behave as the lab's (one shared form): a refused value
+// is marked, the last good run stays, leaving restores the value in use; the
+// title shows the order in use, not the one being typed.
+func TestPrefetchFieldsRevertAndTitle(t *testing.T) {
+	m := appPress(appNew(t, 80, 24), "P", "n", "backspace")
+	m = appType(m, "0")
+	appWant(t, m.View(), "↑ invalid nodes 0: accepted an integer from 1 to 100")
+	if m.pf.cfg.Nodes != 4 {
+		t.Fatalf("nodes %d: a refused value must not run", m.pf.cfg.Nodes)
+	}
+	m = appPress(m, "enter")
+	f := m.View()
+	appCheckFrame(t, f, 80, 24)
+	appWant(t, f, "nodes 4  per-node 2", "kept nodes 4 (invalid nodes 0: accepted an integer from 1 to 100)")
+	m = appPress(m, "o")
+	m = appType(m, "1,2,x")
+	f = m.View()
+	appWant(t, f, "· order 1,2  ", `↑ order: "x" is not a node number`)
+	if strings.Contains(strings.Split(f, "\n")[0], "x") {
+		t.Errorf("title shows the refused order:\n%s", f)
+	}
+}
+
+// With more nodes than bar rows, the node of the request at the cursor is
+// always among the bars shown.
+func TestPrefetchBarsShowCursorNode(t *testing.T) {
+	m := newPfModel()
+	m.cfg = distributed.PrefetchConfig{Nodes: 40, PerNode: 2, Limit: 20, Batch: 8, RTTMS: 1}
+	m.syncInputs()
+	m.rerun()
+	for k := 1; k <= len(m.res.Steps); k++ {
+		m.cursor = k
+		node := m.res.Steps[k-1].Node
+		for _, rows := range []int{1, 2, 3, 4, 7} {
+			bars := plainLines(pfBars(pfStateAt(m.res, 40, k), m.res, k, 80, rows))
+			want := fmt.Sprintf("▸node %-3d", node)
+			if len(bars) > rows || !strings.Contains(strings.Join(bars, "\n"), want) {
+				t.Fatalf("step %d, %d rows: node %d not shown:\n%s", k, rows, node, strings.Join(bars, "\n"))
+			}
+		}
 	}
 }

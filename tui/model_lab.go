@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
 	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
@@ -54,10 +53,7 @@ type labModel struct {
 	playing bool
 	playID  int
 
-	editing bool
-	focus   int
-	inputs  [nLabFields]textinput.Model
-	errs    [nLabFields]string
+	form // W, L, C, R, N, arrivals
 
 	hint int    // 0: the scenario's lesson, 1: the README's suggested path
 	note string // a one-off status line, e.g. after loading a worst case
@@ -68,15 +64,12 @@ type labTickMsg struct{ id int }
 
 func newLabModel() labModel {
 	var m labModel
-	for i := range m.inputs {
-		ti := textinput.New()
-		ti.Prompt = ""
-		ti.CharLimit = 20
+	m.form = newForm(labFieldLabels[:], func(i int) int {
 		if i == lfArrivals {
-			ti.CharLimit = 16 * uiMaxArrivals
+			return 16 * uiMaxArrivals
 		}
-		m.inputs[i] = ti
-	}
+		return 20
+	})
 	if len(lab.Scenarios) > 0 {
 		m.loadScenario(0)
 	} else {
@@ -128,7 +121,6 @@ func (m *labModel) loadScenario(i int) {
 		m.algo = [2]string{s.Left, s.Right}
 	}
 	m.cursor = 0
-	m.errs = [nLabFields]string{}
 	m.syncInputs()
 	m.rerun()
 }
@@ -140,7 +132,6 @@ func (m *labModel) loadArrivals(arr []int64, p lab.Params, left string) {
 	m.params = p
 	m.algo[0] = left
 	m.cursor = 0
-	m.errs = [nLabFields]string{}
 	m.syncInputs()
 	m.rerun()
 }
@@ -163,13 +154,17 @@ func (m *labModel) fieldValue(f int) string {
 	return joinInts(m.arrivals)
 }
 
-// syncInputs writes the model's values into the text fields.
-func (m *labModel) syncInputs() {
-	for i := range m.inputs {
-		m.inputs[i].SetValue(m.fieldValue(i))
-		m.inputs[i].CursorEnd()
+// values are the fields' texts for the values in use.
+func (m *labModel) values() []string {
+	vals := make([]string, nLabFields)
+	for i := range vals {
+		vals[i] = m.fieldValue(i)
 	}
+	return vals
 }
+
+// syncInputs writes the values in use into the text fields.
+func (m *labModel) syncInputs() { m.setValues(m.values()) }
 
 func joinInts(xs []int64) string {
 	parts := make([]string, len(xs))
@@ -253,7 +248,7 @@ func parseArrivals(s string) ([]int64, error) {
 // applyInputs validates every field. Valid values replace the model's and
 // both sides re-run; each bad field keeps its text and gets a message.
 func (m *labModel) applyInputs() {
-	m.errs = [nLabFields]string{}
+	m.clearErrs()
 	p := m.params
 	ints := []struct {
 		f   int
@@ -300,10 +295,8 @@ func (m *labModel) applyInputs() {
 			m.errs[f] = err.Error()
 		}
 	}
-	for _, e := range m.errs {
-		if e != "" {
-			return // keep the last good run on screen
-		}
+	if m.firstErr() >= 0 {
+		return // keep the last good run on screen
 	}
 	// Each algorithm may narrow the ranges (sub-windows, capacity, rate):
 	// a value either side refuses is the field's error, not a broken side.
@@ -330,37 +323,14 @@ func (m *labModel) applyInputs() {
 }
 
 func (m *labModel) startEdit(field int) {
-	m.editing = true
-	m.note = ""
-	m.playing = false
-	m.focus = field
-	for i := range m.inputs {
-		m.inputs[i].Blur()
-	}
-	m.inputs[field].Focus()
-	m.inputs[field].CursorEnd()
+	m.playing, m.note = false, ""
+	m.start(field)
 }
 
-// stopEdit leaves the fields. A field still invalid goes back to the value
-// the runs use, so what the footer shows is what is on screen; a note says
-// what was not applied.
+// stopEdit leaves the fields; a refused value goes back to the one in use
+// and the note says so.
 func (m *labModel) stopEdit() {
-	m.editing = false
-	for i, e := range m.errs {
-		if e != "" {
-			back := fmt.Sprintf("%s is back to %s", labFieldLabels[i], m.fieldValue(i))
-			if i == lfArrivals {
-				back = fmt.Sprintf("the arrivals are back to the %d in use", len(m.arrivals))
-			}
-			m.note = "not applied: " + e + "; " + back
-			m.errs = [nLabFields]string{}
-			m.syncInputs()
-			break
-		}
-	}
-	for i := range m.inputs {
-		m.inputs[i].Blur()
-	}
+	m.note = m.stop(m.values(), lfArrivals, fmt.Sprintf("the %d arrivals in use", len(m.arrivals)))
 }
 
 func (m *labModel) togglePlay() tea.Cmd {
@@ -399,20 +369,11 @@ func (m labModel) tick(msg labTickMsg) (labModel, tea.Cmd) {
 // updateEdit handles keys while a field has focus. Every keystroke that
 // leaves all fields valid re-runs both sides at once.
 func (m labModel) updateEdit(msg tea.KeyMsg) (labModel, tea.Cmd) {
-	switch msg.String() {
-	case "esc", "enter":
+	changed, done := m.key(msg)
+	switch {
+	case done:
 		m.stopEdit()
-		return m, nil
-	case "tab", "down":
-		m.startEdit((m.focus + 1) % nLabFields)
-		return m, nil
-	case "shift+tab", "up":
-		m.startEdit((m.focus + nLabFields - 1) % nLabFields)
-		return m, nil
-	}
-	before := m.inputs[m.focus].Value()
-	m.inputs[m.focus], _ = m.inputs[m.focus].Update(msg)
-	if m.inputs[m.focus].Value() != before {
+	case changed:
 		m.applyInputs()
 	}
 	return m, nil

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
 	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
@@ -40,10 +39,8 @@ type pfModel struct {
 	playing bool
 	playID  int
 
-	editing bool
-	focus   int
-	inputs  [nPfFields]textinput.Model
-	errs    [nPfFields]string
+	form        // nodes, per-node, limit, batch, order
+	note string // what leaving the fields did not apply
 }
 
 type pfTickMsg struct{ id int }
@@ -51,15 +48,12 @@ type pfTickMsg struct{ id int }
 // newPfModel starts on E13: 4 nodes, 2 requests each, limit 20, batch 8.
 func newPfModel() pfModel {
 	var m pfModel
-	for i := range m.inputs {
-		ti := textinput.New()
-		ti.Prompt = ""
-		ti.CharLimit = 12
+	m.form = newForm(pfFieldLabels[:], func(i int) int {
 		if i == pfOrder {
-			ti.CharLimit = 4000
+			return 4000
 		}
-		m.inputs[i] = ti
-	}
+		return 12
+	})
 	m.cfg = distributed.PrefetchConfig{Nodes: 4, PerNode: 2, Limit: 20, Batch: 8, RTTMS: 1}
 	m.syncInputs()
 	m.rerun()
@@ -67,16 +61,15 @@ func newPfModel() pfModel {
 	return m
 }
 
-func (m *pfModel) syncInputs() {
-	vals := [nPfFields]string{
+// values are the fields' texts for the configuration in use.
+func (m *pfModel) values() []string {
+	return []string{
 		strconv.Itoa(m.cfg.Nodes), strconv.Itoa(m.cfg.PerNode), strconv.Itoa(m.cfg.Limit),
 		strconv.Itoa(m.cfg.Batch), joinNodeOrder(m.cfg.Order),
 	}
-	for i := range m.inputs {
-		m.inputs[i].SetValue(vals[i])
-		m.inputs[i].CursorEnd()
-	}
 }
+
+func (m *pfModel) syncInputs() { m.setValues(m.values()) }
 
 func joinNodeOrder(o []int) string {
 	parts := make([]string, len(o))
@@ -107,7 +100,7 @@ func uiPrefetch(c distributed.PrefetchConfig) (r distributed.PrefetchResult, err
 
 // applyInputs validates the fields; a good set re-runs the simulation.
 func (m *pfModel) applyInputs() {
-	m.errs = [nPfFields]string{}
+	m.clearErrs()
 	c := m.cfg
 	dst := [...]*int{&c.Nodes, &c.PerNode, &c.Limit, &c.Batch}
 	for f, p := range dst {
@@ -129,10 +122,8 @@ func (m *pfModel) applyInputs() {
 			c.Order = append(c.Order, v)
 		}
 	}
-	for _, e := range m.errs {
-		if e != "" {
-			return
-		}
+	if m.firstErr() >= 0 {
+		return
 	}
 	if err := c.Validate(); err != nil {
 		f := pfOrder
@@ -154,19 +145,14 @@ func (m *pfModel) applyInputs() {
 }
 
 func (m *pfModel) startEdit(f int) {
-	m.editing, m.playing, m.focus = true, false, f
-	for i := range m.inputs {
-		m.inputs[i].Blur()
-	}
-	m.inputs[f].Focus()
-	m.inputs[f].CursorEnd()
+	m.playing, m.note = false, ""
+	m.start(f)
 }
 
+// stopEdit leaves the fields; a refused value goes back to the one in use
+// and the note says so.
 func (m *pfModel) stopEdit() {
-	m.editing = false
-	for i := range m.inputs {
-		m.inputs[i].Blur()
-	}
+	m.note = m.stop(m.values(), -1, "")
 }
 
 func pfTick(id int) tea.Cmd {
@@ -188,19 +174,11 @@ func (m pfModel) tick(msg pfTickMsg) (pfModel, tea.Cmd) {
 // update handles a key on the prefetch screen; false means not its key.
 func (m pfModel) update(msg tea.KeyMsg) (pfModel, tea.Cmd, bool) {
 	if m.editing {
-		switch msg.String() {
-		case "esc", "enter":
+		switch changed, done := m.key(msg); {
+		case done:
 			m.stopEdit()
-		case "tab", "down":
-			m.startEdit((m.focus + 1) % nPfFields)
-		case "shift+tab", "up":
-			m.startEdit((m.focus + nPfFields - 1) % nPfFields)
-		default:
-			before := m.inputs[m.focus].Value()
-			m.inputs[m.focus], _ = m.inputs[m.focus].Update(msg)
-			if m.inputs[m.focus].Value() != before {
-				m.applyInputs()
-			}
+		case changed:
+			m.applyInputs()
 		}
 		return m, nil, true
 	}

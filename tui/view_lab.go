@@ -133,6 +133,13 @@ func arrivalCols(ax timeAxis, arrivals []int64, w int64) []int {
 				}
 			}
 		}
+		// The first request of a window whose boundary column would be
+		// squeezed between two markers (999 999 999 | 1000 1000 1000) steps
+		// one column right, so the boundary line stays visible.
+		if w > 0 && i > 0 && prev == c-1 && arrivals[i-1] < floorDiv(t, w)*w &&
+			c == ax.col(floorDiv(t, w)*w) && c+1 < ax.cols {
+			c++
+		}
 		cols[i] = c
 		prev = c
 	}
@@ -538,91 +545,6 @@ func statePanel(m labModel, rows, w int) []line {
 	return out
 }
 
-// labFieldsRow shows the editable fields; the focused one is bracketed with
-// its cursor cell reversed. It also returns each field's start column.
-func labFieldsRow(m labModel, w int) (line, [nLabFields]int) {
-	var starts [nLabFields]int
-	var l line
-	x := 0
-	for i := 0; i < nLabFields; i++ {
-		if i > 0 {
-			l = l.add(stDim, "  ")
-			x += 2
-		}
-		starts[i] = x
-		lbl := labFieldLabels[i] + " "
-		lblSt := stDim
-		if m.errs[i] != "" {
-			lblSt = stError
-		}
-		l = l.add(lblSt, lbl)
-		x += uiWidth(lbl)
-		val := m.inputs[i].Value()
-		focused := m.editing && m.focus == i
-		if i == lfArrivals {
-			room := w - x - 2
-			if focused {
-				val = visibleAround(val, m.inputs[i].Position(), room)
-			} else {
-				val = uiEllipsis(val, room)
-			}
-		}
-		if !focused {
-			st := stNone
-			if m.errs[i] != "" {
-				st = stError
-			}
-			l = l.add(st, val)
-			x += uiWidth(val)
-			continue
-		}
-		pos := m.inputs[i].Position()
-		if i == lfArrivals {
-			pos = cursorInWindow(m.inputs[i].Value(), pos, w-x-2)
-		}
-		rs := []rune(val)
-		pos = min(pos, len(rs))
-		at := " "
-		if pos < len(rs) {
-			at = string(rs[pos])
-		}
-		l = l.add(stKey, "[").add(stNone, string(rs[:pos])).add(stCursor, at)
-		if pos < len(rs) {
-			l = l.add(stNone, string(rs[pos+1:]))
-		}
-		l = l.add(stKey, "]")
-		x += 2 + len(rs)
-		if pos >= len(rs) {
-			x++
-		}
-	}
-	return l, starts
-}
-
-// visibleAround cuts a long value to room columns keeping the cursor in view.
-func visibleAround(s string, pos, room int) string {
-	rs := []rune(s)
-	if len(rs) < room || room < 4 {
-		return s
-	}
-	start := max(0, pos-room+2)
-	end := min(len(rs), start+room-1)
-	out := string(rs[start:end])
-	if start > 0 {
-		out = "…" + string(rs[start+1:end])
-	}
-	return out
-}
-
-// cursorInWindow is the cursor's index within visibleAround's output.
-func cursorInWindow(s string, pos, room int) int {
-	rs := []rune(s)
-	if len(rs) < room || room < 4 {
-		return pos
-	}
-	return pos - max(0, pos-room+2)
-}
-
 // labView renders the whole lab screen at w×h.
 func labView(m labModel, w, h int, th theme) string {
 	cols := w - labGutter
@@ -700,21 +622,8 @@ func cutLine(l line, w int) line {
 
 // labFooter: fields, validation message (or the hint), keys.
 func labFooter(m labModel, w int) []line {
-	fields, starts := labFieldsRow(m, w)
-	var msgs []line
-	for i, e := range m.errs {
-		if e == "" || (m.editing && i != m.focus && m.errs[m.focus] != "") {
-			continue
-		}
-		msg := "↑ " + e
-		if uiWidth(msg) <= w {
-			x := min(starts[i], w-uiWidth(msg))
-			msgs = append(msgs, line{{strings.Repeat(" ", x), stNone}, {msg, stError}})
-		} else {
-			msgs = append(msgs, wrapRows(msg, w, 2, stError)...)
-		}
-		break
-	}
+	fields, starts := formRow(&m.form, w, lfArrivals, "")
+	msgs := formMessage(&m.form, starts, w)
 	hint := labHint(m)
 	if len(msgs) == 0 {
 		if m.note != "" {

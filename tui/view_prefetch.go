@@ -12,8 +12,8 @@ import (
 func prefetchView(m pfModel, w, h int, th theme) string {
 	c := m.cfg
 	order := "round-robin"
-	if m.inputs[pfOrder].Value() != "" {
-		order = "order " + m.inputs[pfOrder].Value()
+	if len(c.Order) > 0 {
+		order = "order " + joinNodeOrder(c.Order) // the order in use, not the one being typed
 	}
 	title := line{{"06 · Prefetch", stTitle},
 		{fmt.Sprintf("   %d nodes × %d · limit %d · batch %d · %s", c.Nodes, c.PerNode, c.Limit, c.Batch, order), stDim}}
@@ -96,9 +96,32 @@ func pfBars(nodes []pfNodeState, res distributed.PrefetchResult, k, w, rows int)
 	if k > 0 && k <= len(res.Steps) {
 		cur = res.Steps[k-1].Node - 1
 	}
+	// Too many nodes for the rows: a run of them that holds the cursor's
+	// node, with a line for those before and after it.
+	first, last, summaries := 0, len(nodes), true
+	switch {
+	case len(nodes) <= rows:
+	case rows <= 2: // room for the cursor's node only
+		first, summaries = max(cur, 0), false
+		last = first + 1
+	case cur < rows-1:
+		last = rows - 1
+	default:
+		show := rows - 2
+		first = min(cur-show/2, len(nodes)-show)
+		last = first + show
+	}
+	if first > 0 && summaries {
+		out = append(out, sty(stDim, fmt.Sprintf("     … nodes 1–%d", first)))
+	}
 	for i, n := range nodes {
-		if len(out) == rows-1 && len(nodes) > rows {
-			out = append(out, sty(stDim, fmt.Sprintf("     … %d more nodes", len(nodes)-i)))
+		if i < first {
+			continue
+		}
+		if i == last {
+			if summaries {
+				out = append(out, sty(stDim, fmt.Sprintf("     … %d more nodes", len(nodes)-i)))
+			}
 			break
 		}
 		ptr := " "
@@ -231,67 +254,17 @@ func pfMetrics(m pfModel, nodes []pfNodeState, w int) []line {
 }
 
 func pfFooter(m pfModel, w int) []line {
-	var l line
-	var starts [nPfFields]int
-	x := 0
-	for i := 0; i < nPfFields; i++ {
-		if i > 0 {
-			l = l.add(stDim, "  ")
-			x += 2
-		}
-		starts[i] = x
-		lblSt := stDim
-		if m.errs[i] != "" {
-			lblSt = stError
-		}
-		lbl := pfFieldLabels[i] + " "
-		l = l.add(lblSt, lbl)
-		x += uiWidth(lbl)
-		val := m.inputs[i].Value()
-		if i == pfOrder && val == "" && !(m.editing && m.focus == i) {
-			val = "(round-robin)"
-		}
-		if m.editing && m.focus == i {
-			rs := []rune(val)
-			room := w - x - 3
-			pos := m.inputs[i].Position()
-			if i == pfOrder {
-				val = visibleAround(val, pos, room)
-				pos = cursorInWindow(string(rs), pos, room)
-				rs = []rune(val)
-			}
-			pos = min(pos, len(rs))
-			at := " "
-			if pos < len(rs) {
-				at = string(rs[pos])
-			}
-			l = l.add(stKey, "[").add(stNone, string(rs[:pos])).add(stCursor, at)
-			if pos < len(rs) {
-				l = l.add(stNone, string(rs[pos+1:]))
-			}
-			l = l.add(stKey, "]")
-			x += len(rs) + 2
-			continue
-		}
-		st := stNone
-		if m.errs[i] != "" {
-			st = stError
-		}
-		val = uiEllipsis(val, max(4, w-x-1))
-		l = l.add(st, val)
-		x += uiWidth(val)
+	fields, starts := formRow(&m.form, w, pfOrder, "(round-robin)")
+	msgs := formMessage(&m.form, starts, w)
+	if len(msgs) == 0 && m.note != "" {
+		msgs = wrapRows(m.note, w, 2, stQueued)
 	}
-	msg := txt("")
-	for i, e := range m.errs {
-		if e != "" {
-			t := "↑ " + e
-			msg = line{{strings.Repeat(" ", min(starts[i], max(0, w-uiWidth(t)))), stNone}, {t, stError}}
-			break
-		}
+	if len(msgs) == 0 {
+		msgs = []line{txt("")}
 	}
 	keys := "←→ step  space play  e edit  1 batch 1↔8  esc back  ? help"
 	if m.editing {
 		keys = "editing: type  tab/↑↓ next field  enter/esc done  (order blank = round-robin)"
 	}
-	return []line{l, msg, sty(stKey, keys)}
+	return append(append([]line{fields}, msgs...), sty(stKey, keys))
 }
