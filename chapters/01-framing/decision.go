@@ -33,8 +33,9 @@ type Decision struct {
 // non-decreasing time order, as requests do; an earlier now (a request
 // stamped late, or a clock read just before another goroutine's) is decided
 // at the latest time seen, and its RetryAfter and Wait still count from the
-// caller's own now, so that waiting them out never arrives early. A cost outside [1, MaxCost()] can never be admitted: it is
-// rejected with RetryAfter 0 and leaves the state untouched. Callers that take
+// caller's own now, so that waiting them out never arrives early. A cost
+// outside [1, MaxCost()] can never be admitted: it is rejected with
+// RetryAfter 0 and leaves the state untouched. Callers that take
 // costs from outside use Keyed.AllowN or CheckCost to turn that into an error.
 //
 // MaxCost is the largest cost one request may carry (the limit L or the
@@ -42,6 +43,16 @@ type Decision struct {
 type Algorithm interface {
 	AllowN(now time.Time, cost int) Decision
 	MaxCost() int
+}
+
+// Idler is implemented by an Algorithm that can tell when its state has
+// become indistinguishable from a key never seen: its window has passed, its
+// log has emptied, its bucket is full again. From that moment on a fresh
+// state decides every request exactly as the kept one would, so Keyed.Sweep
+// may drop it without changing any answer. It is the in-memory counterpart of
+// the TTL that a Redis key carries (chapter 06).
+type Idler interface {
+	Idle(now time.Time) bool
 }
 
 // ParamError reports a bad parameter: which one, what it was, and what is

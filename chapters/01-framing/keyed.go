@@ -60,6 +60,29 @@ func (k *Keyed[A]) Allow(key string, now time.Time) Decision {
 	return d
 }
 
+// Sweep drops every key whose state is idle at now (see Idler) and reports
+// how many it dropped. Without it a limiter keyed by something a client
+// chooses (an IP, an API key) keeps one state per key it has ever seen, so a
+// caller runs Sweep periodically, e.g. once per window. Dropping is lossless
+// for requests stamped at or after now. Sweep takes one shard lock at a time,
+// so decisions on other shards go on meanwhile; an Algorithm that does not
+// implement Idler is never dropped.
+func (k *Keyed[A]) Sweep(now time.Time) int {
+	dropped := 0
+	for i := range k.shards {
+		s := &k.shards[i]
+		s.mu.Lock()
+		for key, a := range s.m {
+			if idler, ok := any(a).(Idler); ok && idler.Idle(now) {
+				delete(s.m, key)
+				dropped++
+			}
+		}
+		s.mu.Unlock()
+	}
+	return dropped
+}
+
 // Len reports how many keys hold state.
 func (k *Keyed[A]) Len() int {
 	n := 0

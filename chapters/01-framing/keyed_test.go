@@ -35,6 +35,38 @@ func TestKeyedKeepsKeysApart(t *testing.T) {
 	}
 }
 
+// idleCounter is a counter that reports itself idle once it has been reset
+// (used == 0), to test Sweep without depending on a real algorithm.
+type idleCounter struct{ counter }
+
+func (c *idleCounter) Idle(time.Time) bool { return c.used == 0 }
+
+func TestKeyedSweepDropsOnlyIdleKeys(t *testing.T) {
+	k := NewKeyed(func() *idleCounter { return &idleCounter{counter{limit: 2}} })
+	now := time.UnixMilli(0)
+	k.Allow("busy", now)
+	k.shards[fnv32("quiet")&(shardCount-1)].mu.Lock() // create "quiet" untouched
+	k.shards[fnv32("quiet")&(shardCount-1)].m["quiet"] = &idleCounter{counter{limit: 2}}
+	k.shards[fnv32("quiet")&(shardCount-1)].mu.Unlock()
+	if got := k.Sweep(now); got != 1 {
+		t.Fatalf("Sweep dropped %d keys, want 1 (only the idle one)", got)
+	}
+	if k.Len() != 1 {
+		t.Fatalf("Len after Sweep = %d, want 1", k.Len())
+	}
+	if d := k.Allow("busy", now); !d.Allowed || d.Remaining != 0 {
+		t.Fatalf("the busy key must keep its state: got %+v", d)
+	}
+}
+
+func TestKeyedSweepIgnoresNonIdlers(t *testing.T) {
+	k := NewKeyed(func() *counter { return &counter{limit: 2} })
+	k.Allow("a", time.UnixMilli(0))
+	if got := k.Sweep(time.UnixMilli(1e12)); got != 0 || k.Len() != 1 {
+		t.Fatalf("Sweep dropped %d of a non-Idler's keys (Len %d), want 0 (Len 1)", got, k.Len())
+	}
+}
+
 func TestKeyedRejectsBadCostAsError(t *testing.T) {
 	k := NewKeyed(func() *counter { return &counter{limit: 3} })
 	for _, cost := range []int{0, -1, 4} {

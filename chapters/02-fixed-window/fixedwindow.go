@@ -70,6 +70,14 @@ func (w *Window) State() State {
 	return State{WindowID: w.id, Start: time.Unix(0, w.id*w.width), Count: w.count}
 }
 
+// Idle reports whether the window counted last has ended by now, so that the
+// next request starts from zero just as it would for a key never seen
+// (framing.Idler; Keyed.Sweep drops such keys).
+func (w *Window) Idle(now time.Time) bool {
+	t := now.UnixNano()
+	return !w.started || (t >= w.last && floorDiv(t, w.width) != w.id)
+}
+
 // TTLWindow is the fixed window whose clock starts at the key's first request
 // (`fixed-window-ttl`): INCR, and set an expiry of W when the counter is new.
 //
@@ -130,6 +138,13 @@ func (w *TTLWindow) State() State {
 		return State{}
 	}
 	return State{WindowID: w.openings, Start: time.Unix(0, w.start), Count: w.count}
+}
+
+// Idle reports whether the key's window has expired by now (framing.Idler),
+// as its TTL would have in Redis.
+func (w *TTLWindow) Idle(now time.Time) bool {
+	t := now.UnixNano()
+	return w.openings == 0 || (t >= w.last && uint64(t-w.start) >= uint64(w.width))
 }
 
 // clamp keeps a key's time from running backwards: a now earlier than the

@@ -101,6 +101,18 @@ func (c *Counter) advance(j int64) {
 	c.cur = j
 }
 
+// Idle reports whether no counted sub-window still touches the window
+// ending at now, so that the estimate, and every later one, is what a new
+// key's would be (framing.Idler).
+func (c *Counter) Idle(now time.Time) bool {
+	t := now.UnixNano()
+	if t < c.last {
+		return false
+	}
+	_, _, old, inside := c.view(t)
+	return old == 0 && inside == 0
+}
+
 // Estimate is the sliding total the counter would compare with L at now,
 // without deciding anything.
 func (c *Counter) Estimate(now time.Time) float64 {

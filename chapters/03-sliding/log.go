@@ -86,6 +86,17 @@ func (l *Log) AllowN(now time.Time, cost int) framing.Decision {
 	return framing.Decision{Allowed: true, Remaining: l.limit - l.used}
 }
 
+// Idle reports whether every logged request has aged out by now, leaving
+// the log as empty as a new key's (framing.Idler).
+func (l *Log) Idle(now time.Time) bool {
+	t := now.UnixNano()
+	if t < l.last {
+		return false
+	}
+	k, _ := l.expired(t)
+	return k == l.n
+}
+
 // expired counts the oldest entries whose age at t is W or more, and their
 // cost. t is never before an entry, so the unsigned age is exact however far
 // apart the two instants are.

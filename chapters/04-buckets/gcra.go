@@ -69,6 +69,20 @@ func (g *GCRA) admit(now int64, cost int) (framing.Decision, nanos) {
 	return framing.Decision{Allowed: true, Remaining: permitsLeft(g.tat.sub(n), g.t, g.limit)}, tat
 }
 
+// Idle reports whether TAT has fallen to now or before, so that max(TAT, now)
+// is now, exactly as for a key never seen (framing.Idler).
+func (g *GCRA) Idle(now time.Time) bool {
+	t := now.UnixNano()
+	if !g.seen {
+		return true
+	}
+	if t < g.last {
+		return false
+	}
+	n, tat, _ := clock(t, g.last, g.tat, g.seen)
+	return tat == n
+}
+
 // State returns the theoretical arrival time, to the nearest nanosecond.
 func (g *GCRA) State() GCRAState {
 	if !g.seen {

@@ -73,6 +73,10 @@ func (q *LeakyQueue) AllowN(now time.Time, cost int) framing.Decision {
 	return d
 }
 
+// Idle reports whether the queue has drained by now: TAT has passed, so
+// every departure has too (framing.Idler).
+func (q *LeakyQueue) Idle(now time.Time) bool { return q.meter.Idle(now) }
+
 // push appends a departure, doubling the ring (a power of two) when full.
 func (q *LeakyQueue) push(departure int64) {
 	if q.size == len(q.ring) {

@@ -112,6 +112,20 @@ func (b *TokenBucket) Tokens(now time.Time) float64 {
 	return tokens
 }
 
+// Idle reports whether the bucket has refilled to C by now, the state of a
+// key never seen (framing.Idler).
+func (b *TokenBucket) Idle(now time.Time) bool {
+	t := now.UnixNano()
+	if !b.seen {
+		return true
+	}
+	if t < b.last {
+		return false
+	}
+	tokens, _ := b.at(t)
+	return tokens >= b.c
+}
+
 // State returns the tokens and the time of the last decision.
 func (b *TokenBucket) State() TokenState {
 	if !b.seen {

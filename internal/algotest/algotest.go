@@ -1,0 +1,58 @@
+// Package algotest holds checks that every chapter runs on its own
+// algorithms, so that a property is written once and means the same thing
+// everywhere.
+package algotest
+
+import (
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+)
+
+// IdleIsLossless checks framing.Idler on random traffic: after a random
+// prefix of requests, whenever the kept state says it is idle at some instant,
+// a fresh state decides every later request exactly as the kept one does (so
+// Keyed.Sweep may drop it); right after an allowed request the state is never
+// idle; and by last request + horizon it always is (horizon: how long the
+// algorithm remembers, e.g. 2W for the sliding counter, C/R for a bucket).
+// Times are whole ms, costs from 1 to maxCost.
+func IdleIsLossless(t *testing.T, newAlg func() framing.Algorithm, maxCost int, horizon time.Duration) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(7, 11))
+	for run := 0; run < 300; run++ {
+		kept := newAlg()
+		idler, ok := kept.(framing.Idler)
+		if !ok {
+			t.Fatalf("%T does not implement framing.Idler", kept)
+		}
+		if !idler.Idle(time.UnixMilli(0)) {
+			t.Fatalf("run %d: a state that has seen nothing must be idle", run)
+		}
+		ms := int64(0)
+		for i, n := 0, 1+rng.IntN(12); i < n; i++ {
+			ms += rng.Int64N(400)
+			now := time.UnixMilli(ms)
+			if kept.AllowN(now, 1+rng.IntN(maxCost)).Allowed && idler.Idle(now) {
+				t.Fatalf("run %d: idle right after an allowed request at %d ms", run, ms)
+			}
+		}
+		if !idler.Idle(time.UnixMilli(ms).Add(horizon)) {
+			t.Fatalf("run %d: still not idle %v after the last request at %d ms", run, horizon, ms)
+		}
+		// The first instant (ms steps) at which the state is idle.
+		for !idler.Idle(time.UnixMilli(ms)) {
+			ms++
+		}
+		fresh := newAlg()
+		for i, n := 0, 1+rng.IntN(12); i < n; i++ {
+			now := time.UnixMilli(ms)
+			cost := 1 + rng.IntN(maxCost)
+			if got, want := fresh.AllowN(now, cost), kept.AllowN(now, cost); got != want {
+				t.Fatalf("run %d, request %d at %d ms: fresh state decided %+v, the idle kept one %+v", run, i, ms, got, want)
+			}
+			ms += rng.Int64N(400)
+		}
+	}
+}
