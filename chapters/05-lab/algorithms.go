@@ -231,20 +231,54 @@ func gcraWhy(c buckets.Config, now, tatBefore int64, cost int, d framing.Decisio
 }
 
 // queueKey reads the leaky-bucket queue: TAT plus the requests waiting.
+//
+// Reading the chapter's State copies the whole queue, which on every step
+// of a long run with a deep queue would make the run quadratic. So the key
+// also keeps the departures it has handed out (the same requests the
+// chapter queues: an allowed request whose departure is after now, gone
+// once its departure has passed) and the TAT it last read; while the queue
+// is short both come from State, beyond stateCopyMax from these, with TAT
+// advanced as SPEC §2 states it (departure + cost·T). step must see every
+// request of the key.
 type queueKey struct {
-	a *buckets.LeakyQueue
-	c buckets.Config
+	a       *buckets.LeakyQueue
+	c       buckets.Config
+	tat     int64   // ns: TAT after the last request (0 before the first)
+	pending []int64 // departures still to come, oldest first, from head
+	head    int
 }
 
 func (k *queueKey) maxCost() int                               { return k.a.MaxCost() }
 func (k *queueKey) maxCostName() string                        { return "the capacity" }
 func (k *queueKey) allow(now int64, cost int) framing.Decision { return k.a.AllowN(at(now), cost) }
 func (k *queueKey) step(now int64, cost int) (framing.Decision, string, string, int) {
-	before := k.a.State().TAT.UnixNano()
+	before := k.tat
 	d := k.allow(now, cost)
-	s := k.a.State()
-	queue := listText(len(s.Queue), func(i int) string { return msText(s.Queue[i].UnixNano()) })
-	state := fmt.Sprintf("TAT %s, queue %s", msText(s.TAT.UnixNano()), queue)
+	n := now * msNS
+	for k.head < len(k.pending) && k.pending[k.head] <= n {
+		k.head++
+	}
+	if k.head > len(k.pending)/2 { // drop the departed half
+		k.pending, k.head = append(k.pending[:0], k.pending[k.head:]...), 0
+	}
+	if d.Allowed {
+		departure := n + int64(d.Wait)
+		if departure > n {
+			k.pending = append(k.pending, departure)
+		}
+		k.tat = departure + int64(cost)*int64(k.c.Interval())
+	}
+	var queue string
+	waiting := len(k.pending) - k.head
+	if waiting <= stateCopyMax {
+		s := k.a.State()
+		k.tat, waiting = s.TAT.UnixNano(), len(s.Queue)
+		queue = listText(waiting, func(i int) string { return msText(s.Queue[i].UnixNano()) })
+	} else {
+		q := k.pending[k.head:]
+		queue = listText(waiting, func(i int) string { return msText(q[i]) })
+	}
+	state := fmt.Sprintf("TAT %s, queue %s", msText(k.tat), queue)
 	why := gcraWhy(k.c, now, before, cost, d)
 	switch {
 	case d.Allowed && d.Wait == 0:
@@ -254,5 +288,5 @@ func (k *queueKey) step(now int64, cost int) (framing.Decision, string, string, 
 	case cost == 1: // TAT - now is the wait it would have had
 		why = "it would wait " + strings.TrimPrefix(why, "TAT - now = ")
 	}
-	return d, state, why, 1 + len(s.Queue)
+	return d, state, why, 1 + waiting
 }

@@ -67,7 +67,8 @@ type Request struct {
 
 	// State is the key's state right after this request, in words, e.g.
 	// "window 0: count 3", "log [820 880 940]", "prev 3 curr 1 est 2.40",
-	// "tokens 0.06", "TAT 1500", "TAT 1500, queue [500 1000]".
+	// "tokens 0.06", "TAT 1500", "TAT 1500, queue [500 1000]". A list longer
+	// than 12 shows its ends and its length: "[0 0 1 1 2 2 .. 3 4 4 5 5 6] (13)".
 	State string `json:"-"`
 	// Why is one line saying why the request was allowed or rejected.
 	Why string `json:"-"`

@@ -595,3 +595,34 @@ func TestWorst_HugeCapacityForAWindowAlgorithm(t *testing.T) {
 		t.Fatalf("fixed-window with C = 100000: %v, found %d, want 6", err, w.MaxInWindow)
 	}
 }
+
+// TestDeepQueueStateWithoutCopies: past stateCopyMax waiting requests the
+// queue's state comes from the departures the lab handed out (copying the
+// chapter's queue each step made C = 100000 with 25000 arrivals take 20 s);
+// it reads exactly as the chapter's own state would, at R = 3 too.
+func TestDeepQueueStateWithoutCopies(t *testing.T) {
+	p := DefaultParams()
+	p.Capacity, p.RatePerS = 2000, 3
+	r, err := Run("leaky-queue", p, make([]int64, 1500), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := r.Requests[1499]
+	want := "TAT 500000, queue [333.33 666.67 1000 1333.33 1666.67 2000 .. " +
+		"498000 498333.33 498666.67 499000 499333.33 499666.67] (1499)"
+	if last.State != want || last.StateValues != 1500 {
+		t.Errorf("state %q (%d values)\nwant  %q (1500)", last.State, last.StateValues, want)
+	}
+	if want := "TAT - now = 499666.67 <= tau 666333.33: queued, departs at 499666.67"; last.Why != want {
+		t.Errorf("why %q, want %q", last.Why, want)
+	}
+	// The chapter's own state after the same requests agrees.
+	k, _ := newStepper("leaky-queue", p)
+	for range 1500 {
+		k.allow(0, 1)
+	}
+	s := k.(*queueKey).a.State()
+	if got := msText(s.TAT.UnixNano()); got != "500000" || len(s.Queue) != 1499 {
+		t.Errorf("chapter state: TAT %s, %d queued", got, len(s.Queue))
+	}
+}
