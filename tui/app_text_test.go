@@ -250,3 +250,15 @@ func TestPrefetchBarsShowCursorNode(t *testing.T) {
 		}
 	}
 }
+
+// The README's suggested path fits the lab at 80×24 without losing its end.
+func TestLabSuggestedPathWhole(t *testing.T) {
+	path := labPath()
+	if path == "" {
+		t.Skip("chapter 05 has no suggested path")
+	}
+	f := appPress(appNew(t, 80, 24), "L", "i").View()
+	appCheckFrame(t, f, 80, 24)
+	words := strings.Fields(path)
+	appWant(t, f, words[len(words)-2]+" "+words[len(words)-1])
+}

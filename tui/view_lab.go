@@ -573,12 +573,19 @@ func labView(m labModel, w, h int, th theme) string {
 	footer := labFooter(m, w)
 	rows := h - len(body) - len(footer)
 	if path := labPath(); m.hint == 1 && path != "" && rows > 0 {
-		// The README's suggested path replaces the table and the panel.
-		body = append(body, sty(stHeading, "The suggested path (chapter 05 README)"))
-		for _, p := range strings.Split(path, "\n\n") {
-			for _, l := range uiWrap(p, w-2) {
-				body = append(body, txt("  "+l))
+		// The README's suggested path replaces the table and the panel:
+		// its heading leads the first line, and what does not fit ends in "…".
+		const heading = "Suggested path (chapter 05 README):"
+		text := uiWrap(heading+" "+strings.ReplaceAll(path, "\n\n", " "), w)
+		if len(text) > rows {
+			text = append(text[:rows-1], uiEllipsis(text[rows-1]+" …", w))
+		}
+		for i, l := range text {
+			if i == 0 && strings.HasPrefix(l, heading) {
+				body = append(body, line{{heading, stHeading}, {l[len(heading):], stNone}})
+				continue
 			}
+			body = append(body, txt(l))
 		}
 		return compose(body, footer, w, h, th)
 	}
