@@ -244,8 +244,26 @@ func NewGCRA(rdb redis.Scripter, cfg BucketConfig) (*GCRA, error) {
 	if err := cfg.check(); err != nil {
 		return nil, err
 	}
+	d, p := emissionInterval(cfg.Rate)
 	return &GCRA{limiter{rdb: rdb, script: gcraScript, name: "gcra", kind: "gcra",
-		params: []any{cfg.Capacity, formatRate(cfg.Rate)}, max: cfg.Capacity}}, nil
+		params: []any{cfg.Capacity, d, formatRate(p)}, max: cfg.Capacity}}, nil
+}
+
+// emissionInterval writes T = 1000/rate ms as p/d with d a whole number up
+// to 1000 and p, if it can, a whole number too (rate 3: 1000/3, rate 2.5:
+// 400/1). The GCRA script counts time in units of 1/d ms, so for such rates
+// its arithmetic is on whole numbers and exact however long TAT keeps
+// growing; adding a fractional T to a float would instead gain an error on
+// every request and, after about an hour of requests above the rate, turn
+// an exact tie into a rejection. Other rates get d = 1 and p = T.
+func emissionInterval(rate float64) (d int, p float64) {
+	for d := 1; d <= 1000; d++ {
+		p := 1000 * float64(d) / rate
+		if p == math.Trunc(p) && p*rate == 1000*float64(d) && p < 1<<40 {
+			return d, p
+		}
+	}
+	return 1, 1000 / rate
 }
 
 // formatRate sends the rate with every digit, so Lua sees the same float64.

@@ -554,3 +554,71 @@ func TestScriptsTouchOnlyDeclaredKeys(t *testing.T) {
 		require.NotContains(t, string(src), "KEYS[1] ..", "%s derives a key from KEYS[1]", f)
 	}
 }
+
+// TestGCRAExactOverLongSaturation: a client that keeps GCRA's TAT ahead of
+// now (always sending at the first instant a permit exists) for 40,000
+// permits at R = 7 (T = 1000/7 ms), every seventh of them an exact tie. With
+// TAT kept as a float fraction the rounding errors added up, and after about
+// 30,800 permits (an hour at this rate) a tie was rejected; counting in
+// sevenths of a ms keeps it exact. Only the allowed requests are sent: a
+// rejection would not move TAT anyway.
+func TestGCRAExactOverLongSaturation(t *testing.T) {
+	ctx := context.Background()
+	rdb := redistest.Client(t)
+	const (
+		permits = 40000
+		c       = 3
+		rate    = 7
+	)
+	g := ok(NewGCRA(rdb, BucketConfig{Capacity: c, Rate: rate}))
+	// Exact schedule in sevenths of a ms: T = 1000, tau = 2000. Each request
+	// comes at ceil((TAT - tau) / 7) ms, never before the one in front of it.
+	times := make([]int64, permits)
+	tat, at, ties := int64(0), int64(0), 0
+	for i := range times {
+		next := tat - (c-1)*1000
+		first := next / rate // ceil(next / 7): Go's division truncates
+		if next%rate > 0 {
+			first++
+		}
+		at = max(at, first)
+		if next > 0 && next%rate == 0 && first == at {
+			ties++
+		}
+		times[i] = at
+		tat = max(tat, at*rate) + 1000
+	}
+	require.NoError(t, g.script.Load(ctx, rdb).Err())
+	id := redistest.ID(t)
+	for start := 0; start < permits; start += 1000 {
+		pipe := rdb.Pipeline()
+		var cmds []*redis.Cmd
+		for _, ms := range times[start:min(permits, start+1000)] {
+			args := append([]any{base + ms, 1}, g.params...)
+			cmds = append(cmds, g.script.EvalSha(ctx, pipe, []string{Key(id, g.kind)}, args...))
+		}
+		_, err := pipe.Exec(ctx)
+		require.NoError(t, err)
+		for i, cmd := range cmds {
+			res := ok(cmd.Int64Slice())
+			require.Equal(t, int64(1), res[0], "permit %d at %d ms rejected", start+i+1, times[start+i])
+		}
+	}
+	require.Greater(t, ties, permits/8, "the schedule should be full of exact ties")
+}
+
+func TestEmissionInterval(t *testing.T) {
+	for _, tc := range []struct {
+		rate float64
+		d    int
+		p    float64
+	}{{3, 3, 1000}, {7, 7, 1000}, {30, 3, 100}, {2, 1, 500}, {2.5, 1, 400}, {0.5, 1, 2000}, {100, 1, 10}} {
+		d, p := emissionInterval(tc.rate)
+		require.Equal(t, tc.d, d, "rate %g", tc.rate)
+		require.Equal(t, tc.p, p, "rate %g", tc.rate)
+	}
+	// No small whole d: T itself, fractional.
+	d, p := emissionInterval(100.0 / 60)
+	require.Equal(t, 1, d)
+	require.InDelta(t, 600, p, 1e-9)
+}
