@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
@@ -36,9 +35,6 @@ var labFieldParam = map[string]int{
 // uiMaxArrivals bounds a typed arrival list so a paste cannot stall the UI.
 const uiMaxArrivals = 2000
 
-// labPlayEvery is the play speed: one request per tick.
-const labPlayEvery = 450 * time.Millisecond
-
 type labModel struct {
 	scen     int // index into lab.Scenarios; len(lab.Scenarios) = custom
 	algo     [2]string
@@ -48,10 +44,8 @@ type labModel struct {
 	res    [2]lab.Result
 	runErr [2]string
 
-	cursor  int
-	zoom    int // 0: every request on screen; k: 1/2^k of that span, around the cursor
-	playing bool
-	playID  int
+	player     // the cursor on one request (0..len(arrivals)-1)
+	zoom   int // 0: every request on screen; k: 1/2^k of that span, around the cursor
 
 	form // W, L, C, R, N, arrivals
 
@@ -61,6 +55,11 @@ type labModel struct {
 
 // labTickMsg advances play; id discards ticks of an earlier play.
 type labTickMsg struct{ id int }
+
+func labTick(id int) tea.Msg { return labTickMsg{id} }
+
+// last is the cursor's last position: the last request.
+func (m *labModel) last() int { return max(len(m.arrivals)-1, 0) }
 
 func newLabModel() labModel {
 	var m labModel
@@ -214,11 +213,6 @@ func (m *labModel) cycleAlgo(side, d int) {
 	m.rerun()
 }
 
-func (m *labModel) step(d int) {
-	n := len(m.arrivals)
-	m.cursor = min(max(m.cursor+d, 0), max(n-1, 0))
-}
-
 // parseArrivals reads "820, 880 940" (commas and/or spaces) as ms.
 func parseArrivals(s string) ([]int64, error) {
 	f := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == ';' })
@@ -333,37 +327,10 @@ func (m *labModel) stopEdit() {
 	m.note = m.stop(m.values(), lfArrivals, fmt.Sprintf("the %d arrivals in use", len(m.arrivals)))
 }
 
-func (m *labModel) togglePlay() tea.Cmd {
-	if m.playing {
-		m.playing = false
-		return nil
-	}
-	if len(m.arrivals) == 0 {
-		return nil
-	}
-	if m.cursor >= len(m.arrivals)-1 {
-		m.cursor = 0 // play again from the start
-	}
-	m.playing = true
-	m.playID++
-	return labTick(m.playID)
-}
-
-func labTick(id int) tea.Cmd {
-	return tea.Tick(labPlayEvery, func(time.Time) tea.Msg { return labTickMsg{id} })
-}
-
 // tick advances play by one request and stops at the end.
 func (m labModel) tick(msg labTickMsg) (labModel, tea.Cmd) {
-	if !m.playing || msg.id != m.playID {
-		return m, nil
-	}
-	m.step(1)
-	if m.cursor >= len(m.arrivals)-1 {
-		m.playing = false
-		return m, nil
-	}
-	return m, labTick(m.playID)
+	cmd := m.advance(msg.id, m.last(), labTick)
+	return m, cmd
 }
 
 // updateEdit handles keys while a field has focus. Every keystroke that
@@ -386,19 +353,10 @@ func (m labModel) update(msg tea.KeyMsg) (labModel, tea.Cmd, bool) {
 		m, cmd := m.updateEdit(msg)
 		return m, cmd, true
 	}
-	var cmd tea.Cmd
-	switch msg.String() {
-	case "right", "l":
-		m.step(1)
-	case "left", "h":
-		m.step(-1)
-	case "home", "g":
-		m.cursor = 0
-	case "end", "G":
-		m.step(len(m.arrivals))
-	case " ":
-		cmd = m.togglePlay()
+	if cmd, ok := m.stepKey(msg.String(), m.last(), labTick); ok {
 		return m, cmd, true
+	}
+	switch msg.String() {
 	case "s":
 		m.loadScenario(m.scen + 1)
 	case "S":
@@ -429,8 +387,6 @@ func (m labModel) update(msg tea.KeyMsg) (labModel, tea.Cmd, bool) {
 	default:
 		return m, nil, false
 	}
-	if msg.String() != " " {
-		m.playing = m.playing && (msg.String() == "right" || msg.String() == "left")
-	}
-	return m, cmd, true
+	m.pause()
+	return m, nil, true
 }

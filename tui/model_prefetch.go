@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
@@ -34,16 +33,15 @@ type pfModel struct {
 	cfg    distributed.PrefetchConfig
 	res    distributed.PrefetchResult
 	runErr string
-	// cursor is how many requests have been decided (0..len(steps)).
-	cursor  int
-	playing bool
-	playID  int
+	player // the cursor: how many requests have been decided (0..len(steps))
 
 	form        // nodes, per-node, limit, batch, order
 	note string // what leaving the fields did not apply
 }
 
 type pfTickMsg struct{ id int }
+
+func pfTick(id int) tea.Msg { return pfTickMsg{id} }
 
 // newPfModel starts on E13: 4 nodes, 2 requests each, limit 20, batch 8.
 func newPfModel() pfModel {
@@ -155,20 +153,9 @@ func (m *pfModel) stopEdit() {
 	m.note = m.stop(m.values(), -1, "")
 }
 
-func pfTick(id int) tea.Cmd {
-	return tea.Tick(labPlayEvery, func(time.Time) tea.Msg { return pfTickMsg{id} })
-}
-
 func (m pfModel) tick(msg pfTickMsg) (pfModel, tea.Cmd) {
-	if !m.playing || msg.id != m.playID {
-		return m, nil
-	}
-	m.cursor = min(m.cursor+1, len(m.res.Steps))
-	if m.cursor >= len(m.res.Steps) {
-		m.playing = false
-		return m, nil
-	}
-	return m, pfTick(m.playID)
+	cmd := m.advance(msg.id, len(m.res.Steps), pfTick)
+	return m, cmd
 }
 
 // update handles a key on the prefetch screen; false means not its key.
@@ -182,30 +169,10 @@ func (m pfModel) update(msg tea.KeyMsg) (pfModel, tea.Cmd, bool) {
 		}
 		return m, nil, true
 	}
-	n := len(m.res.Steps)
+	if cmd, ok := m.stepKey(msg.String(), len(m.res.Steps), pfTick); ok {
+		return m, cmd, true
+	}
 	switch msg.String() {
-	case "right", "l":
-		m.cursor = min(m.cursor+1, n)
-	case "left", "h":
-		m.cursor = max(m.cursor-1, 0)
-	case "home", "g":
-		m.cursor = 0
-	case "end", "G":
-		m.cursor = n
-	case " ":
-		if m.playing {
-			m.playing = false
-			return m, nil, true
-		}
-		if n == 0 {
-			return m, nil, true
-		}
-		if m.cursor >= n {
-			m.cursor = 0
-		}
-		m.playing = true
-		m.playID++
-		return m, pfTick(m.playID), true
 	case "e", "tab":
 		m.startEdit(pfNodes)
 	case "n":
@@ -227,9 +194,7 @@ func (m pfModel) update(msg tea.KeyMsg) (pfModel, tea.Cmd, bool) {
 	default:
 		return m, nil, false
 	}
-	if msg.String() != "right" && msg.String() != "left" {
-		m.playing = false
-	}
+	m.pause()
 	return m, nil, true
 }
 

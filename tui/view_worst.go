@@ -53,7 +53,7 @@ func worstView(m worstModel, w, h int, th theme) string {
 			{fmt.Sprintf("%d requests upstream in [%d, %d), overshoot %d", r.MaxInWindow, r.Window[0], r.Window[1], r.Overshoot), stNone}})
 		body = append(body, cutLine(line{{"arrivals ", stDim}, {uiEllipsis(joinInts(r.Arrivals), w-9), stNone}}, w))
 		// The found run drawn as a lab track.
-		lm := labModel{algo: [2]string{r.Algorithm, r.Algorithm}, params: r.Params, arrivals: r.Arrivals, cursor: -1}
+		lm := labModel{algo: [2]string{r.Algorithm, r.Algorithm}, params: r.Params, arrivals: r.Arrivals, player: player{cursor: -1}}
 		lm.res[0] = r.Run
 		cols := w - labGutter
 		ax := newTimeAxis(lm, cols)
