@@ -178,8 +178,7 @@ func chapterMaxScroll(idx, w, h int) int {
 // the footer.
 func chapterView(idx, scroll, w, h int, th theme) string {
 	c := uiChapters[idx]
-	title := line{{uiEllipsis(chapterTitle(c), w-8), stTitle}}
-	title = append(title, seg{strings.Repeat(" ", max(1, w-6-uiWidth(title.plainText()))), stNone}, seg{"? help", stDim})
+	title := titleBar(line{{uiEllipsis(chapterTitle(c), w-8), stTitle}}, w)
 	text := chapterLines(idx, w-2)
 	room := h - 3
 	scroll = min(scroll, chapterMaxScroll(idx, w, h))

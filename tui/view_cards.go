@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
 )
@@ -18,8 +17,7 @@ func cardsView(m cardsModel, w, h int, th theme) string {
 	}
 	q := interview.Drill[m.i]
 	title = title.add(stDim, fmt.Sprintf("   card %d of %d · chapter %s · %s", m.i+1, n, q.Chapter, q.Topic))
-	title = cutLine(title, w-7)
-	title = append(title, seg{strings.Repeat(" ", max(1, w-6-uiWidth(title.plainText()))), stNone}, seg{"? help", stDim})
+	title = titleBar(title, w)
 	body = append(body, title, txt(""), sty(stHeading, "Question"))
 	for _, l := range uiWrap(q.Q, w-2) {
 		body = append(body, txt("  "+l))

@@ -560,8 +560,7 @@ func labView(m labModel, w, h int, th theme) string {
 	} else if !m.custom() {
 		title = title.add(stDim, uiEllipsis(" · "+lab.Scenarios[m.scen].Title, max(0, w-8-uiWidth(title.plainText()))))
 	}
-	right := "? help"
-	title = append(title, seg{strings.Repeat(" ", max(1, w-uiWidth(title.plainText())-len(right))), stNone}, seg{right, stDim})
+	title = titleBar(title, w)
 
 	body := []line{title, cursorRow(m, acols, cols)}
 	for s := 0; s < 2; s++ {
@@ -611,20 +610,6 @@ func labView(m labModel, w, h int, th theme) string {
 		}
 	}
 	return compose(body, footer, w, h, th)
-}
-
-// cutLine trims a line's segments to w columns.
-func cutLine(l line, w int) line {
-	var out line
-	for _, s := range l {
-		if w <= 0 {
-			break
-		}
-		t := uiCut(s.text, w)
-		w -= uiWidth(t)
-		out = append(out, seg{t, s.st})
-	}
-	return out
 }
 
 // labFooter: fields, validation message (or the hint), keys.

@@ -17,8 +17,7 @@ func prefetchView(m pfModel, w, h int, th theme) string {
 	}
 	title := line{{"06 · Prefetch", stTitle},
 		{fmt.Sprintf("   %d nodes × %d · limit %d · batch %d · %s", c.Nodes, c.PerNode, c.Limit, c.Batch, order), stDim}}
-	title = cutLine(title, w-8)
-	title = append(title, seg{strings.Repeat(" ", max(1, w-6-uiWidth(title.plainText()))), stNone}, seg{"? help", stDim})
+	title = titleBar(title, w)
 	body := []line{title}
 	footer := pfFooter(m, w)
 	if m.runErr != "" {

@@ -101,6 +101,27 @@ func (l line) render(w int, th theme) string {
 	return b.String()
 }
 
+// titleBar is a screen's first row: l, cut to leave room, then "? help"
+// at the right edge.
+func titleBar(l line, w int) line {
+	l = cutLine(l, w-8)
+	return append(l, seg{strings.Repeat(" ", max(1, w-6-uiWidth(l.plainText()))), stNone}, seg{"? help", stDim})
+}
+
+// cutLine trims a line's segments to w columns.
+func cutLine(l line, w int) line {
+	var out line
+	for _, s := range l {
+		if w <= 0 {
+			break
+		}
+		t := uiCut(s.text, w)
+		w -= uiWidth(t)
+		out = append(out, seg{t, s.st})
+	}
+	return out
+}
+
 // plainText is the line's text without styles.
 func (l line) plainText() string {
 	var b strings.Builder

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
 )
@@ -12,7 +11,7 @@ func worstView(m worstModel, w, h int, th theme) string {
 	p := m.params
 	title := line{{"05 · Worst case", stTitle},
 		{fmt.Sprintf("   budget W %d  L %d  C %d  R %g  N %d", p.WindowMS, p.Limit, p.Capacity, p.RatePerS, p.SubWindows), stDim}}
-	title = append(title, seg{strings.Repeat(" ", max(1, w-6-uiWidth(title.plainText()))), stNone}, seg{"? help", stDim})
+	title = titleBar(title, w)
 	body := []line{title}
 	for _, l := range uiWrap("The search tries arrival sequences (bursts either side of a window boundary, "+
 		"uneven splits, then a seeded local search) and keeps the one that gets the most requests "+
