@@ -262,3 +262,21 @@ func TestLabSuggestedPathWhole(t *testing.T) {
 	words := strings.Fields(path)
 	appWant(t, f, words[len(words)-2]+" "+words[len(words)-1])
 }
+
+// A side whose algorithm refuses the budget (the counter's sub-window cap)
+// shows the engine's whole message in its track, not a line cut at the edge.
+func TestLabSideErrorShownWhole(t *testing.T) {
+	p := lab.DefaultParams()
+	p.WindowMS, p.SubWindows = 1_000_000, 70_000
+	m := customLab(t, "fixed-window", "sliding-log", p, 820, 880)
+	m.cycleAlgo(1, 1) // sliding-log → sliding-counter
+	if m.runErr[1] == "" {
+		t.Fatal("the counter must refuse 70000 sub-windows")
+	}
+	f := labView(m, 80, 24, plainTheme())
+	appCheckFrame(t, f, 80, 24)
+	flat := strings.Join(strings.Fields(f), " ")
+	if !strings.Contains(flat, strings.Join(strings.Fields(m.runErr[1]), " ")) {
+		t.Errorf("error %q not whole on screen:\n%s", m.runErr[1], f)
+	}
+}

@@ -350,7 +350,7 @@ func trackHeader(m labModel, side int, w int) line {
 	name := [2]string{"left  ", "right "}[side]
 	l := sty(stLabel, name+uiFit(m.algo[side], max(17, uiWidth(m.algo[side])+1)))
 	if m.runErr[side] != "" {
-		return l.add(stError, "  "+m.runErr[side])
+		return l.add(stError, "  this side cannot run this budget:")
 	}
 	mt := m.res[side].Metrics
 	overSt := stNone
@@ -565,6 +565,17 @@ func labView(m labModel, w, h int, th theme) string {
 	body := []line{title, cursorRow(m, acols, cols)}
 	for s := 0; s < 2; s++ {
 		body = append(body, trackHeader(m, s, w))
+		if m.runErr[s] != "" {
+			// The engine's message in the track's rows, whole.
+			rows := wrapRows(m.runErr[s], w-labGutter, 3, stError)
+			for len(rows) < 3 {
+				rows = append(rows, txt(""))
+			}
+			for _, r := range rows {
+				body = append(body, append(txt(strings.Repeat(" ", labGutter)), r...))
+			}
+			continue
+		}
 		body = append(body, trackRows(m, s, ax, acols)...)
 	}
 	body = append(body, axisRow(ax, max(m.params.WindowMS, 1)))
