@@ -294,18 +294,26 @@ func (m *labModel) applyInputs() {
 	}
 	// Each algorithm may narrow the ranges (sub-windows, capacity, rate):
 	// a value either side refuses is the field's error, not a broken side.
-	for _, a := range m.algo {
-		if _, err := uiRun(a, p, arr); err != nil {
-			f := lfArrivals
-			var pe *framing.ParamError
-			if errors.As(err, &pe) {
-				if g, ok := labFieldParam[pe.Param]; ok {
-					f = g
-				}
-			}
-			m.errs[f] = a + ": " + err.Error()
-			return
+	var errs [2]error
+	for s, a := range m.algo {
+		_, errs[s] = uiRun(a, p, arr)
+	}
+	for s, err := range errs {
+		if err == nil {
+			continue
 		}
+		f := lfArrivals
+		var pe *framing.ParamError
+		if errors.As(err, &pe) {
+			if g, ok := labFieldParam[pe.Param]; ok {
+				f = g
+			}
+		}
+		m.errs[f] = err.Error()
+		if other := errs[1-s]; other == nil || other.Error() != err.Error() {
+			m.errs[f] = m.algo[s] + ": " + err.Error() // only this side refuses it
+		}
+		return
 	}
 	sameArr := joinInts(arr) == joinInts(m.arrivals)
 	m.params = p

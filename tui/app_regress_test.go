@@ -280,3 +280,18 @@ func TestLabSideErrorShownWhole(t *testing.T) {
 		t.Errorf("error %q not whole on screen:\n%s", m.runErr[1], f)
 	}
 }
+
+// Arrivals past the engine's range are the field's error, named.
+func TestLabArrivalsOutOfRange(t *testing.T) {
+	m := appPress(appNew(t, 80, 24), "L", "t")
+	for range 60 {
+		m = appPress(m, "backspace")
+	}
+	m = appType(m, "0,2000000000000")
+	f := m.View()
+	appCheckFrame(t, f, 80, 24)
+	if m.lab.errs[lfArrivals] == "" || m.lab.arrivals[len(m.lab.arrivals)-1] != 200_000_000_000 {
+		t.Fatalf("2e12 must be refused in the arrivals field: errs %q arrivals %v", m.lab.errs, m.lab.arrivals)
+	}
+	appWant(t, f, "↑ invalid arrivals 2000000000000: accepted integers from 0 to 1e12")
+}
