@@ -147,7 +147,7 @@ func startOwnContainer(t *testing.T, image string) (r *ownRedis, err error) {
 		}
 	}()
 	ctx := context.Background()
-	c, err := tcredis.Run(ctx, image,
+	c, err := tcredis.Run(ctx, image, redistest.Owned(),
 		testcontainers.WithCmd("--bind", "0.0.0.0", "--protected-mode", "no", "--save", "", "--appendonly", "no"),
 		testcontainers.WithWaitStrategyAndDeadline(time.Minute,
 			wait.ForLog("Ready to accept connections"),

@@ -19,7 +19,9 @@
 //
 // so that the container or process started for it is stopped after its tests.
 // The server is shared by every test of the binary and never flushed: tests
-// keep apart by using their own keys (see ID).
+// keep apart by using their own keys (see ID). A container is labelled with
+// the binary that started it; if that binary dies before Main can stop it (a
+// panic, a -timeout), the next run on the machine removes it.
 package redistest
 
 import (
@@ -37,6 +39,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/moby/moby/client"
 	"github.com/redis/go-redis/v9"
 	"github.com/testcontainers/testcontainers-go"
 	tcredis "github.com/testcontainers/testcontainers-go/modules/redis"
@@ -156,6 +159,7 @@ func start() {
 	if err := dockerAnswers(ctx); err != nil {
 		reasons = append(reasons, "no Docker engine: "+firstLine(err))
 	} else {
+		sweep(ctx)
 		s, err := startContainer(ctx, image)
 		if err == nil {
 			current = s
@@ -211,7 +215,7 @@ func startContainer(ctx context.Context, image string) (s *server, err error) {
 	}()
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
-	c, err := tcredis.Run(ctx, image,
+	c, err := tcredis.Run(ctx, image, Owned(),
 		// Arguments only: a public image's entrypoint prepends redis-server to
 		// arguments starting with "-", and the scratch image's entrypoint is it.
 		testcontainers.WithCmd(serverArgs...),
@@ -249,6 +253,49 @@ func startContainer(ctx context.Context, image string) (s *server, err error) {
 		return nil, err
 	}
 	return &server{addr: opt.Addr, how: "testcontainers " + image, stop: terminate}, nil
+}
+
+// ownerLabel marks every container this package starts (and the ones
+// tests start with Owned) with "host:pid" of the test binary.
+const ownerLabel = "org.ratelimit-course.redistest.owner"
+
+func owner() string {
+	host, _ := os.Hostname()
+	return host + ":" + strconv.Itoa(os.Getpid())
+}
+
+// Owned labels a container with the test binary that started it, so that a
+// later run can remove it if that binary died without stopping it.
+func Owned() testcontainers.CustomizeRequestOption {
+	return testcontainers.WithLabels(map[string]string{ownerLabel: owner()})
+}
+
+// sweep removes the containers that test binaries on this machine started
+// and could not stop: a panicking test or a -timeout ends the process before
+// Main's cleanup runs, and Ryuk, testcontainers' own reaper, is off in CI.
+// A container whose owner is still running is left alone.
+func sweep(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	dc, err := testcontainers.NewDockerClientWithOpts(ctx)
+	if err != nil {
+		return
+	}
+	defer dc.Close()
+	list, err := dc.ContainerList(ctx, client.ContainerListOptions{All: true,
+		Filters: make(client.Filters).Add("label", ownerLabel)})
+	if err != nil {
+		return
+	}
+	host, _ := os.Hostname()
+	for _, c := range list.Items {
+		h, pid, ok := strings.Cut(c.Labels[ownerLabel], ":")
+		n, err := strconv.Atoi(pid)
+		if !ok || err != nil || h != host || alive(n) {
+			continue
+		}
+		_, _ = dc.ContainerRemove(ctx, c.ID, client.ContainerRemoveOptions{Force: true})
+	}
 }
 
 func startProcess(ctx context.Context, path string) (*server, error) {
