@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -165,10 +166,11 @@ func (m *labModel) values() []string {
 // syncInputs writes the values in use into the text fields.
 func (m *labModel) syncInputs() { m.setValues(m.values()) }
 
-func joinInts(xs []int64) string {
+// joinInts writes numbers as the fields take them: "820,880,940".
+func joinInts[T int | int64](xs []T) string {
 	parts := make([]string, len(xs))
 	for i, x := range xs {
-		parts[i] = strconv.FormatInt(x, 10)
+		parts[i] = strconv.FormatInt(int64(x), 10)
 	}
 	return strings.Join(parts, ",")
 }
@@ -315,7 +317,7 @@ func (m *labModel) applyInputs() {
 		}
 		return
 	}
-	sameArr := joinInts(arr) == joinInts(m.arrivals)
+	sameArr := slices.Equal(arr, m.arrivals)
 	m.params = p
 	if !sameArr {
 		m.arrivals = arr

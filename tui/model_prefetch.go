@@ -63,19 +63,11 @@ func newPfModel() pfModel {
 func (m *pfModel) values() []string {
 	return []string{
 		strconv.Itoa(m.cfg.Nodes), strconv.Itoa(m.cfg.PerNode), strconv.Itoa(m.cfg.Limit),
-		strconv.Itoa(m.cfg.Batch), joinNodeOrder(m.cfg.Order),
+		strconv.Itoa(m.cfg.Batch), joinInts(m.cfg.Order),
 	}
 }
 
 func (m *pfModel) syncInputs() { m.setValues(m.values()) }
-
-func joinNodeOrder(o []int) string {
-	parts := make([]string, len(o))
-	for i, n := range o {
-		parts[i] = strconv.Itoa(n)
-	}
-	return strings.Join(parts, ",")
-}
 
 func (m *pfModel) rerun() {
 	r, err := uiPrefetch(m.cfg)

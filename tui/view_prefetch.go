@@ -13,7 +13,7 @@ func prefetchView(m pfModel, w, h int, th theme) string {
 	c := m.cfg
 	order := "round-robin"
 	if len(c.Order) > 0 {
-		order = "order " + joinNodeOrder(c.Order) // the order in use, not the one being typed
+		order = "order " + joinInts(c.Order) // the order in use, not the one being typed
 	}
 	title := line{{"06 · Prefetch", stTitle},
 		{fmt.Sprintf("   %d nodes × %d · limit %d · batch %d · %s", c.Nodes, c.PerNode, c.Limit, c.Batch, order), stDim}}
