@@ -295,3 +295,12 @@ func TestLabArrivalsOutOfRange(t *testing.T) {
 	}
 	appWant(t, f, "↑ invalid arrivals 2000000000000: accepted integers from 0 to 1e12")
 }
+
+// A new scenario or a loaded worst case starts unzoomed, whole on screen.
+func TestLabNewSequenceUnzoomed(t *testing.T) {
+	m := appPress(appNew(t, 80, 24), "L", "+", "+", "s")
+	if m.lab.zoom != 0 {
+		t.Fatalf("zoom %d after a scenario change", m.lab.zoom)
+	}
+	appWant(t, m.View(), "scenario prev-crowded-end (E4) ·")
+}

@@ -120,7 +120,7 @@ func (m *labModel) loadScenario(i int) {
 		m.arrivals = append([]int64(nil), s.Arrivals...)
 		m.algo = [2]string{s.Left, s.Right}
 	}
-	m.cursor = 0
+	m.cursor, m.zoom = 0, 0 // a new sequence starts whole on screen
 	m.syncInputs()
 	m.rerun()
 }
@@ -131,7 +131,7 @@ func (m *labModel) loadArrivals(arr []int64, p lab.Params, left string) {
 	m.arrivals = append([]int64(nil), arr...)
 	m.params = p
 	m.algo[0] = left
-	m.cursor = 0
+	m.cursor, m.zoom = 0, 0
 	m.syncInputs()
 	m.rerun()
 }
