@@ -120,7 +120,20 @@ func TestTmuxCourseAt80x24(t *testing.T) {
 		t.Errorf("NO_COLOR=1 but the screen has colour escapes:\n%q", esc)
 	}
 
-	s.keys("s", "s", "s", "End")
+	// E4: the counter lets 5 through in 540 ms, the log holds at 3.
+	s.keys("s", "End")
+	scr = s.waitFor("scenario prev-crowded-end (E4)", "#6 at 1520 ms")
+	for _, w := range []string{
+		"left  sliding-counter  allowed 5  rejected 1  max/W 5  over 2",
+		"right sliding-log      allowed 3  rejected 3  max/W 3  over 0",
+		"est 3.44", "5 in W > L=3",
+	} {
+		if !strings.Contains(scr, w) {
+			t.Errorf("E4 screen lacks %q:\n%s", w, scr)
+		}
+	}
+
+	s.keys("s", "s", "End")
 	scr = s.waitFor("scenario instant-burst (E6)", "#4 arrives at 30 ms (4 of 4)")
 	for _, w := range []string{"○ @500", "○ @1000", "tokens 0.06", "wait 980ms"} {
 		if !strings.Contains(scr, w) {
