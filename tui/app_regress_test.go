@@ -304,3 +304,9 @@ func TestLabNewSequenceUnzoomed(t *testing.T) {
 	}
 	appWant(t, m.View(), "scenario prev-crowded-end (E4) ·")
 }
+
+// Near the right edge the cursor's label sits left of ▼, a space between.
+func TestLabCursorLabelLeftOfMarker(t *testing.T) {
+	f := appPress(appNew(t, 80, 24), "L", "end").View()
+	appWant(t, f, "#8 at 1850 ms ▼")
+}

@@ -424,8 +424,8 @@ func cursorRow(m labModel, acols []int, cols int) line {
 	label := fmt.Sprintf(" #%d at %d ms", m.cursor+1, m.arrivals[m.cursor])
 	if x+1+uiRuneLen(label) <= cols {
 		c.text(x+1, 0, label, stLabel)
-	} else if x-uiRuneLen(label) >= 0 {
-		c.text(x-uiRuneLen(label), 0, label, stLabel)
+	} else if left := label[1:] + " "; x-uiRuneLen(left) >= 0 {
+		c.text(x-uiRuneLen(left), 0, left, stLabel)
 	}
 	return append(txt(strings.Repeat(" ", labGutter)), c.row(0)...)
 }
