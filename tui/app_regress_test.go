@@ -310,3 +310,12 @@ func TestLabCursorLabelLeftOfMarker(t *testing.T) {
 	f := appPress(appNew(t, 80, 24), "L", "end").View()
 	appWant(t, f, "#8 at 1850 ms ▼")
 }
+
+// Nodes past 9 show as letters on the strip; the strip says so.
+func TestPrefetchStripNamesLetterNodes(t *testing.T) {
+	m := appPress(appNew(t, 80, 24), "P", "n", "backspace")
+	m = appType(m, "12")
+	f := m.View()
+	appCheckFrame(t, f, 80, 24)
+	appWant(t, f, "node a=10 1 2 3 4 5 6 7 8 9 a b c", "prefetch  ● ● ●")
+}

@@ -145,15 +145,19 @@ func pfBars(nodes []pfNodeState, res distributed.PrefetchResult, k, w, rows int)
 func pfStrip(m pfModel, w int) []line {
 	steps := m.res.Steps
 	per := 2
-	fit := (w - 9) / per
+	node, lw := "node", 9
+	if m.cfg.Nodes >= 10 {
+		node, lw = "node a=10", 10 // nodes past 9 are letters, as in the lab
+	}
+	fit := (w - lw) / per
 	start := 0
 	if len(steps) > fit {
 		start = min(max(m.cursor-fit/2, 0), len(steps)-fit)
 	}
-	nodeL := line{{"node     ", stDim}}
-	dec := line{{"prefetch ", stDim}}
-	trip := line{{"centre   ", stDim}}
-	ptr := line{{"         ", stNone}}
+	nodeL := line{{uiFit(node, lw), stDim}}
+	dec := line{{uiFit("prefetch", lw), stDim}}
+	trip := line{{uiFit("centre", lw), stDim}}
+	ptr := line{{strings.Repeat(" ", lw), stNone}}
 	for i := start; i < len(steps) && i < start+fit; i++ {
 		s := steps[i]
 		st := stNone
