@@ -3,222 +3,16 @@
 package distributed
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"net"
-	"os"
-	"os/exec"
-	"strconv"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
-	"github.com/moby/moby/client"
 	"github.com/redis/go-redis/v9"
-	"github.com/testcontainers/testcontainers-go"
-	tcredis "github.com/testcontainers/testcontainers-go/modules/redis"
-	"github.com/testcontainers/testcontainers-go/wait"
 
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
 )
-
-// ownRedis is a Redis this test file starts for itself, because its tests
-// pause and kill it: the shared server of internal/redistest must stay up for
-// every other test. It is a local redis-server process (SIGSTOP / SIGCONT /
-// SIGKILL) or, when REDIS_IMAGE is set or no redis-server is on PATH, a
-// testcontainers container (docker pause / unpause, Stop / Start).
-type ownRedis struct {
-	how string
-
-	mu   sync.Mutex
-	addr string // a restarted container may come back on another port
-
-	pause, resume, kill, restart func() error
-}
-
-func (r *ownRedis) Addr() string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.addr
-}
-
-func (r *ownRedis) setAddr(a string) {
-	r.mu.Lock()
-	r.addr = a
-	r.mu.Unlock()
-}
-
-// startOwnRedis starts a dedicated server, or skips (fails with
-// REQUIRE_REDIS=1) when neither Docker nor redis-server can give one.
-func startOwnRedis(t *testing.T) *ownRedis {
-	t.Helper()
-	image, explicit := os.LookupEnv("REDIS_IMAGE")
-	path, lookErr := exec.LookPath("redis-server")
-	if (explicit && image != "") || lookErr != nil {
-		if image == "" {
-			image = redistest.DefaultImage
-		}
-		r, err := startOwnContainer(t, image)
-		if err == nil {
-			return r
-		}
-		if explicit || os.Getenv("REQUIRE_REDIS") == "1" {
-			t.Fatalf("dedicated Redis container from %s: %v", image, err)
-		}
-		if lookErr != nil {
-			t.Skipf("%s (container: %v)", redistest.How, err)
-		}
-	}
-	r, err := startOwnProcess(t, path)
-	if err != nil {
-		t.Fatalf("dedicated redis-server: %v", err)
-	}
-	return r
-}
-
-func startOwnProcess(t *testing.T, path string) (*ownRedis, error) {
-	dir := t.TempDir()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return nil, err
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-	r := &ownRedis{how: "redis-server process " + path, addr: addr}
-
-	var mu sync.Mutex
-	var cmd *exec.Cmd
-	var exited chan struct{}
-	start := func() error {
-		c := exec.Command(path, "--port", strconv.Itoa(port), "--bind", "127.0.0.1",
-			"--save", "", "--appendonly", "no", "--dir", dir, "--daemonize", "no")
-		var out bytes.Buffer
-		c.Stdout, c.Stderr = &out, &out
-		c.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
-		if err := c.Start(); err != nil {
-			return err
-		}
-		done := make(chan struct{})
-		go func() { _ = c.Wait(); close(done) }()
-		mu.Lock()
-		cmd, exited = c, done
-		mu.Unlock()
-		if err := waitPing(addr, done); err != nil {
-			return fmt.Errorf("%w: %s", err, out.String())
-		}
-		return nil
-	}
-	signal := func(s syscall.Signal) error {
-		mu.Lock()
-		defer mu.Unlock()
-		return cmd.Process.Signal(s)
-	}
-	r.pause = func() error { return signal(syscall.SIGSTOP) }
-	r.resume = func() error { return signal(syscall.SIGCONT) }
-	r.kill = func() error {
-		if err := signal(syscall.SIGKILL); err != nil {
-			return err
-		}
-		mu.Lock()
-		done := exited
-		mu.Unlock()
-		<-done
-		return nil
-	}
-	r.restart = start
-	if err := start(); err != nil {
-		return nil, err
-	}
-	t.Cleanup(func() {
-		_ = signal(syscall.SIGCONT)
-		_ = r.kill()
-	})
-	return r, nil
-}
-
-func startOwnContainer(t *testing.T, image string) (r *ownRedis, err error) {
-	defer func() {
-		if p := recover(); p != nil { // testcontainers panics on some discovery failures
-			err = fmt.Errorf("testcontainers: %v", p)
-		}
-	}()
-	ctx := context.Background()
-	c, err := tcredis.Run(ctx, image, redistest.Owned(),
-		testcontainers.WithCmd("--bind", "0.0.0.0", "--protected-mode", "no", "--save", "", "--appendonly", "no"),
-		testcontainers.WithWaitStrategyAndDeadline(time.Minute,
-			wait.ForLog("Ready to accept connections"),
-			wait.ForListeningPort("6379/tcp").SkipInternalCheck(),
-		),
-	)
-	if c != nil {
-		t.Cleanup(func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			_ = testcontainers.TerminateContainer(c, testcontainers.StopContext(ctx))
-		})
-	}
-	if err != nil {
-		return nil, err
-	}
-	dc, err := testcontainers.NewDockerClientWithOpts(ctx)
-	if err != nil {
-		return nil, err
-	}
-	t.Cleanup(func() { _ = dc.Close() })
-	r = &ownRedis{how: "testcontainers " + image}
-	locate := func() error {
-		uri, err := c.ConnectionString(ctx)
-		if err != nil {
-			return err
-		}
-		opt, err := redis.ParseURL(uri)
-		if err != nil {
-			return err
-		}
-		r.setAddr(opt.Addr)
-		return waitPing(opt.Addr, nil)
-	}
-	id := c.GetContainerID()
-	r.pause = func() error { _, err := dc.ContainerPause(ctx, id, client.ContainerPauseOptions{}); return err }
-	r.resume = func() error { _, err := dc.ContainerUnpause(ctx, id, client.ContainerUnpauseOptions{}); return err }
-	r.kill = func() error { zero := time.Duration(0); return c.Stop(ctx, &zero) }
-	r.restart = func() error {
-		if err := c.Start(ctx); err != nil {
-			return err
-		}
-		return locate()
-	}
-	if err := locate(); err != nil {
-		return nil, err
-	}
-	return r, nil
-}
-
-// waitPing polls PING until the server answers (10 s at most).
-func waitPing(addr string, exited <-chan struct{}) error {
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		select {
-		case <-exited:
-			return errors.New("redis-server exited")
-		default:
-		}
-		c := redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1, DialTimeout: 200 * time.Millisecond})
-		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
-		err := c.Ping(ctx).Err()
-		cancel()
-		c.Close()
-		if err == nil {
-			return nil
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	return errors.New("no PONG within 10s")
-}
 
 // outageReport is what one outage looked like from the application.
 type outageReport struct {
@@ -242,8 +36,9 @@ type outageReport struct {
 // than the deadline (plus scheduling slack); when Redis returns, the next
 // probe closes the breaker and Redis decides again.
 func TestE15_FailurePolicyOnRedis(t *testing.T) {
-	own := startOwnRedis(t)
-	t.Logf("dedicated Redis: %s", own.how)
+	// Its own Redis: the shared one must stay up for the other tests.
+	own := redistest.StartDedicated(t)
+	t.Logf("dedicated Redis: %s", own.How)
 
 	const (
 		deadline = 20 * time.Millisecond
@@ -399,20 +194,20 @@ func TestE15_FailurePolicyOnRedis(t *testing.T) {
 	}
 	redisDecides("up", id+".up")
 
-	if err := own.pause(); err != nil {
+	if err := own.Pause(); err != nil {
 		t.Fatal(err)
 	}
 	outage("paused", id+".paused")
-	if err := own.resume(); err != nil {
+	if err := own.Resume(); err != nil {
 		t.Fatal(err)
 	}
 	redisDecides("resumed", id+".resumed")
 
-	if err := own.kill(); err != nil {
+	if err := own.Kill(); err != nil {
 		t.Fatal(err)
 	}
 	outage("killed", id+".killed")
-	if err := own.restart(); err != nil {
+	if err := own.Restart(); err != nil {
 		t.Fatal(err)
 	}
 	redisDecides("restarted", id+".restarted")

@@ -207,15 +207,17 @@ func dockerAnswers(ctx context.Context) (err error) {
 	return p.Health(ctx)
 }
 
-func startContainer(ctx context.Context, image string) (s *server, err error) {
+// runContainer starts a Redis container from image and returns it with the
+// host address its port is mapped to. On error nothing is left running.
+func runContainer(ctx context.Context, image string) (c *tcredis.RedisContainer, addr string, err error) {
 	defer func() {
-		if r := recover(); r != nil {
+		if r := recover(); r != nil { // testcontainers panics on some discovery failures
 			err = fmt.Errorf("testcontainers: %v", r)
 		}
 	}()
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
-	c, err := tcredis.Run(ctx, image, Owned(),
+	c, err = tcredis.Run(ctx, image, Owned(),
 		// Arguments only: a public image's entrypoint prepends redis-server to
 		// arguments starting with "-", and the scratch image's entrypoint is it.
 		testcontainers.WithCmd(serverArgs...),
@@ -226,33 +228,46 @@ func startContainer(ctx context.Context, image string) (s *server, err error) {
 			wait.ForListeningPort("6379/tcp").SkipInternalCheck(),
 		),
 	)
-	terminate := func() error {
-		if c == nil {
-			return nil
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		return testcontainers.TerminateContainer(c, testcontainers.StopContext(ctx))
+	if err == nil {
+		addr, err = containerAddr(ctx, c)
 	}
 	if err != nil {
-		_ = terminate()
-		return nil, err
+		_ = terminate(c)
+		return nil, "", err
 	}
+	return c, addr, nil
+}
+
+// containerAddr finds the host address of c's Redis port and waits for PING.
+func containerAddr(ctx context.Context, c *tcredis.RedisContainer) (string, error) {
 	uri, err := c.ConnectionString(ctx)
 	if err != nil {
-		_ = terminate()
-		return nil, err
+		return "", err
 	}
 	opt, err := redis.ParseURL(uri)
 	if err != nil {
-		_ = terminate()
+		return "", err
+	}
+	// Poll: after a restart the port may accept connections before Redis
+	// does, and the log line the start waited for is an old one.
+	return opt.Addr, waitReady(ctx, opt.Addr, nil)
+}
+
+func terminate(c *tcredis.RedisContainer) error {
+	if c == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	return testcontainers.TerminateContainer(c, testcontainers.StopContext(ctx))
+}
+
+func startContainer(ctx context.Context, image string) (*server, error) {
+	c, addr, err := runContainer(ctx, image)
+	if err != nil {
 		return nil, err
 	}
-	if err := ping(ctx, opt.Addr, 10*time.Second); err != nil {
-		_ = terminate()
-		return nil, err
-	}
-	return &server{addr: opt.Addr, how: "testcontainers " + image, stop: terminate}, nil
+	return &server{addr: addr, how: "testcontainers " + image, stop: func() error { return terminate(c) }}, nil
 }
 
 // ownerLabel marks every container this package starts (and the ones
@@ -304,57 +319,72 @@ func startProcess(ctx context.Context, path string) (*server, error) {
 		return nil, err
 	}
 	var lastErr error
-	for attempt := 0; attempt < 3; attempt++ {
+	for attempt := 0; attempt < 3; attempt++ { // another process may take the free port first
 		port, err := freePort()
 		if err != nil {
 			lastErr = err
 			continue
 		}
-		// Loopback only: this process serves this machine's tests.
-		args := []string{"--port", strconv.Itoa(port), "--bind", "127.0.0.1",
-			"--save", "", "--appendonly", "no", "--dir", dir, "--daemonize", "no"}
-		cmd := exec.Command(path, args...)
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		setParentDeath(cmd)
-		if err := cmd.Start(); err != nil {
-			os.RemoveAll(dir)
-			return nil, err
-		}
-		exited := make(chan error, 1)
-		go func() { exited <- cmd.Wait() }()
-		addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-		if err := waitReady(ctx, addr, exited); err != nil {
-			_ = cmd.Process.Kill()
-			<-exited
-			lastErr = fmt.Errorf("%w: %s", err, lastLine(out.String()))
+		p, err := spawn(ctx, path, port, dir)
+		if err != nil {
+			lastErr = err
 			continue
 		}
 		stop := func() error {
 			defer os.RemoveAll(dir)
-			_ = cmd.Process.Signal(os.Interrupt)
+			_ = p.cmd.Process.Signal(os.Interrupt)
 			select {
-			case <-exited:
+			case <-p.done:
 				return nil
 			case <-time.After(10 * time.Second):
-				_ = cmd.Process.Kill()
-				<-exited
+				_ = p.cmd.Process.Kill()
+				<-p.done
 				return errors.New("redis-server ignored SIGINT; killed")
 			}
 		}
-		return &server{addr: addr, how: "redis-server " + path, stop: stop}, nil
+		return &server{addr: p.addr, how: "redis-server " + path, stop: stop}, nil
 	}
 	os.RemoveAll(dir)
 	return nil, lastErr
 }
 
-// waitReady polls PING until the process answers, dies, or 10 s pass.
-func waitReady(ctx context.Context, addr string, exited <-chan error) error {
+// proc is a running redis-server; done is closed when it has exited.
+type proc struct {
+	cmd  *exec.Cmd
+	addr string
+	done chan struct{}
+}
+
+// spawn starts redis-server on a loopback port with persistence off and
+// waits until it answers PING. On error the process is gone.
+func spawn(ctx context.Context, path string, port int, dir string) (*proc, error) {
+	// Loopback only: this process serves this machine's tests.
+	cmd := exec.Command(path, "--port", strconv.Itoa(port), "--bind", "127.0.0.1",
+		"--save", "", "--appendonly", "no", "--dir", dir, "--daemonize", "no")
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	setParentDeath(cmd)
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	p := &proc{cmd: cmd, addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), done: make(chan struct{})}
+	go func() { _ = cmd.Wait(); close(p.done) }()
+	if err := waitReady(ctx, p.addr, p.done); err != nil {
+		_ = cmd.Process.Kill()
+		<-p.done
+		return nil, fmt.Errorf("%w: %s", err, lastLine(out.String()))
+	}
+	return p, nil
+}
+
+// waitReady polls PING until the server answers, exits (exited is closed;
+// nil for a container), or 10 s pass.
+func waitReady(ctx context.Context, addr string, exited <-chan struct{}) error {
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
 		select {
-		case err := <-exited:
-			return fmt.Errorf("redis-server exited: %v", err)
+		case <-exited:
+			return errors.New("redis-server exited")
 		default:
 		}
 		if ping(ctx, addr, 200*time.Millisecond) == nil {
@@ -362,7 +392,7 @@ func waitReady(ctx context.Context, addr string, exited <-chan error) error {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	return errors.New("redis-server did not answer PING within 10s")
+	return fmt.Errorf("%s did not answer PING within 10s", addr)
 }
 
 func ping(ctx context.Context, addr string, timeout time.Duration) error {

@@ -1,0 +1,44 @@
+//go:build linux
+
+package redistest_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/ratelimit-course/ratelimit/internal/redistest"
+)
+
+// TestDedicatedLifecycle: a dedicated server answers, stops answering when
+// paused or killed, and answers again after Resume or Restart.
+func TestDedicatedLifecycle(t *testing.T) {
+	d := redistest.StartDedicated(t)
+	t.Logf("dedicated Redis: %s", d.How)
+	answers := func() bool {
+		c := redis.NewClient(&redis.Options{Addr: d.Addr(), MaxRetries: -1, DialerRetries: 1,
+			DialTimeout: 200 * time.Millisecond, ReadTimeout: 200 * time.Millisecond})
+		defer c.Close()
+		return c.Ping(context.Background()).Err() == nil
+	}
+	for _, step := range []struct {
+		name string
+		do   func() error
+		want bool
+	}{
+		{"started", func() error { return nil }, true},
+		{"paused", d.Pause, false},
+		{"resumed", d.Resume, true},
+		{"killed", d.Kill, false},
+		{"restarted", d.Restart, true},
+	} {
+		if err := step.do(); err != nil {
+			t.Fatalf("%s: %v", step.name, err)
+		}
+		if got := answers(); got != step.want {
+			t.Fatalf("%s: answers PING = %v, want %v", step.name, got, step.want)
+		}
+	}
+}
