@@ -622,3 +622,19 @@ func TestEmissionInterval(t *testing.T) {
 	require.Equal(t, 1, d)
 	require.InDelta(t, 600, p, 1e-9)
 }
+
+// TestExplicitTimeSurvivesAStall: with explicit times the decisions run on
+// the caller's clock and expiry on the server's. A count written 1 ms
+// before its window closed used to expire 1 ms later in real time, so a
+// replay that paused (a GC, a busy machine) lost it and admitted too much.
+// The key now lives W: the next request of the same window still sees it.
+func TestExplicitTimeSurvivesAStall(t *testing.T) {
+	ctx := context.Background()
+	rdb := redistest.Client(t)
+	fw := ok(NewFixedWindow(rdb, WindowConfig{Window: time.Second, Limit: 2}))
+	id := redistest.ID(t)
+	at := time.UnixMilli(base + 999)
+	require.True(t, ok(fw.AllowNAt(ctx, id, at, 2)).Allowed)
+	time.Sleep(20 * time.Millisecond)
+	require.False(t, ok(fw.AllowNAt(ctx, id, at, 1)).Allowed, "the window's count outlived the stall")
+}

@@ -29,6 +29,9 @@ local P = tonumber(ARGV[5])
 local key = KEYS[1]
 local eps = 1e-9 * D -- the SPEC's 1e-9 ms tolerance, in units; only a fractional P needs it
 local tau = (C - 1) * P
+-- Expiry: C*T, the time a full bucket takes to drain, is never less than
+-- TAT - now after a decision (at most tau + T); after it "no key" means the same.
+local ttl = math.ceil(C * P / D)
 
 -- debt = TAT - now in units, never below 0 (TAT = max(TAT, now)).
 local caller = now
@@ -53,18 +56,17 @@ end
 
 local over = debt + (cost - 1) * P - tau
 if over > eps then
-  -- Rejected: TAT stays, the latest time moves on. The key already expires
-  -- when TAT passes (set below), but heal one that lost its expiry.
+  -- Rejected: TAT stays, the latest time moves on. Keep the expiry set
+  -- below, but heal a key that lost it.
   redis.call('SET', key, string.format('%s %s %d', whole, rest, now), 'KEEPTTL')
   if redis.call('PTTL', key) == -1 then
-    redis.call('PEXPIRE', key, math.max(1, math.ceil(debt / D + late)))
+    redis.call('PEXPIRE', key, ttl + late)
   end
   return {0, remaining(debt), math.ceil((over - eps) / D) + late, caller}
 end
 
 debt = debt + cost * P
 local w = math.floor(debt / D)
--- Once now passes TAT the state says nothing more than "no key".
 redis.call('SET', key, string.format('%d %.17g %d', now + w, debt - w * D, now),
-  'PX', math.max(1, math.ceil(debt / D + late)))
+  'PX', ttl + late)
 return {1, remaining(debt), 0, caller}
