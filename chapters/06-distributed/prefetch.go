@@ -13,6 +13,7 @@ const (
 	MaxSimRequests = 10000
 	MaxSimLimit    = 1000000 // also the largest batch
 	MaxSimRTTMS    = 60000
+	MaxSimWindowMS = 86400000 // one day, for the write-back simulation
 )
 
 // PrefetchConfig describes one window of the local-quota-prefetch story

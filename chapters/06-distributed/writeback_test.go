@@ -50,6 +50,8 @@ func TestWriteBackValidate(t *testing.T) {
 		func(c *WriteBackConfig) { c.PerNode = -1 },
 		func(c *WriteBackConfig) { c.WindowMS = 0 },
 		func(c *WriteBackConfig) { c.SyncMS = 0 },
+		func(c *WriteBackConfig) { c.WindowMS = MaxSimWindowMS + 1 },
+		func(c *WriteBackConfig) { c.SyncMS = MaxSimWindowMS + 1 },
 	}
 	for i, edit := range bad {
 		c := ok
@@ -57,5 +59,21 @@ func TestWriteBackValidate(t *testing.T) {
 		if _, err := SimulateWriteBack(c); err == nil {
 			t.Errorf("case %d: %+v accepted", i, c)
 		}
+	}
+}
+
+// TestWriteBackLongWindowIsQuick: a day-long window synced every ms is
+// 86,400,000 syncs; they are counted, not replayed one by one (the loop used
+// to run once per sync, and a window near the int64 range never ended).
+func TestWriteBackLongWindowIsQuick(t *testing.T) {
+	res, err := SimulateWriteBack(WriteBackConfig{Nodes: MaxSimNodes, Limit: 10, PerNode: 100, WindowMS: MaxSimWindowMS, SyncMS: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Requests every 864,000 ms: all 100 nodes admit one at 0, then hear
+	// the total (100) at the first sync; syncs are counted up to the last
+	// request, at 99 × 864,000 ms.
+	if res.Allowed != 100 || res.Syncs != 99*864000 {
+		t.Fatalf("allowed %d, syncs %d", res.Allowed, res.Syncs)
 	}
 }
