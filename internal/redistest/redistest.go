@@ -168,7 +168,7 @@ func start() {
 		if explicit {
 			// The image was chosen on purpose (CI builds one): a failure here
 			// is a real failure, not a reason to quietly use another path.
-			failure = fmt.Errorf("container from REDIS_IMAGE=%s: %w", image, err)
+			failure = fmt.Errorf("container from REDIS_IMAGE=%s: %w%s", image, err, hostHint())
 			return
 		}
 		reasons = append(reasons, fmt.Sprintf("container %s: %s", image, firstLine(err)))
@@ -268,6 +268,16 @@ func startContainer(ctx context.Context, image string) (*server, error) {
 		return nil, err
 	}
 	return &server{addr: addr, how: "testcontainers " + image, stop: func() error { return terminate(c) }}, nil
+}
+
+// hostHint explains the usual reason a container starts and cannot be
+// reached: inside a container testcontainers dials the Docker bridge's
+// gateway, which need not answer; .ci/run sets the override.
+func hostHint() string {
+	if _, err := os.Stat("/.dockerenv"); err == nil && os.Getenv("TESTCONTAINERS_HOST_OVERRIDE") == "" {
+		return " (running inside a container: try TESTCONTAINERS_HOST_OVERRIDE=localhost, as .ci/run does)"
+	}
+	return ""
 }
 
 // ownerLabel marks every container this package starts (and the ones
