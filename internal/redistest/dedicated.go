@@ -71,7 +71,7 @@ func StartDedicated(t testing.TB) *Dedicated {
 			return d
 		}
 		if explicit || os.Getenv("REQUIRE_REDIS") == "1" {
-			t.Fatalf("redistest: dedicated container from %s: %v", image, err)
+			t.Fatalf("redistest: dedicated container from %s: %v%s", image, err, hostHint())
 		}
 		if lookErr != nil {
 			t.Skipf("%s (container: %v)", How, firstLine(err))
