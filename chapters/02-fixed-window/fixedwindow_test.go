@@ -12,6 +12,7 @@ import (
 	"time"
 
 	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/internal/algotest"
 )
 
 func at(msec int64) time.Time { return time.UnixMilli(msec) }
@@ -34,26 +35,6 @@ func newTTL(t testing.TB, w time.Duration, limit int) *TTLWindow {
 	return l
 }
 
-// letters renders decisions the way the SPEC writes them: "A A R".
-func letters(ds []framing.Decision) string {
-	s := make([]string, len(ds))
-	for i, d := range ds {
-		s[i] = "R"
-		if d.Allowed {
-			s[i] = "A"
-		}
-	}
-	return strings.Join(s, " ")
-}
-
-func runMs(a framing.Algorithm, arrivals ...int64) []framing.Decision {
-	ds := make([]framing.Decision, len(arrivals))
-	for i, t := range arrivals {
-		ds[i] = a.AllowN(at(t), 1)
-	}
-	return ds
-}
-
 // sentMs returns the arrival times of the allowed requests.
 func sentMs(arrivals []int64, ds []framing.Decision) []int64 {
 	var sent []int64
@@ -63,34 +44,6 @@ func sentMs(arrivals []int64, ds []framing.Decision) []int64 {
 		}
 	}
 	return sent
-}
-
-// maxInAnyWindow measures sent requests with the course ruler
-// (framing.MaxInWindow), counting a request of cost k as k sends so that the
-// bound is on permits spent. costs nil means every cost is 1.
-func maxInAnyWindow(times []int64, costs []int, w int64) int {
-	var sends []int64
-	for i, t := range times {
-		k := 1
-		if costs != nil {
-			k = costs[i]
-		}
-		for range k {
-			sends = append(sends, t)
-		}
-	}
-	n, _ := framing.MaxInWindow(sends, w)
-	return n
-}
-
-func TestMaxInAnyWindowHelper(t *testing.T) {
-	// Half-open: 0 and 1000 are not in one window of 1000, 0 and 999 are.
-	if got := maxInAnyWindow([]int64{0, 1000}, nil, 1000); got != 1 {
-		t.Fatalf("got %d, want 1", got)
-	}
-	if got := maxInAnyWindow([]int64{0, 999, 1000}, []int{2, 3, 4}, 1000); got != 7 {
-		t.Fatalf("got %d, want 7", got)
-	}
 }
 
 func TestE1_CrossBoundarySpike(t *testing.T) {
@@ -127,8 +80,8 @@ func TestE1_CrossBoundarySpike(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			ds := runMs(c.algo, arrivals...)
-			if got := letters(ds); got != c.want {
+			ds := algotest.Run(c.algo, arrivals...)
+			if got := algotest.Letters(ds); got != c.want {
 				t.Fatalf("decisions %s, want %s", got, c.want)
 			}
 			for i, d := range ds {
@@ -140,7 +93,7 @@ func TestE1_CrossBoundarySpike(t *testing.T) {
 				}
 			}
 			sent := sentMs(arrivals, ds)
-			if got := maxInAnyWindow(sent, nil, 1000); got != c.maxInW {
+			if got := algotest.MaxInWindow(sent, nil, 1000); got != c.maxInW {
 				t.Errorf("max upstream in any W = %d, want %d (overshoot %d)", got, c.maxInW, c.maxInW-3)
 			}
 			var st State
@@ -156,7 +109,7 @@ func TestE1_CrossBoundarySpike(t *testing.T) {
 		})
 	}
 	// The spike itself: 6 allowed inside [820, 1120], a 300 ms span.
-	ds := runMs(newWindow(t, time.Second, 3), arrivals...)
+	ds := algotest.Run(newWindow(t, time.Second, 3), arrivals...)
 	inside := 0
 	for _, s := range sentMs(arrivals, ds) {
 		if s >= 820 && s <= 1120 {
@@ -209,8 +162,8 @@ func TestAlignedWindowReaches2L(t *testing.T) {
 		for range limit {
 			arrivals = append(arrivals, 1000)
 		}
-		ds := runMs(newWindow(t, time.Second, limit), arrivals...)
-		if got := maxInAnyWindow(sentMs(arrivals, ds), nil, 1000); got != 2*limit {
+		ds := algotest.Run(newWindow(t, time.Second, limit), arrivals...)
+		if got := algotest.MaxInWindow(sentMs(arrivals, ds), nil, 1000); got != 2*limit {
 			t.Errorf("L=%d: max in any W = %d, want 2L = %d", limit, got, 2*limit)
 		}
 	}
@@ -222,7 +175,7 @@ func TestAlignedWindowNeverExceeds2L(t *testing.T) {
 		limit := 1 + r.IntN(6)
 		arrivals, costs, ds := randomRun(r, newWindow(t, time.Second, limit), limit, 60, 150)
 		st, sc := sentWithCosts(arrivals, costs, ds)
-		if got := maxInAnyWindow(st, sc, 1000); got > 2*limit {
+		if got := algotest.MaxInWindow(st, sc, 1000); got > 2*limit {
 			t.Fatalf("trial %d, L=%d: %d in one W > 2L; arrivals %v costs %v", trial, limit, got, arrivals, costs)
 		}
 	}
@@ -239,9 +192,9 @@ func TestTTLWindowReaches2LMinus1(t *testing.T) {
 		for range limit {
 			arrivals = append(arrivals, 1000)
 		}
-		ds := runMs(newTTL(t, time.Second, limit), arrivals...)
-		if got := maxInAnyWindow(sentMs(arrivals, ds), nil, 1000); got != 2*limit-1 {
-			t.Errorf("L=%d: max in any W = %d, want 2L-1 = %d (%s)", limit, got, 2*limit-1, letters(ds))
+		ds := algotest.Run(newTTL(t, time.Second, limit), arrivals...)
+		if got := algotest.MaxInWindow(sentMs(arrivals, ds), nil, 1000); got != 2*limit-1 {
+			t.Errorf("L=%d: max in any W = %d, want 2L-1 = %d (%s)", limit, got, 2*limit-1, algotest.Letters(ds))
 		}
 	}
 }
@@ -252,7 +205,7 @@ func TestTTLWindowNeverExceeds2LMinus1(t *testing.T) {
 		limit := 1 + r.IntN(6)
 		arrivals, costs, ds := randomRun(r, newTTL(t, time.Second, limit), limit, 60, 150)
 		st, sc := sentWithCosts(arrivals, costs, ds)
-		if got := maxInAnyWindow(st, sc, 1000); got > 2*limit-1 {
+		if got := algotest.MaxInWindow(st, sc, 1000); got > 2*limit-1 {
 			t.Fatalf("trial %d, L=%d: %d in one W > 2L-1; arrivals %v costs %v", trial, limit, got, arrivals, costs)
 		}
 	}
@@ -366,7 +319,7 @@ func TestTimeNeverRunsBackwards(t *testing.T) {
 	// A late-arriving earlier timestamp counts in the latest window seen.
 	w := newWindow(t, time.Second, 2)
 	ds := []framing.Decision{w.AllowN(at(1500), 1), w.AllowN(at(900), 1), w.AllowN(at(950), 1)}
-	if got := letters(ds); got != "A A R" {
+	if got := algotest.Letters(ds); got != "A A R" {
 		t.Fatalf("got %s, want A A R", got)
 	}
 	if st := w.State(); st.WindowID != 1 || st.Count != 3 {
@@ -491,7 +444,7 @@ func TestFarApartInstants(t *testing.T) {
 	early, late := time.Date(1700, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC)
 	for _, a := range []framing.Algorithm{newWindow(t, time.Hour, 1), newTTL(t, time.Hour, 1)} {
 		ds := []framing.Decision{a.AllowN(early, 1), a.AllowN(early, 1), a.AllowN(late, 1), a.AllowN(late, 1)}
-		if got := letters(ds); got != "A R A R" {
+		if got := algotest.Letters(ds); got != "A R A R" {
 			t.Fatalf("%T: %s, want A R A R", a, got)
 		}
 		for _, i := range []int{1, 3} {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/internal/algotest"
 )
 
 func TestE2_SlidingCounterEstimate(t *testing.T) {
@@ -26,12 +27,12 @@ func TestE2_SlidingCounterEstimate(t *testing.T) {
 	for _, l := range layouts {
 		t.Run(l.name, func(t *testing.T) {
 			c := newCounter(t, time.Second, 3, 1)
-			runMs(c, l.prev...)
+			algotest.Run(c, l.prev...)
 			if got := c.Estimate(at(1300)); math.Abs(got-2.1) > 1e-9 {
 				t.Fatalf("Estimate(1300) = %v, want 2.1", got)
 			}
 			log := newLog(t, time.Second, 3)
-			runMs(log, l.prev...)
+			algotest.Run(log, l.prev...)
 			// The log's Remaining for a request at 1300 gives the true count.
 			d := log.AllowN(at(1300), 1)
 			if got := 3 - d.Remaining - 1; d.Allowed && got != l.trueCount || !d.Allowed && l.trueCount != 3 {
@@ -60,10 +61,10 @@ func runCounterE(t *testing.T, arrivals []int64, wantCounter string, estAt map[i
 			}
 		}
 	}
-	if got := letters(ds); got != wantCounter {
+	if got := algotest.Letters(ds); got != wantCounter {
 		t.Errorf("sliding-counter: %s, want %s", got, wantCounter)
 	}
-	if got := letters(runMs(newLog(t, time.Second, 3), arrivals...)); got != wantLog {
+	if got := algotest.Letters(algotest.Run(newLog(t, time.Second, 3), arrivals...)); got != wantLog {
 		t.Errorf("sliding-log: %s, want %s", got, wantLog)
 	}
 	return ds
@@ -94,7 +95,7 @@ func TestE4_PrevCrowdedEnd(t *testing.T) {
 	ds := runCounterE(t, arrivals, "A A A A A R",
 		map[int]string{3: "1.50", 4: "2.47", 5: "3.44"}, "A A A R R R")
 	st, sc := sent(arrivals, nil, ds)
-	if got := maxInAnyWindow(st, sc, 1000); got != 5 {
+	if got := algotest.MaxInWindow(st, sc, 1000); got != 5 {
 		t.Errorf("max upstream in any W = %d, want 5 (overshoot 2)", got)
 	}
 	inside := 0
@@ -193,7 +194,7 @@ func TestSlidingCounterNeverExceeds2L(t *testing.T) {
 			ds[i] = c.AllowN(at(a), costs[i])
 		}
 		st, sc := sent(arrivals, costs, ds)
-		if got := maxInAnyWindow(st, sc, 1000); got > 2*limit {
+		if got := algotest.MaxInWindow(st, sc, 1000); got > 2*limit {
 			t.Fatalf("trial %d (N=%d L=%d): %d in one W > 2L", trial, n, limit, got)
 		}
 		// Why 2L: any N consecutive sub-windows on the grid admit at most L.
@@ -226,8 +227,8 @@ func floodAfter(burst ...int64) []int64 {
 
 func maxUnderCounter(t *testing.T, limit, n int, arrivals []int64) int {
 	c := newCounter(t, time.Second, limit, n)
-	st, sc := sent(arrivals, nil, runMs(c, arrivals...))
-	return maxInAnyWindow(st, sc, 1000)
+	st, sc := sent(arrivals, nil, algotest.Run(c, arrivals...))
+	return algotest.MaxInWindow(st, sc, 1000)
 }
 
 // TestSubWindowsShrinkOvershoot puts numbers on what N buys (L = 10, W = 1 s).
@@ -270,8 +271,8 @@ func TestSubWindowsShrinkOvershoot(t *testing.T) {
 	// The log on the same two attacks: exactly L.
 	for _, burst := range [][]int64{spread, packed} {
 		arrivals := floodAfter(burst...)
-		st, sc := sent(arrivals, nil, runMs(newLog(t, time.Second, limit), arrivals...))
-		if got := maxInAnyWindow(st, sc, 1000); got != limit {
+		st, sc := sent(arrivals, nil, algotest.Run(newLog(t, time.Second, limit), arrivals...))
+		if got := algotest.MaxInWindow(st, sc, 1000); got != limit {
 			t.Errorf("sliding-log: max in any W = %d, want %d", got, limit)
 		}
 	}
@@ -280,7 +281,7 @@ func TestSubWindowsShrinkOvershoot(t *testing.T) {
 func TestSlidingCounterSubWindowState(t *testing.T) {
 	// W = 1000, N = 5: sub-windows of 200 ms.
 	c := newCounter(t, time.Second, 5, 5)
-	runMs(c, 50, 250, 250, 650)
+	algotest.Run(c, 50, 250, 250, 650)
 	st := c.State()
 	// At 650 the current sub-window is 3; counts for sub-windows -2..3.
 	if st.WindowID != 3 || st.Prev != 0 || st.Curr != 4 || !slices.Equal(st.Sub, []int{0, 0, 1, 2, 0, 1}) {

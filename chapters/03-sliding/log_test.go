@@ -6,6 +6,7 @@ import (
 	"time"
 
 	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/internal/algotest"
 )
 
 // logOracle is the sliding log written as its definition: allowed iff the
@@ -60,7 +61,7 @@ func TestSlidingLogNeverExceedsLimit(t *testing.T) {
 				sentCost = append(sentCost, costs[i])
 			}
 		}
-		if got := maxInAnyWindow(sentAt, sentCost, w); got > limit {
+		if got := algotest.MaxInWindow(sentAt, sentCost, w); got > limit {
 			t.Fatalf("trial %d: %d in one W > L = %d", trial, got, limit)
 		}
 		if got := len(l.State().Timestamps); got > limit {
@@ -98,7 +99,7 @@ func FuzzSlidingLogNeverExceedsLimit(f *testing.F) {
 				t.Fatalf("RetryAfter %v outside (0, W]", d.RetryAfter)
 			}
 		}
-		if got := maxInAnyWindow(sentAt, sentCost, w); got > limit {
+		if got := algotest.MaxInWindow(sentAt, sentCost, w); got > limit {
 			t.Fatalf("%d allowed in one W = %d ms, L = %d: %v %v", got, w, limit, sentAt, sentCost)
 		}
 	})
@@ -106,8 +107,8 @@ func FuzzSlidingLogNeverExceedsLimit(f *testing.F) {
 
 func TestSlidingLogAgeExactlyWIsOutside(t *testing.T) {
 	l := newLog(t, time.Second, 1)
-	ds := runMs(l, 0, 999, 1000)
-	if got := letters(ds); got != "A R A" {
+	ds := algotest.Run(l, 0, 999, 1000)
+	if got := algotest.Letters(ds); got != "A R A" {
 		t.Fatalf("got %s, want A R A (the entry at 0 is outside at 1000)", got)
 	}
 	if ds[1].RetryAfter != time.Millisecond {
@@ -185,7 +186,7 @@ func TestSlidingLogHugeCostIsOneEntry(t *testing.T) {
 	const huge = 1 << 40
 	l := newLog(t, time.Second, huge)
 	ds := []framing.Decision{l.AllowN(at(0), huge), l.AllowN(at(10), 1), l.AllowN(at(1000), huge-1), l.AllowN(at(1001), 2)}
-	if got := letters(ds); got != "A R A R" {
+	if got := algotest.Letters(ds); got != "A R A R" {
 		t.Fatalf("got %s, want A R A R", got)
 	}
 	if ds[0].Remaining != 0 || ds[1].RetryAfter != 990*time.Millisecond || ds[2].Remaining != 1 ||

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/internal/algotest"
 )
 
 func at(msec int64) time.Time { return time.UnixMilli(msec) }
@@ -32,26 +33,6 @@ func newCounter(t testing.TB, w time.Duration, limit, n int) *Counter {
 	return c
 }
 
-// letters renders decisions the way the SPEC writes them: "A A R".
-func letters(ds []framing.Decision) string {
-	s := make([]string, len(ds))
-	for i, d := range ds {
-		s[i] = "R"
-		if d.Allowed {
-			s[i] = "A"
-		}
-	}
-	return strings.Join(s, " ")
-}
-
-func runMs(a framing.Algorithm, arrivals ...int64) []framing.Decision {
-	ds := make([]framing.Decision, len(arrivals))
-	for i, t := range arrivals {
-		ds[i] = a.AllowN(at(t), 1)
-	}
-	return ds
-}
-
 // sent returns the arrival times (and costs) of the allowed requests.
 func sent(arrivals []int64, costs []int, ds []framing.Decision) ([]int64, []int) {
 	var st []int64
@@ -67,33 +48,6 @@ func sent(arrivals []int64, costs []int, ds []framing.Decision) ([]int64, []int)
 		}
 	}
 	return st, sc
-}
-
-// maxInAnyWindow measures sent requests with the course ruler
-// (framing.MaxInWindow), counting a request of cost k as k sends so that the
-// bound is on permits spent. costs nil means every cost is 1.
-func maxInAnyWindow(times []int64, costs []int, w int64) int {
-	var sends []int64
-	for i, t := range times {
-		k := 1
-		if costs != nil {
-			k = costs[i]
-		}
-		for range k {
-			sends = append(sends, t)
-		}
-	}
-	n, _ := framing.MaxInWindow(sends, w)
-	return n
-}
-
-func TestMaxInAnyWindowHelper(t *testing.T) {
-	if got := maxInAnyWindow([]int64{0, 1000}, []int{1, 1}, 1000); got != 1 {
-		t.Fatalf("half-open: got %d, want 1", got)
-	}
-	if got := maxInAnyWindow([]int64{0, 999, 1000}, []int{2, 3, 4}, 1000); got != 7 {
-		t.Fatalf("got %d, want 7", got)
-	}
 }
 
 func TestE1_CrossBoundarySpike(t *testing.T) {
@@ -130,8 +84,8 @@ func TestE1_CrossBoundarySpike(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			ds := runMs(c.algo, arrivals...)
-			if got := letters(ds); got != c.want {
+			ds := algotest.Run(c.algo, arrivals...)
+			if got := algotest.Letters(ds); got != c.want {
 				t.Fatalf("decisions %s, want %s", got, c.want)
 			}
 			for i, d := range ds {
@@ -143,7 +97,7 @@ func TestE1_CrossBoundarySpike(t *testing.T) {
 				}
 			}
 			st, sc := sent(arrivals, nil, ds)
-			if got := maxInAnyWindow(st, sc, 1000); got != c.maxInW {
+			if got := algotest.MaxInWindow(st, sc, 1000); got != c.maxInW {
 				t.Errorf("max upstream in any W = %d, want %d", got, c.maxInW)
 			}
 		})
@@ -329,7 +283,7 @@ func TestFarApartInstants(t *testing.T) {
 	early, late := time.Date(1700, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC)
 	for _, a := range []framing.Algorithm{newLog(t, time.Hour, 1), newCounter(t, time.Hour, 1, 1), newCounter(t, time.Hour, 1, 4)} {
 		ds := []framing.Decision{a.AllowN(early, 1), a.AllowN(early, 1), a.AllowN(late, 1), a.AllowN(late, 1)}
-		if got := letters(ds); got != "A R A R" {
+		if got := algotest.Letters(ds); got != "A R A R" {
 			t.Fatalf("%T: %s, want A R A R", a, got)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/internal/algotest"
 )
 
 // The tests use only the exported API, so that they run unchanged against the
@@ -66,21 +67,6 @@ func play(t testing.TB, a algo, c Config, rs []req) []framing.Decision {
 		ds[i] = l.AllowN(time.UnixMilli(0).Add(r.at), r.cost)
 	}
 	return ds
-}
-
-func verdicts(ds []framing.Decision) string {
-	s := make([]byte, 0, 2*len(ds))
-	for i, d := range ds {
-		if i > 0 {
-			s = append(s, ' ')
-		}
-		if d.Allowed {
-			s = append(s, 'A')
-		} else {
-			s = append(s, 'R')
-		}
-	}
-	return string(s)
 }
 
 // sentMS returns the send times (arrival + Wait) of the allowed requests.
@@ -161,7 +147,7 @@ func TestE5_TokenBucketBurstPlusRefill(t *testing.T) {
 	rs := arrivalsMS(0, 0, 0, 334, 667)
 	for _, a := range []algo{tokenBucket, gcra} { // GCRA must agree (E6)
 		ds := play(t, a, c, rs)
-		if got := verdicts(ds); got != "A A A A A" {
+		if got := algotest.Letters(ds); got != "A A A A A" {
 			t.Errorf("%s: %s, want A A A A A", a.name, got)
 		}
 		if n := maxInWindow(sentMS(rs, ds), W); n != 5 {
@@ -212,7 +198,7 @@ func TestE6_SameBurstTwoBuckets(t *testing.T) {
 			}
 			ds = append(ds, b.AllowN(ms(0).Add(r.at), 1))
 		}
-		if got := verdicts(ds); got != "A A A R" {
+		if got := algotest.Letters(ds); got != "A A A R" {
 			t.Errorf("%s, want A A A R", got)
 		}
 		if ds[3].RetryAfter != 470*time.Millisecond {
@@ -233,7 +219,7 @@ func TestE6_SameBurstTwoBuckets(t *testing.T) {
 		for _, r := range rs {
 			ds = append(ds, q.AllowN(ms(0).Add(r.at), 1))
 		}
-		if got := verdicts(ds); got != "A A A R" {
+		if got := algotest.Letters(ds); got != "A A A R" {
 			t.Errorf("%s, want A A A R", got)
 		}
 		for i, want := range []time.Duration{0, 490 * time.Millisecond, 980 * time.Millisecond} {
@@ -270,7 +256,7 @@ func TestE6_SameBurstTwoBuckets(t *testing.T) {
 	t.Run("C=6", func(t *testing.T) {
 		for _, a := range []algo{tokenBucket, gcra} {
 			ds := play(t, a, c6, rs)
-			if got := verdicts(ds); got != "A A A A" {
+			if got := algotest.Letters(ds); got != "A A A A" {
 				t.Errorf("%s: %s, want A A A A", a.name, got)
 			}
 			if n := maxInWindow(sentMS(rs, ds), W); n != 4 {
@@ -278,7 +264,7 @@ func TestE6_SameBurstTwoBuckets(t *testing.T) {
 			}
 		}
 		ds := play(t, leakyQueue, c6, rs)
-		if got := verdicts(ds); got != "A A A A" {
+		if got := algotest.Letters(ds); got != "A A A A" {
 			t.Errorf("leaky-queue: %s, want A A A A", got)
 		}
 		sent := sentMS(rs, ds)
@@ -327,7 +313,7 @@ func TestRemainingAndRetryAfter(t *testing.T) {
 		550 * time.Millisecond, 0, 250 * time.Millisecond, 249 * time.Millisecond}
 	for _, a := range allAlgos {
 		ds := play(t, a, c, rs)
-		if got := verdicts(ds); got != wantV {
+		if got := algotest.Letters(ds); got != wantV {
 			t.Errorf("%s: %s, want %s", a.name, got, wantV)
 		}
 		for i, d := range ds {
@@ -530,7 +516,7 @@ func TestEndOfTime(t *testing.T) {
 	for _, a := range allAlgos {
 		l := newAlgo(t, a, Config{Capacity: 1, Rate: 1})
 		ds := []framing.Decision{l.AllowN(early, 1), l.AllowN(early, 1), l.AllowN(late, 1), l.AllowN(late, 1)}
-		if got := verdicts(ds); got != "A R A R" || ds[3].RetryAfter != time.Second {
+		if got := algotest.Letters(ds); got != "A R A R" || ds[3].RetryAfter != time.Second {
 			t.Errorf("%s, 1700 then 2200: %s %+v, want A R A R, RetryAfter 1s", a.name, got, ds)
 		}
 	}

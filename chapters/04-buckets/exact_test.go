@@ -7,6 +7,7 @@ import (
 	"time"
 
 	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/internal/algotest"
 )
 
 // When T = 1/R is not a whole number of nanoseconds (R = 3: 333 333 333.33…
@@ -24,7 +25,7 @@ func TestLeakyQueueDeparturesExactAtFractionalInterval(t *testing.T) {
 	c := Config{Capacity: 4, Rate: 3}
 	rs := arrivalsMS(0, 0, 0, 0, 0)
 	ds := play(t, leakyQueue, c, rs)
-	if got := verdicts(ds); got != "A A A A R" {
+	if got := algotest.Letters(ds); got != "A A A A R" {
 		t.Fatalf("%s, want A A A A R", got)
 	}
 	for i, want := range []time.Duration{0, 333_333_333, 666_666_667, time.Second} {
@@ -67,7 +68,7 @@ func TestGCRAExactTieAtFractionalInterval(t *testing.T) {
 	rs := arrivalsMS(0, 0, 0, 0, 1000, 1000, 1000, 1000)
 	for _, a := range allAlgos {
 		ds := play(t, a, c, rs)
-		if got := verdicts(ds); got != "A A A A A A A R" {
+		if got := algotest.Letters(ds); got != "A A A A A A A R" {
 			t.Errorf("%s: %s, want A A A A A A A R", a.name, got)
 		}
 		if ds[7].RetryAfter != 333_333_334 {

@@ -56,3 +56,47 @@ func IdleIsLossless(t *testing.T, newAlg func() framing.Algorithm, maxCost int, 
 		}
 	}
 }
+
+// Letters writes decisions the way the SPEC does: "A A A R".
+func Letters(ds []framing.Decision) string {
+	b := make([]byte, 0, 2*len(ds))
+	for i, d := range ds {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		if d.Allowed {
+			b = append(b, 'A')
+		} else {
+			b = append(b, 'R')
+		}
+	}
+	return string(b)
+}
+
+// Run sends one request of cost 1 at each arrival (ms) and returns the
+// decisions.
+func Run(a framing.Algorithm, arrivals ...int64) []framing.Decision {
+	ds := make([]framing.Decision, len(arrivals))
+	for i, ms := range arrivals {
+		ds[i] = a.AllowN(time.UnixMilli(ms), 1)
+	}
+	return ds
+}
+
+// MaxInWindow measures sent requests with the course ruler
+// (framing.MaxInWindow), counting a request of cost k as k sends so that the
+// bound is on permits spent. costs nil means every cost is 1.
+func MaxInWindow(times []int64, costs []int, w int64) int {
+	var sends []int64
+	for i, t := range times {
+		k := 1
+		if costs != nil {
+			k = costs[i]
+		}
+		for range k {
+			sends = append(sends, t)
+		}
+	}
+	n, _ := framing.MaxInWindow(sends, w)
+	return n
+}
