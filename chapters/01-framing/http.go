@@ -152,7 +152,7 @@ const (
 	HeadersTrio HeaderStyle = iota
 	// HeadersDraft11 is the current draft's two structured fields:
 	// RateLimit-Policy: "default";q=100;w=60 and
-	// RateLimit: "default";r=42;t=30.
+	// RateLimit: "default";r=42;t=35.
 	HeadersDraft11
 )
 

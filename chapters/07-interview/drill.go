@@ -27,7 +27,7 @@ var Drill = []Question{
 	{"01", "the 429 contract", "What does a correct rate-limit rejection look like on the wire?",
 		"Status 429 with Retry-After in whole seconds rounded up, never earlier than a permit exists (0.6 s becomes 1, not 0), and a JSON error body. " +
 			"Quota headers go on every response, not only on 429: RateLimit-Limit/-Remaining/-Reset with Reset in delta seconds, or the current draft's " +
-			"RateLimit-Policy: \"default\";q=100;w=60 and RateLimit: \"default\";r=42;t=30. If Retry-After and RateLimit disagree, Retry-After wins."},
+			"RateLimit-Policy: \"default\";q=100;w=60 and RateLimit: \"default\";r=42;t=35 (42 of 100 left at 100/60 per s: full again in 34.8 s, rounded up). If Retry-After and RateLimit disagree, Retry-After wins."},
 	{"01", "client retries", "A client gets 429 with Retry-After: 3 and its jittered backoff draws 0.4 s. How long does it wait?",
 		"3 s: the wait is max(Retry-After, backoff). Retry-After is a floor, because no permit exists before it; full jitter " +
 			"(a uniform draw from 0 to min(cap, base x 2^n)) spreads a crowd beyond it. min(backoff, Retry-After) lets the random draw cut the " +
