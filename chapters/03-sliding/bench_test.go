@@ -2,12 +2,10 @@ package sliding
 
 import (
 	"strconv"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
-	"golang.org/x/time/rate"
+	"github.com/ratelimit-course/ratelimit/internal/algotest"
 )
 
 // Every benchmark sends one request per 500 µs against W = 1 s, L = 1000:
@@ -16,45 +14,7 @@ import (
 const (
 	benchStep  = 500 * time.Microsecond
 	benchLimit = 1000
-	benchKeys  = 1024
 )
-
-var benchOrigin = time.Unix(1_700_000_000, 0)
-
-func benchSingle(b *testing.B, a framing.Algorithm) {
-	b.ReportAllocs()
-	now := benchOrigin
-	for b.Loop() {
-		now = now.Add(benchStep)
-		a.AllowN(now, 1)
-	}
-}
-
-func benchKeyed(b *testing.B, allow func(key string, now time.Time) framing.Decision) {
-	keys := make([]string, benchKeys)
-	for i := range keys {
-		keys[i] = "user:" + strconv.Itoa(i)
-	}
-	// Warm every key up to its peak so that the log's one-off growth to L
-	// entries is not charged to the timed decisions.
-	for i := range 2 * benchLimit {
-		for _, k := range keys {
-			allow(k, benchOrigin.Add(time.Duration(i)*benchStep))
-		}
-	}
-	var seed atomic.Int64
-	b.ReportAllocs()
-	b.ResetTimer()
-	b.RunParallel(func(pb *testing.PB) {
-		i := int(seed.Add(7919))
-		now := benchOrigin.Add(2 * benchLimit * benchStep)
-		for pb.Next() {
-			i++
-			now = now.Add(benchStep / benchKeys)
-			allow(keys[i&(benchKeys-1)], now)
-		}
-	})
-}
 
 func BenchmarkSlidingLog(b *testing.B) {
 	c := Config{Window: time.Second, Limit: benchLimit}
@@ -63,14 +23,14 @@ func BenchmarkSlidingLog(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		benchSingle(b, l)
+		algotest.BenchSingle(b, l, benchStep)
 	})
 	b.Run("KeyedParallel", func(b *testing.B) {
 		k, err := NewLogLimiter(c)
 		if err != nil {
 			b.Fatal(err)
 		}
-		benchKeyed(b, k.Allow)
+		algotest.BenchKeyed(b, k.Allow, benchStep, 2*benchLimit)
 	})
 }
 
@@ -82,14 +42,14 @@ func BenchmarkSlidingCounter(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			benchSingle(b, k)
+			algotest.BenchSingle(b, k, benchStep)
 		})
 		b.Run("N="+strconv.Itoa(n)+"/KeyedParallel", func(b *testing.B) {
 			k, err := NewCounterLimiter(c)
 			if err != nil {
 				b.Fatal(err)
 			}
-			benchKeyed(b, k.Allow)
+			algotest.BenchKeyed(b, k.Allow, benchStep, 2*benchLimit)
 		})
 	}
 }
@@ -97,11 +57,5 @@ func BenchmarkSlidingCounter(b *testing.B) {
 // BenchmarkReferenceXTimeRate is the yardstick for the ratios quoted in the
 // README: golang.org/x/time/rate's AllowN, one key, the same request stream.
 func BenchmarkReferenceXTimeRate(b *testing.B) {
-	l := rate.NewLimiter(rate.Limit(benchLimit), benchLimit)
-	b.ReportAllocs()
-	now := benchOrigin
-	for b.Loop() {
-		now = now.Add(benchStep)
-		l.AllowN(now, 1)
-	}
+	algotest.BenchXTimeRate(b, benchLimit, benchStep)
 }

@@ -1,0 +1,71 @@
+package algotest
+
+import (
+	"strconv"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"golang.org/x/time/rate"
+)
+
+// BenchOrigin is where every benchmark's clock starts: a realistic Unix time,
+// so that no algorithm gets an easy small number.
+var BenchOrigin = time.Unix(1_700_000_000, 0)
+
+// BenchKeys is how many keys the keyed benchmarks spread over (a power of two).
+const BenchKeys = 1024
+
+// BenchSingle times one key's AllowN on a clock that moves step per request.
+func BenchSingle(b *testing.B, a framing.Algorithm, step time.Duration) {
+	b.ReportAllocs()
+	now := BenchOrigin
+	for b.Loop() {
+		now = now.Add(step)
+		a.AllowN(now, 1)
+	}
+}
+
+// BenchXTimeRate is the yardstick for the ratios the READMEs quote:
+// golang.org/x/time/rate's AllowN, one key (limit per second, burst limit),
+// on the same request stream as BenchSingle.
+func BenchXTimeRate(b *testing.B, limit int, step time.Duration) {
+	l := rate.NewLimiter(rate.Limit(limit), limit)
+	b.ReportAllocs()
+	now := BenchOrigin
+	for b.Loop() {
+		now = now.Add(step)
+		l.AllowN(now, 1)
+	}
+}
+
+// BenchKeyed times a keyed limiter from parallel goroutines over BenchKeys
+// keys; each key sees one request per step. warm requests per key are sent
+// first, untimed, so that one-off growth (a log reaching L entries) is not
+// charged to the timed decisions. Each goroutine walks its own clock, so a
+// key may see a slightly older instant from another goroutine, which it
+// treats as the latest time seen.
+func BenchKeyed(b *testing.B, allow func(key string, now time.Time) framing.Decision, step time.Duration, warm int) {
+	keys := make([]string, BenchKeys)
+	for i := range keys {
+		keys[i] = "user:" + strconv.Itoa(i)
+	}
+	for i := range warm {
+		for _, k := range keys {
+			allow(k, BenchOrigin.Add(time.Duration(i)*step))
+		}
+	}
+	var seed atomic.Int64
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		i := int(seed.Add(7919))
+		now := BenchOrigin.Add(time.Duration(warm) * step)
+		for pb.Next() {
+			i++
+			now = now.Add(step / BenchKeys)
+			allow(keys[i&(BenchKeys-1)], now)
+		}
+	})
+}
