@@ -16,17 +16,11 @@ type WriteBackConfig struct {
 	SyncMS   int64 // write-back interval in ms, >= 1 (>= WindowMS: no sync inside the window)
 }
 
-// Validate reports the first bad field as a *framing.ParamError.
+// Validate reports the first bad field as a *framing.ParamError. Nodes,
+// Limit and PerNode mean what they mean for E8, and are checked the same way.
 func (c WriteBackConfig) Validate() error {
-	if c.Nodes < 1 || c.Nodes > MaxSimNodes {
-		return framing.BadParam("nodes", c.Nodes, fmt.Sprintf("an integer from 1 to %d", MaxSimNodes))
-	}
-	if c.Limit < 0 {
-		return framing.BadParam("limit", c.Limit, "an integer >= 0")
-	}
-	if c.PerNode < 0 || c.Nodes*c.PerNode > MaxSimRequests {
-		return framing.BadParam("per-node", c.PerNode,
-			fmt.Sprintf("an integer from 0 to %d", MaxSimRequests/c.Nodes))
+	if err := (PerNodeConfig{Nodes: c.Nodes, Limit: c.Limit, PerNode: c.PerNode}).Validate(); err != nil {
+		return err
 	}
 	if c.WindowMS < 1 || c.WindowMS > MaxSimWindowMS {
 		return framing.BadParam("window", c.WindowMS, fmt.Sprintf("an integer number of ms from 1 to %d", MaxSimWindowMS))
