@@ -4,18 +4,11 @@ import (
 	"regexp"
 	"strings"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
-	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
-	sliding "github.com/ratelimit-course/ratelimit/chapters/03-sliding"
-	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
-	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
-	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
-	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
-	cloud "github.com/ratelimit-course/ratelimit/chapters/08-cloud"
+	"github.com/ratelimit-course/ratelimit/chapters"
 )
 
-// The chapter text lives in each chapter package (README.md, embedded); the
-// app only parses it, so the course is written once.
+// The chapter text is embedded once, by package chapters; the app only
+// parses it, so the course is written once.
 
 // interactive names a view a chapter opens into.
 type interactive int
@@ -36,14 +29,14 @@ type chapterEntry struct {
 
 // uiChapters is the course in order.
 var uiChapters = []chapterEntry{
-	{1, framing.README, nil},
-	{2, fixedwindow.README, nil},
-	{3, sliding.README, nil},
-	{4, buckets.README, nil},
-	{5, lab.README, []interactive{ivLab, ivWorst}},
-	{6, distributed.README, []interactive{ivPrefetch}},
-	{7, interview.README, []interactive{ivDrill}},
-	{8, cloud.README, nil},
+	{1, chapters.README(1), nil},
+	{2, chapters.README(2), nil},
+	{3, chapters.README(3), nil},
+	{4, chapters.README(4), nil},
+	{5, chapters.README(5), []interactive{ivLab, ivWorst}},
+	{6, chapters.README(6), []interactive{ivPrefetch}},
+	{7, chapters.README(7), []interactive{ivDrill}},
+	{8, chapters.README(8), nil},
 }
 
 // chapterDoc is a README split into its parts.

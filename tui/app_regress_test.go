@@ -2,10 +2,11 @@ package main
 
 import (
 	"fmt"
-	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
-	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 	"strings"
 	"testing"
+
+	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
+	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 )
 
 // Every word of every chapter README reaches the screen: the layout may

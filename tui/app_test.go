@@ -13,6 +13,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/ratelimit-course/ratelimit/chapters"
 	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
 	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
@@ -501,7 +502,7 @@ func TestLabScenarioAndAlgorithmPickers(t *testing.T) {
 		t.Fatalf("x swaps: %v", m.lab.algo)
 	}
 	m = appPress(m, "i")
-	if suggestedPath(lab.README) != "" {
+	if suggestedPath(chapters.README(5)) != "" {
 		appWant(t, m.View(), "Suggested path (chapter 05 README):", "Spike first", "in the lab: s next scenario")
 	}
 }
@@ -715,7 +716,7 @@ func (m appModel) worstPending(cmd tea.Cmd) (tea.Cmd, bool) {
 //
 //	go test ./tui -run TestGoldenLab -update
 //
-// and read them: they must show the SPEC's numbers.
+// and read them: they must show the contract's numbers.
 func TestGoldenLabE1(t *testing.T) {
 	m := appPress(appNew(t, 80, 24), "L", "right", "right", "right", "right")
 	f := m.View()

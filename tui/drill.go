@@ -12,8 +12,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
 	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 const drillUsage = `usage: tui drill [--n N] [--shuffle] [--seed S] [--answers=false]
@@ -59,7 +59,7 @@ func parseDrillFlags(args []string) (drillOptions, error) {
 		return o, err
 	}
 	if o.width < 40 || o.width > 200 {
-		return o, framing.BadParam("width", o.width, "an integer from 40 to 200")
+		return o, core.BadParam("width", o.width, "an integer from 40 to 200")
 	}
 	if c.isSet("chapter") {
 		ch := o.chapter
@@ -67,12 +67,12 @@ func parseDrillFlags(args []string) (drillOptions, error) {
 			ch = "0" + ch
 		}
 		if !slices.Contains(chapters, ch) {
-			return o, framing.BadParam("chapter", strconv.Quote(o.chapter), chapterAccept)
+			return o, core.BadParam("chapter", strconv.Quote(o.chapter), chapterAccept)
 		}
 		o.chapter = ch
 	}
 	if o.n < 0 || (o.n == 0 && c.isSet("n")) {
-		return o, framing.BadParam("n", o.n, "an integer >= 1")
+		return o, core.BadParam("n", o.n, "an integer >= 1")
 	}
 	return o, nil
 }

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 // cliFlags is the flag parsing the headless subcommands (sim, worst,
@@ -39,7 +39,7 @@ func (c *cliFlags) fail(err error) error {
 
 // value registers a flag that takes a value. set receives it with the
 // surrounding spaces trimmed; an error from set is reported as a
-// *framing.ParamError naming the flag (set may return its own).
+// *core.ParamError naming the flag (set may return its own).
 func (c *cliFlags) value(name, accept string, set func(string) error) {
 	c.names = append(c.names, "--"+name)
 	c.accept[name] = accept
@@ -49,9 +49,9 @@ func (c *cliFlags) value(name, accept string, set func(string) error) {
 		}
 		c.given[name] = s
 		if err := set(strings.TrimSpace(s)); err != nil {
-			var pe *framing.ParamError
+			var pe *core.ParamError
 			if !errors.As(err, &pe) {
-				err = framing.BadParam(name, strconv.Quote(s), accept)
+				err = core.BadParam(name, strconv.Quote(s), accept)
 			}
 			return c.fail(err)
 		}
@@ -99,7 +99,7 @@ func (b boolValue) Set(s string) error {
 	b.c.given[b.name] = s
 	v, err := strconv.ParseBool(s)
 	if err != nil {
-		return b.c.fail(framing.BadParam(b.name, strconv.Quote(s), b.c.accept[b.name]))
+		return b.c.fail(core.BadParam(b.name, strconv.Quote(s), b.c.accept[b.name]))
 	}
 	*b.dst = v
 	return nil
@@ -150,9 +150,9 @@ func (c *cliFlags) isSet(name string) bool {
 }
 
 // badInput prints the one stderr line for bad input and returns exit code
-// 2. A *framing.ParamError names its flag by the parameter's name.
+// 2. A *core.ParamError names its flag by the parameter's name.
 func badInput(stderr io.Writer, cmd string, err error) int {
-	var pe *framing.ParamError
+	var pe *core.ParamError
 	if errors.As(err, &pe) {
 		fmt.Fprintf(stderr, "%s: invalid --%s %s: accepted %s\n", cmd, pe.Param, pe.Value, pe.Accept)
 	} else {

@@ -1,6 +1,6 @@
 // Command tui is the course's terminal app. With no arguments it starts the
 // interactive course; the subcommands run headless for scripts and tests
-// (SPEC §4).
+// (CONTRACT.md §4).
 package main
 
 import (

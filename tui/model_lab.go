@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
 	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 // The lab screen's state: one budget, one arrival list, two algorithms and
@@ -281,7 +281,7 @@ func (m *labModel) applyInputs() {
 	// The engine's own rules (ranges, sizes) give the final word per field.
 	if err := p.Validate(); err != nil {
 		f := lfW
-		var pe *framing.ParamError
+		var pe *core.ParamError
 		if errors.As(err, &pe) {
 			if g, ok := labFieldParam[pe.Param]; ok {
 				f = g
@@ -305,7 +305,7 @@ func (m *labModel) applyInputs() {
 			continue
 		}
 		f := lfArrivals
-		var pe *framing.ParamError
+		var pe *core.ParamError
 		if errors.As(err, &pe) {
 			if g, ok := labFieldParam[pe.Param]; ok {
 				f = g

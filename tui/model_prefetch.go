@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
 	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 // The prefetch screen (chapter 06): one window of requests replayed against a
@@ -117,7 +117,7 @@ func (m *pfModel) applyInputs() {
 	}
 	if err := c.Validate(); err != nil {
 		f := pfOrder
-		var pe *framing.ParamError
+		var pe *core.ParamError
 		if errors.As(err, &pe) {
 			if g, ok := pfFieldParam[pe.Param]; ok {
 				f = g

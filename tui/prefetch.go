@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"strings"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
 	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 const prefetchUsage = `usage: tui prefetch [--nodes 4] [--per-node 2] [--limit 20] [--batch 8]
@@ -22,14 +22,14 @@ round trip). --order lists the node of each request; without it every node gets
 --per-node requests, round-robin.
 `
 
-// prefetchJSON is the SPEC §4 shape of `prefetch --json`.
+// prefetchJSON is the CONTRACT.md §4 shape of `prefetch --json`.
 type prefetchJSON struct {
 	Central  distributed.CentralMetrics  `json:"central"`
 	Prefetch distributed.PrefetchMetrics `json:"prefetch"`
 	Nodes    []distributed.NodeQuota     `json:"nodes"`
 }
 
-// runPrefetch is the headless chapter 06 prefetch simulation (SPEC §4).
+// runPrefetch is the headless chapter 06 prefetch simulation (CONTRACT.md §4).
 func runPrefetch(args []string, stdout, stderr io.Writer) int {
 	cfg, asJSON, err := parsePrefetchArgs(args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -53,7 +53,7 @@ func runPrefetch(args []string, stdout, stderr io.Writer) int {
 }
 
 // parsePrefetchArgs reads the flags. Malformed values come back as a
-// *framing.ParamError naming the flag, like out-of-range ones do.
+// *core.ParamError naming the flag, like out-of-range ones do.
 func parsePrefetchArgs(args []string) (distributed.PrefetchConfig, bool, error) {
 	cfg := distributed.PrefetchConfig{Nodes: 4, PerNode: 2, Limit: 20, Batch: 8, RTTMS: 1}
 	var asJSON bool
@@ -81,14 +81,14 @@ const orderAccept = "a comma-separated list of node numbers, e.g. 1,2,1,2,2"
 // SimulatePrefetch, which knows --nodes.
 func parseOrder(s string) ([]int, error) {
 	if strings.TrimSpace(s) == "" {
-		return nil, framing.BadParam("order", strconv.Quote(s), orderAccept)
+		return nil, core.BadParam("order", strconv.Quote(s), orderAccept)
 	}
 	parts := strings.Split(s, ",")
 	order := make([]int, 0, len(parts))
 	for _, p := range parts {
 		n, err := strconv.Atoi(strings.TrimSpace(p))
 		if err != nil {
-			return nil, framing.BadParam("order", strconv.Quote(s), orderAccept)
+			return nil, core.BadParam("order", strconv.Quote(s), orderAccept)
 		}
 		order = append(order, n)
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// TestE13_PrefetchJSON checks `prefetch --json` against SPEC §4 for the lab
+// TestE13_PrefetchJSON checks `prefetch --json` against CONTRACT.md §4 for the lab
 // default (E13), field by field, and batch 1.
 func TestE13_PrefetchJSON(t *testing.T) {
 	var out, errOut bytes.Buffer

@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
 	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 const simUsage = `usage: tui sim --algo ALGO --arrivals 820,880,... [--window 1000] [--limit 3]
@@ -123,21 +123,21 @@ func parseInts64(s string) ([]int64, error) {
 // simFail prints the one stderr line for bad input and returns exit code 2.
 // The lab names the algorithm "algo"; in a scenario it is --left or --right.
 func simFail(stderr io.Writer, cmd string, err error, algoFlag string) int {
-	var pe *framing.ParamError
+	var pe *core.ParamError
 	if errors.As(err, &pe) && pe.Param == "algo" && algoFlag != "" {
 		pe.Param = algoFlag
 	}
 	return badInput(stderr, cmd, err)
 }
 
-// simScenarioJSON is the SPEC §4 shape of `sim --scenario --json`.
+// simScenarioJSON is the CONTRACT.md §4 shape of `sim --scenario --json`.
 type simScenarioJSON struct {
 	Scenario string     `json:"scenario"`
 	Left     lab.Result `json:"left"`
 	Right    lab.Result `json:"right"`
 }
 
-// runSim is the headless chapter 05 lab (SPEC §4).
+// runSim is the headless chapter 05 lab (CONTRACT.md §4).
 func runSim(args []string, stdout, stderr io.Writer) int {
 	a, err := parseSimFlags("sim", args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -185,7 +185,7 @@ func runScenario(a simArgs, stdout, stderr io.Writer) int {
 		sc = lab.Scenario{Name: "custom", Title: "your own arrivals", Arrivals: a.arrivals,
 			Params: lab.DefaultParams(), Left: "fixed-window", Right: "sliding-log"}
 	case !ok:
-		return simFail(stderr, "sim", framing.BadParam("scenario", strconv.Quote(a.scenario),
+		return simFail(stderr, "sim", core.BadParam("scenario", strconv.Quote(a.scenario),
 			strings.Join(scenarioNames(), ", ")), "")
 	case a.set("arrivals"):
 		return simFail(stderr, "sim", fmt.Errorf("--arrivals cannot change --scenario %s: accepted --scenario custom --arrivals ...", a.scenario), "")
@@ -254,7 +254,7 @@ func runWorst(args []string, stdout, stderr io.Writer) int {
 	for _, algo := range algos {
 		w, err := lab.Worst(algo, a.p)
 		if err != nil {
-			var pe *framing.ParamError
+			var pe *core.ParamError
 			if errors.As(err, &pe) && pe.Param == "algo" {
 				pe.Accept = "all, " + pe.Accept
 			}

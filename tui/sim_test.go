@@ -20,7 +20,7 @@ func simRun(t *testing.T, args ...string) (string, string, int) {
 	return out.String(), errOut.String(), code
 }
 
-// The SPEC §4 example, whole: E1 through the fixed window.
+// The CONTRACT.md §4 example, whole: E1 through the fixed window.
 const e1FixedJSON = `{"algorithm":"fixed-window",
 "params":{"window_ms":1000,"limit":3,"capacity":3,"rate_per_s":2,"subwindows":1},
 "requests":[
@@ -46,7 +46,7 @@ func TestE1_SimJSON(t *testing.T) {
 	}
 }
 
-// simJSON mirrors the SPEC §4 shape for decoding; pointers tell a JSON null
+// simJSON mirrors the CONTRACT.md §4 shape for decoding; pointers tell a JSON null
 // from a missing field.
 type simJSON struct {
 	Algorithm string `json:"algorithm"`
@@ -68,7 +68,7 @@ type scenarioJSON struct {
 }
 
 // expect is one side of a scenario: decisions, sent times (-1 rejected) and
-// the six metrics in SPEC order.
+// the six metrics in contract order.
 type expect struct {
 	algo      string
 	decisions string
@@ -96,7 +96,7 @@ func (e expect) check(t *testing.T, side string, got simJSON) {
 			}
 		}
 		if len(q) != 6 {
-			t.Errorf("%s request %d has fields %v, want exactly the SPEC six", side, i+1, q)
+			t.Errorf("%s request %d has fields %v, want exactly the contract six", side, i+1, q)
 		}
 		if q["allowed"] == true {
 			dec.WriteByte('A')

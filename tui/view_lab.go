@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/ratelimit-course/ratelimit/chapters"
 	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
 )
 
@@ -664,7 +665,7 @@ func wrapRows(s string, w, n int, st styleID) []line {
 }
 
 // labPath is chapter 05's suggested path, parsed once.
-var labPath = sync.OnceValue(func() string { return suggestedPath(lab.README) })
+var labPath = sync.OnceValue(func() string { return suggestedPath(chapters.README(5)) })
 
 // labHint is the hint line: the scenario's lesson, or, while the path is
 // shown, how its steps map to keys.

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 // A rejection is rarely the end: the rejected client usually comes straight
@@ -25,13 +27,13 @@ type Backoff struct {
 	Max  time.Duration // cap on the ceiling, >= Base
 }
 
-// Validate reports a bad field as a *ParamError.
+// Validate reports a bad field as a *core.ParamError.
 func (b Backoff) Validate() error {
 	if b.Base <= 0 {
-		return BadParam("backoff base", b.Base, "a duration > 0")
+		return core.BadParam("backoff base", b.Base, "a duration > 0")
 	}
 	if b.Max < b.Base {
-		return BadParam("backoff max", b.Max, "a duration >= base ("+b.Base.String()+")")
+		return core.BadParam("backoff max", b.Max, "a duration >= base ("+b.Base.String()+")")
 	}
 	return nil
 }
@@ -118,10 +120,10 @@ func (c *RetryClient) Send(req *http.Request) (*http.Response, error) {
 		return nil, err
 	}
 	if c.MaxAttempts < 1 {
-		return nil, BadParam("max attempts", c.MaxAttempts, "an integer >= 1")
+		return nil, core.BadParam("max attempts", c.MaxAttempts, "an integer >= 1")
 	}
 	if req.Body != nil && req.Body != http.NoBody && req.GetBody == nil && c.MaxAttempts > 1 {
-		return nil, BadParam("request body", "not replayable", "a request with GetBody set, or no body")
+		return nil, core.BadParam("request body", "not replayable", "a request with GetBody set, or no body")
 	}
 	do, now, sleep, rnd, combine := c.Do, c.Now, c.Sleep, c.Rand, c.Combine
 	if do == nil {

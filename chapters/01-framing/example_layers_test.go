@@ -13,7 +13,7 @@ import (
 	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
 )
 
-// e16Stack is seed 003's three layers (SPEC E16), each with the algorithm
+// e16Stack is seed 003's three layers (CONTRACT.md E16), each with the algorithm
 // that suits its job:
 //
 //	L1 per IP        fixed window  100 per second   against floods and scans

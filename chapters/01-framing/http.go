@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 // Placement, in code: the limiter sits after identity (it must know whom to
@@ -23,7 +25,7 @@ import (
 // key at a time. *Keyed[A] satisfies it, so every algorithm of chapters 02–04
 // plugs in; so does a Redis-backed limiter from chapter 06.
 type Limiter interface {
-	AllowN(key string, now time.Time, cost int) (Decision, error)
+	AllowN(key string, now time.Time, cost int) (core.Decision, error)
 }
 
 // Identity is what the first stage learns about the caller.
@@ -47,7 +49,7 @@ type KeyFunc func(id Identity, route string) (string, error)
 func IdentifyByAPIKey(r *http.Request) (Identity, error) {
 	k := r.Header.Get("X-API-Key")
 	if k == "" {
-		return Identity{}, BadParam("X-API-Key header", `""`, "an API key such as free_…, paid_… or enterprise_…")
+		return Identity{}, core.BadParam("X-API-Key header", `""`, "an API key such as free_…, paid_… or enterprise_…")
 	}
 	p, err := PlanForAPIKey(k)
 	if err != nil {
@@ -67,7 +69,7 @@ func KeyByAPIKeyAndRoute(id Identity, route string) (string, error) {
 // KeyByUser counts the authenticated user.
 func KeyByUser(id Identity, _ string) (string, error) {
 	if id.UserID == "" {
-		return "", BadParam("user id", `""`, "a non-empty user id")
+		return "", core.BadParam("user id", `""`, "a non-empty user id")
 	}
 	return UserKey(id.UserID), nil
 }
@@ -185,11 +187,11 @@ type LimitConfig struct {
 // decides elsewhere whether a broken limiter fails open; see chapter 06).
 func Limit(cfg LimitConfig) (func(http.Handler) http.Handler, error) {
 	if len(cfg.Limiters) == 0 {
-		return nil, BadParam("limiters", "none", "one limiter per plan name")
+		return nil, core.BadParam("limiters", "none", "one limiter per plan name")
 	}
 	for name, l := range cfg.Limiters {
 		if l == nil {
-			return nil, BadParam("limiters", fmt.Sprintf("%s: nil", name), "a non-nil limiter per plan name")
+			return nil, core.BadParam("limiters", fmt.Sprintf("%s: nil", name), "a non-nil limiter per plan name")
 		}
 	}
 	if cfg.Costs == nil {
@@ -269,7 +271,7 @@ type Quota struct {
 // (Limit per Window), computed from the whole Remaining: the bucket may hold
 // a fraction more, so Reset can be up to one refill interval late, never
 // early. On a rejection Reset is at least the Retry-After.
-func QuotaFor(p Plan, d Decision) Quota {
+func QuotaFor(p Plan, d core.Decision) Quota {
 	rem := max(d.Remaining, 0)
 	var reset time.Duration
 	if p.PerMinute > 0 { // a hand-made Plan{} has no rate to refill at

@@ -20,6 +20,7 @@ import (
 
 	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
 	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 // clock is the fake wall clock the middleware reads.
@@ -71,7 +72,7 @@ func (s *server) do(apiKey, path string) *httptest.ResponseRecorder {
 	return w
 }
 
-// e17Plan is SPEC E17's contract: 100 per minute per API key, announced
+// e17Plan is CONTRACT.md E17's contract: 100 per minute per API key, announced
 // under the policy name "default".
 var e17Plan = framing.Plan{Name: "default", PerMinute: 100}
 
@@ -134,9 +135,9 @@ func TestE17_Remaining42Draft11(t *testing.T) {
 }
 
 // scripted answers like a Redis script returning (allowed, remaining).
-type scripted struct{ d framing.Decision }
+type scripted struct{ d core.Decision }
 
-func (s scripted) AllowN(string, time.Time, int) (framing.Decision, error) { return s.d, nil }
+func (s scripted) AllowN(string, time.Time, int) (core.Decision, error) { return s.d, nil }
 
 func TestE17_ScriptAnswerAllowed42(t *testing.T) {
 	for _, c := range []struct {
@@ -148,7 +149,7 @@ func TestE17_ScriptAnswerAllowed42(t *testing.T) {
 		{framing.HeadersDraft11, "RateLimit", `"default";r=42;t=35`},
 	} {
 		cfg := e17Config(t, c.style)
-		cfg.Limiters = map[string]framing.Limiter{"default": scripted{framing.Decision{Allowed: true, Remaining: 42}}}
+		cfg.Limiters = map[string]framing.Limiter{"default": scripted{core.Decision{Allowed: true, Remaining: 42}}}
 		s := newServer(t, cfg)
 		if got := s.do("k", "/read").Header().Get(c.hdr); got != c.want {
 			t.Errorf("%v: %s = %q, want %q", c.style, c.hdr, got, c.want)
@@ -354,7 +355,7 @@ func TestChainLimiterErrorAndBadConfig(t *testing.T) {
 	if w.Code != 500 || s.calls != 0 {
 		t.Fatalf("cost above capacity: %d, handler calls %d", w.Code, s.calls)
 	}
-	var pe *framing.ParamError
+	var pe *core.ParamError
 	if _, err := framing.Chain(framing.Config{}, http.NotFoundHandler()); !errors.As(err, &pe) || pe.Param != "limiters" {
 		t.Fatalf("no limiters: err %v", err)
 	}
@@ -474,7 +475,7 @@ func TestRetryAfterSecondsNeverEarlyForHugeDurations(t *testing.T) {
 // TestQuotaForPlanWithoutRate is a regression test: a hand-made Plan with
 // PerMinute 0 (an IdentifyFunc's zero value) divided by zero.
 func TestQuotaForPlanWithoutRate(t *testing.T) {
-	q := framing.QuotaFor(framing.Plan{Name: "custom"}, framing.Decision{RetryAfter: 2 * time.Second})
+	q := framing.QuotaFor(framing.Plan{Name: "custom"}, core.Decision{RetryAfter: 2 * time.Second})
 	if q.Limit != 0 || q.Remaining != 0 || q.Reset != 2*time.Second {
 		t.Fatalf("QuotaFor(Plan{}) = %+v, want limit 0, remaining 0, reset 2s", q)
 	}

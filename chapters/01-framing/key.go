@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"net/netip"
 	"strings"
+
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 // The first of the four questions: who is being counted? A limiter key names
@@ -44,10 +46,10 @@ var DefaultIPGrouping = IPGrouping{V4Prefix: 24, V6Prefix: 64}
 // NewIPGrouping validates the two prefix lengths.
 func NewIPGrouping(v4Prefix, v6Prefix int) (IPGrouping, error) {
 	if v4Prefix < 0 || v4Prefix > 32 {
-		return IPGrouping{}, BadParam("ipv4 prefix", v4Prefix, "a prefix length from 0 to 32")
+		return IPGrouping{}, core.BadParam("ipv4 prefix", v4Prefix, "a prefix length from 0 to 32")
 	}
 	if v6Prefix < 0 || v6Prefix > 128 {
-		return IPGrouping{}, BadParam("ipv6 prefix", v6Prefix, "a prefix length from 0 to 128")
+		return IPGrouping{}, core.BadParam("ipv6 prefix", v6Prefix, "a prefix length from 0 to 128")
 	}
 	return IPGrouping{V4Prefix: v4Prefix, V6Prefix: v6Prefix}, nil
 }
@@ -80,7 +82,7 @@ func (g IPGrouping) Prefix(addr string) (netip.Prefix, error) {
 	}
 	p, err := ip.Prefix(bits)
 	if err != nil { // unreachable after validation; keep the error path anyway
-		return netip.Prefix{}, BadParam("ip", addr, "an IPv4 or IPv6 address")
+		return netip.Prefix{}, core.BadParam("ip", addr, "an IPv4 or IPv6 address")
 	}
 	return p, nil
 }
@@ -94,7 +96,7 @@ func ParseAddr(addr string) (netip.Addr, error) {
 	}
 	ip, err := netip.ParseAddr(strings.TrimSuffix(strings.TrimPrefix(s, "["), "]"))
 	if err != nil {
-		return netip.Addr{}, BadParam("ip", fmt.Sprintf("%q", addr), "an IPv4 or IPv6 address, optionally with a port")
+		return netip.Addr{}, core.BadParam("ip", fmt.Sprintf("%q", addr), "an IPv4 or IPv6 address, optionally with a port")
 	}
 	return ip.Unmap().WithZone(""), nil
 }

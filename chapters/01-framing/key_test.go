@@ -3,6 +3,8 @@ package framing
 import (
 	"errors"
 	"testing"
+
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 func TestKeyBuildersKeepDimensionsApart(t *testing.T) {
@@ -54,7 +56,7 @@ func TestIPGroupingRejectsBadInput(t *testing.T) {
 		param  string
 	}{{33, 64, "ipv4 prefix"}, {-1, 64, "ipv4 prefix"}, {24, 129, "ipv6 prefix"}, {24, -8, "ipv6 prefix"}} {
 		_, err := NewIPGrouping(c.v4, c.v6)
-		var pe *ParamError
+		var pe *core.ParamError
 		if !errors.As(err, &pe) || pe.Param != c.param {
 			t.Errorf("NewIPGrouping(%d, %d): err %v, want a ParamError naming %s", c.v4, c.v6, err, c.param)
 		}
@@ -65,7 +67,7 @@ func TestIPGroupingRejectsBadInput(t *testing.T) {
 	}
 	for _, addr := range []string{"", "not-an-ip", "300.1.1.1", "1.2.3.4:port"} {
 		_, err := DefaultIPGrouping.Key(addr)
-		var pe *ParamError
+		var pe *core.ParamError
 		if !errors.As(err, &pe) || pe.Param != "ip" {
 			t.Errorf("Key(%q): err %v, want a ParamError naming ip", addr, err)
 		}

@@ -3,12 +3,14 @@ package framing
 import (
 	"fmt"
 	"time"
+
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 // Real systems stack limiters, each counting a different dimension with the
 // algorithm that fits it: a short fixed window per IP against floods, a long
 // sliding log per user for the daily quota, a token bucket per endpoint to
-// protect capacity (SPEC E16). Dimensions are applied together: a request
+// protect capacity (CONTRACT.md E16). Dimensions are applied together: a request
 // must pass every layer.
 
 // Layer is one limiter in a stack together with the key it counts.
@@ -30,7 +32,7 @@ type Stack []Layer
 // StackDecision is a stack's answer: the decision of the rejecting layer,
 // or on success the allowed decision with the fewest permits left.
 type StackDecision struct {
-	Decision
+	core.Decision
 	Layer string // the layer that rejected, or the tightest one on success
 }
 

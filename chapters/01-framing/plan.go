@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 // Plan is a pricing tier: how many requests per minute an API key on it may
@@ -15,7 +17,7 @@ type Plan struct {
 	PerMinute int
 }
 
-// The three tiers of SPEC E16.
+// The three tiers of CONTRACT.md E16.
 var (
 	Free       = Plan{Name: "free", PerMinute: 60}
 	Paid       = Plan{Name: "paid", PerMinute: 1000}
@@ -61,7 +63,7 @@ func PlanForAPIKey(apiKey string) (Plan, error) {
 	for i, p := range Plans {
 		names[i] = p.Name + "_…"
 	}
-	return Plan{}, BadParam("api key", fmt.Sprintf("%q", apiKey), "a key starting with "+strings.Join(names, ", "))
+	return Plan{}, core.BadParam("api key", fmt.Sprintf("%q", apiKey), "a key starting with "+strings.Join(names, ", "))
 }
 
 // CostTable says how many permits one request to a route spends. Routes not
@@ -69,7 +71,7 @@ func PlanForAPIKey(apiKey string) (Plan, error) {
 // cost tokens at once); window counters usually count every request as 1.
 type CostTable map[string]int
 
-// DefaultCosts are SPEC E16's costs: an upload spends 5 permits, a read 1.
+// DefaultCosts are CONTRACT.md E16's costs: an upload spends 5 permits, a read 1.
 var DefaultCosts = CostTable{"/upload": 5, "/read": 1}
 
 // NewCostTable validates every cost against the smallest capacity it will be
@@ -82,7 +84,7 @@ func NewCostTable(costs map[string]int, maxCost int) (CostTable, error) {
 	sort.Strings(routes) // report the same bad route every time
 	t := make(CostTable, len(costs))
 	for _, r := range routes {
-		if err := CheckCost(costs[r], maxCost); err != nil {
+		if err := core.CheckCost(costs[r], maxCost); err != nil {
 			return nil, fmt.Errorf("route %s: %w", r, err)
 		}
 		t[r] = costs[r]

@@ -5,6 +5,8 @@ import (
 	"math"
 	"testing"
 	"time"
+
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 func TestE16_PlanLimits(t *testing.T) {
@@ -30,7 +32,7 @@ func TestE16_PlanLimits(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{"", "gold_1", "free", "FREE_1"} {
-		var pe *ParamError
+		var pe *core.ParamError
 		if _, err := PlanForAPIKey(bad); !errors.As(err, &pe) || pe.Param != "api key" {
 			t.Errorf("PlanForAPIKey(%q): err %v, want a ParamError naming api key", bad, err)
 		}
@@ -46,7 +48,7 @@ func TestE16_RouteCosts(t *testing.T) {
 		t.Fatalf("valid table rejected: %v %v", ct, err)
 	}
 	_, err = NewCostTable(map[string]int{"/export": 61}, Free.Capacity())
-	var pe *ParamError
+	var pe *core.ParamError
 	if !errors.As(err, &pe) || pe.Param != "cost" {
 		t.Fatalf("cost above capacity: err %v, want a ParamError naming cost", err)
 	}

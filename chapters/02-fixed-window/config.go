@@ -3,7 +3,7 @@ package fixedwindow
 import (
 	"time"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 // Config is one fixed-window policy: at most Limit cost units per Window.
@@ -12,13 +12,13 @@ type Config struct {
 	Limit  int           // L, the cost admitted per window; >= 1
 }
 
-// Validate reports the first bad parameter as a *framing.ParamError.
+// Validate reports the first bad parameter as a *core.ParamError.
 func (c Config) Validate() error {
 	if c.Window <= 0 {
-		return framing.BadParam("window", c.Window, "a duration > 0")
+		return core.BadParam("window", c.Window, "a duration > 0")
 	}
 	if c.Limit < 1 {
-		return framing.BadParam("limit", c.Limit, "an integer >= 1")
+		return core.BadParam("limit", c.Limit, "an integer >= 1")
 	}
 	return nil
 }
@@ -36,17 +36,17 @@ type State struct {
 }
 
 // NewLimiter returns an aligned fixed-window limiter for many keys.
-func NewLimiter(c Config) (*framing.Keyed[*Window], error) {
+func NewLimiter(c Config) (*core.Keyed[*Window], error) {
 	if _, err := New(c); err != nil {
 		return nil, err
 	}
-	return framing.NewKeyed(func() *Window { w, _ := New(c); return w }), nil
+	return core.NewKeyed(func() *Window { w, _ := New(c); return w }), nil
 }
 
 // NewTTLLimiter returns a first-hit-TTL fixed-window limiter for many keys.
-func NewTTLLimiter(c Config) (*framing.Keyed[*TTLWindow], error) {
+func NewTTLLimiter(c Config) (*core.Keyed[*TTLWindow], error) {
 	if _, err := NewTTL(c); err != nil {
 		return nil, err
 	}
-	return framing.NewKeyed(func() *TTLWindow { w, _ := NewTTL(c); return w }), nil
+	return core.NewKeyed(func() *TTLWindow { w, _ := NewTTL(c); return w }), nil
 }

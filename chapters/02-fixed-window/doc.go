@@ -8,10 +8,3 @@
 // count rejected requests too, as INCR does, and both let up to about twice
 // the limit through around a window edge.
 package fixedwindow
-
-import _ "embed"
-
-// README is this chapter's text; the TUI shows it, so it is written once.
-//
-//go:embed README.md
-var README string

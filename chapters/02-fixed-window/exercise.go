@@ -8,13 +8,13 @@ package fixedwindow
 // config.go and are shared with the reference implementation.
 //
 // Fill in the TODOs until `make exercise CH=02` passes. The rules are in the
-// README and in SPEC §2 (`fixed-window`, `fixed-window-ttl`).
+// README and in CONTRACT.md §2 (`fixed-window`, `fixed-window-ttl`).
 
 import (
 	"fmt"
 	"time"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 // todo is what every unfinished constructor returns, so the tests fail with
@@ -47,10 +47,10 @@ func (w *Window) MaxCost() int {
 // too (as INCR does); on a rejection set RetryAfter to the time until the
 // next window starts. A cost outside [1, L] is rejected with RetryAfter 0 and
 // changes nothing. A now earlier than the latest seen counts as the latest,
-// but RetryAfter is still measured from the caller's now (framing.Algorithm).
-func (w *Window) AllowN(now time.Time, cost int) framing.Decision {
+// but RetryAfter is still measured from the caller's now (core.Algorithm).
+func (w *Window) AllowN(now time.Time, cost int) core.Decision {
 	// TODO
-	return framing.Decision{}
+	return core.Decision{}
 }
 
 // State returns the counter as of the last decision.
@@ -81,9 +81,9 @@ func (w *TTLWindow) MaxCost() int {
 }
 
 // AllowN decides a request of the given cost at now.
-func (w *TTLWindow) AllowN(now time.Time, cost int) framing.Decision {
+func (w *TTLWindow) AllowN(now time.Time, cost int) core.Decision {
 	// TODO
-	return framing.Decision{}
+	return core.Decision{}
 }
 
 // State returns the counter as of the last decision: WindowID counts the

@@ -6,7 +6,7 @@ import (
 	"math"
 	"time"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 // Window is the aligned fixed-window counter (`fixed-window`).
@@ -40,7 +40,7 @@ func New(c Config) (*Window, error) {
 func (w *Window) MaxCost() int { return w.limit }
 
 // AllowN decides a request of the given cost at now.
-func (w *Window) AllowN(now time.Time, cost int) framing.Decision {
+func (w *Window) AllowN(now time.Time, cost int) core.Decision {
 	t, late := clamp(now.UnixNano(), w.last, w.started)
 	id := floorDiv(t, w.width)
 	count := w.count
@@ -48,18 +48,18 @@ func (w *Window) AllowN(now time.Time, cost int) framing.Decision {
 		count = 0 // a new window: the old counter has expired
 	}
 	if cost < 1 || cost > w.limit {
-		return framing.Decision{Remaining: max(0, w.limit-count)}
+		return core.Decision{Remaining: max(0, w.limit-count)}
 	}
 	w.started, w.id, w.last = true, id, t
 	allowed := count <= w.limit-cost
 	w.count = addSat(count, cost)
 	if allowed {
-		return framing.Decision{Allowed: true, Remaining: w.limit - w.count}
+		return core.Decision{Allowed: true, Remaining: w.limit - w.count}
 	}
 	// Nothing in this window can pass any more; the next window starts at 0
 	// and any cost up to L fits there. (id+1)·W may lie past the int64 range
 	// for a window at the end of time; the difference is still exact.
-	return framing.Decision{RetryAfter: time.Duration((id+1)*w.width-t) + late}
+	return core.Decision{RetryAfter: time.Duration((id+1)*w.width-t) + late}
 }
 
 // State returns the counter as of the last decision.
@@ -72,7 +72,7 @@ func (w *Window) State() State {
 
 // Idle reports whether the window counted last has ended by now, so that the
 // next request starts from zero just as it would for a key never seen
-// (framing.Idler; Keyed.Sweep drops such keys).
+// (core.Idler; Keyed.Sweep drops such keys).
 func (w *Window) Idle(now time.Time) bool {
 	t := now.UnixNano()
 	return !w.started || (t >= w.last && floorDiv(t, w.width) != w.id)
@@ -108,7 +108,7 @@ func NewTTL(c Config) (*TTLWindow, error) {
 func (w *TTLWindow) MaxCost() int { return w.limit }
 
 // AllowN decides a request of the given cost at now.
-func (w *TTLWindow) AllowN(now time.Time, cost int) framing.Decision {
+func (w *TTLWindow) AllowN(now time.Time, cost int) core.Decision {
 	t, late := clamp(now.UnixNano(), w.last, w.openings > 0)
 	// t >= start, so the unsigned difference is exact even across centuries.
 	open := w.openings > 0 && uint64(t-w.start) < uint64(w.width)
@@ -117,7 +117,7 @@ func (w *TTLWindow) AllowN(now time.Time, cost int) framing.Decision {
 		count = 0 // the key has expired (or never existed)
 	}
 	if cost < 1 || cost > w.limit {
-		return framing.Decision{Remaining: max(0, w.limit-count)}
+		return core.Decision{Remaining: max(0, w.limit-count)}
 	}
 	if !open {
 		w.openings++
@@ -127,9 +127,9 @@ func (w *TTLWindow) AllowN(now time.Time, cost int) framing.Decision {
 	allowed := count <= w.limit-cost
 	w.count = addSat(count, cost)
 	if allowed {
-		return framing.Decision{Allowed: true, Remaining: w.limit - w.count}
+		return core.Decision{Allowed: true, Remaining: w.limit - w.count}
 	}
-	return framing.Decision{RetryAfter: time.Duration(w.start+w.width-t) + late}
+	return core.Decision{RetryAfter: time.Duration(w.start+w.width-t) + late}
 }
 
 // State returns the counter as of the last decision.
@@ -140,7 +140,7 @@ func (w *TTLWindow) State() State {
 	return State{WindowID: w.openings, Start: time.Unix(0, w.start), Count: w.count}
 }
 
-// Idle reports whether the key's window has expired by now (framing.Idler),
+// Idle reports whether the key's window has expired by now (core.Idler),
 // as its TTL would have in Redis.
 func (w *TTLWindow) Idle(now time.Time) bool {
 	t := now.UnixNano()

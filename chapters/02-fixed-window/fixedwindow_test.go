@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/core"
 	"github.com/ratelimit-course/ratelimit/internal/algotest"
 )
 
@@ -36,7 +36,7 @@ func newTTL(t testing.TB, w time.Duration, limit int) *TTLWindow {
 }
 
 // sentMs returns the arrival times of the allowed requests.
-func sentMs(arrivals []int64, ds []framing.Decision) []int64 {
+func sentMs(arrivals []int64, ds []core.Decision) []int64 {
 	var sent []int64
 	for i, d := range ds {
 		if d.Allowed {
@@ -50,7 +50,7 @@ func TestE1_CrossBoundarySpike(t *testing.T) {
 	arrivals := []int64{820, 880, 940, 960, 1000, 1060, 1120, 1850}
 	cases := []struct {
 		name      string
-		algo      framing.Algorithm
+		algo      core.Algorithm
 		want      string
 		remaining []int
 		retry     map[int]time.Duration // index -> RetryAfter of a rejection
@@ -123,10 +123,10 @@ func TestE1_CrossBoundarySpike(t *testing.T) {
 
 // randomRun sends a random non-decreasing sequence with random costs and
 // returns the arrivals (ms), costs and decisions.
-func randomRun(r *rand.Rand, a framing.Algorithm, limit, n int, maxGap int64) ([]int64, []int, []framing.Decision) {
+func randomRun(r *rand.Rand, a core.Algorithm, limit, n int, maxGap int64) ([]int64, []int, []core.Decision) {
 	arrivals := make([]int64, n)
 	costs := make([]int, n)
-	ds := make([]framing.Decision, n)
+	ds := make([]core.Decision, n)
 	t := r.Int64N(2000)
 	for i := range n {
 		t += r.Int64N(maxGap + 1)
@@ -140,7 +140,7 @@ func randomRun(r *rand.Rand, a framing.Algorithm, limit, n int, maxGap int64) ([
 	return arrivals, costs, ds
 }
 
-func sentWithCosts(arrivals []int64, costs []int, ds []framing.Decision) ([]int64, []int) {
+func sentWithCosts(arrivals []int64, costs []int, ds []core.Decision) ([]int64, []int) {
 	var st []int64
 	var sc []int
 	for i, d := range ds {
@@ -216,10 +216,10 @@ func TestTTLWindowNeverExceeds2LMinus1(t *testing.T) {
 func TestRetryAfterIsExact(t *testing.T) {
 	variants := []struct {
 		name string
-		make func(t testing.TB) framing.Algorithm
+		make func(t testing.TB) core.Algorithm
 	}{
-		{"fixed-window", func(t testing.TB) framing.Algorithm { return newWindow(t, time.Second, 3) }},
-		{"fixed-window-ttl", func(t testing.TB) framing.Algorithm { return newTTL(t, time.Second, 3) }},
+		{"fixed-window", func(t testing.TB) core.Algorithm { return newWindow(t, time.Second, 3) }},
+		{"fixed-window-ttl", func(t testing.TB) core.Algorithm { return newTTL(t, time.Second, 3) }},
 	}
 	r := rand.New(rand.NewPCG(5, 6))
 	for _, v := range variants {
@@ -271,7 +271,7 @@ func TestBadParams(t *testing.T) {
 		_, errs["NewLimiter"] = NewLimiter(c.c)
 		_, errs["NewTTLLimiter"] = NewTTLLimiter(c.c)
 		for fn, err := range errs {
-			var pe *framing.ParamError
+			var pe *core.ParamError
 			if !errors.As(err, &pe) || pe.Param != c.param {
 				t.Errorf("%s(%+v): err %v, want a ParamError naming %q", fn, c.c, err, c.param)
 			} else if !strings.Contains(err.Error(), c.param) || pe.Accept == "" {
@@ -286,7 +286,7 @@ func TestBadParams(t *testing.T) {
 
 func TestBadCostLeavesStateUntouched(t *testing.T) {
 	for _, a := range []interface {
-		framing.Algorithm
+		core.Algorithm
 		State() State
 	}{newWindow(t, time.Second, 3), newTTL(t, time.Second, 3)} {
 		a.AllowN(at(100), 1)
@@ -309,7 +309,7 @@ func TestBadCostLeavesStateUntouched(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = k.AllowN("a", at(0), 4)
-	var pe *framing.ParamError
+	var pe *core.ParamError
 	if !errors.As(err, &pe) || pe.Param != "cost" {
 		t.Fatalf("Keyed cost 4: err %v, want a ParamError naming cost", err)
 	}
@@ -318,7 +318,7 @@ func TestBadCostLeavesStateUntouched(t *testing.T) {
 func TestTimeNeverRunsBackwards(t *testing.T) {
 	// A late-arriving earlier timestamp counts in the latest window seen.
 	w := newWindow(t, time.Second, 2)
-	ds := []framing.Decision{w.AllowN(at(1500), 1), w.AllowN(at(900), 1), w.AllowN(at(950), 1)}
+	ds := []core.Decision{w.AllowN(at(1500), 1), w.AllowN(at(900), 1), w.AllowN(at(950), 1)}
 	if got := algotest.Letters(ds); got != "A A R" {
 		t.Fatalf("got %s, want A A R", got)
 	}
@@ -345,7 +345,7 @@ func TestKeyedConcurrentExactCounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	allow := map[string]func(key string, now time.Time) framing.Decision{
+	allow := map[string]func(key string, now time.Time) core.Decision{
 		"fixed-window":     fixed.Allow,
 		"fixed-window-ttl": ttl.Allow,
 	}
@@ -401,7 +401,7 @@ func ExampleWindow() {
 // negative and was allowed with Remaining -1.
 func TestHugeLimitDoesNotWrap(t *testing.T) {
 	const huge = math.MaxInt
-	for _, a := range []framing.Algorithm{newWindow(t, time.Second, huge), newTTL(t, time.Second, huge)} {
+	for _, a := range []core.Algorithm{newWindow(t, time.Second, huge), newTTL(t, time.Second, huge)} {
 		if d := a.AllowN(at(0), huge); !d.Allowed || d.Remaining != 0 {
 			t.Fatalf("%T: cost L on a fresh key: %+v, want allowed with Remaining 0", a, d)
 		}
@@ -421,7 +421,7 @@ func TestHugeLimitDoesNotWrap(t *testing.T) {
 // time, but its RetryAfter is counted from the caller's own now, so that
 // waiting it out never arrives early.
 func TestRetryAfterFromCallersNow(t *testing.T) {
-	for _, a := range []framing.Algorithm{newWindow(t, time.Second, 1), newTTL(t, time.Second, 1)} {
+	for _, a := range []core.Algorithm{newWindow(t, time.Second, 1), newTTL(t, time.Second, 1)} {
 		a.AllowN(at(500), 1)
 		a.AllowN(at(900), 1) // latest seen: 900
 		// Stamped 800, decided at 900: the window ends at 1000 (fixed) or
@@ -442,8 +442,8 @@ func TestRetryAfterFromCallersNow(t *testing.T) {
 // window's age test and keep a 1700s window open in 2200.
 func TestFarApartInstants(t *testing.T) {
 	early, late := time.Date(1700, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC)
-	for _, a := range []framing.Algorithm{newWindow(t, time.Hour, 1), newTTL(t, time.Hour, 1)} {
-		ds := []framing.Decision{a.AllowN(early, 1), a.AllowN(early, 1), a.AllowN(late, 1), a.AllowN(late, 1)}
+	for _, a := range []core.Algorithm{newWindow(t, time.Hour, 1), newTTL(t, time.Hour, 1)} {
+		ds := []core.Decision{a.AllowN(early, 1), a.AllowN(early, 1), a.AllowN(late, 1), a.AllowN(late, 1)}
 		if got := algotest.Letters(ds); got != "A R A R" {
 			t.Fatalf("%T: %s, want A R A R", a, got)
 		}

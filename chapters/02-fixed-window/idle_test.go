@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/core"
 	"github.com/ratelimit-course/ratelimit/internal/algotest"
 )
 
@@ -14,10 +14,10 @@ import (
 func TestIdleIsLossless(t *testing.T) {
 	c := Config{Window: time.Second, Limit: 3}
 	t.Run("fixed-window", func(t *testing.T) {
-		algotest.IdleIsLossless(t, func() framing.Algorithm { a, _ := New(c); return a }, 3, time.Second)
+		algotest.IdleIsLossless(t, func() core.Algorithm { a, _ := New(c); return a }, 3, time.Second)
 	})
 	t.Run("fixed-window-ttl", func(t *testing.T) {
-		algotest.IdleIsLossless(t, func() framing.Algorithm { a, _ := NewTTL(c); return a }, 3, time.Second)
+		algotest.IdleIsLossless(t, func() core.Algorithm { a, _ := NewTTL(c); return a }, 3, time.Second)
 	})
 }
 

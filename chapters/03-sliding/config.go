@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 // MaxSubWindows bounds Config.SubWindows: the counter keeps N+1 counts per
@@ -22,20 +22,20 @@ type Config struct {
 	SubWindows int
 }
 
-// Validate reports the first bad parameter as a *framing.ParamError.
+// Validate reports the first bad parameter as a *core.ParamError.
 func (c Config) Validate() error {
 	if c.Window <= 0 {
-		return framing.BadParam("window", c.Window, "a duration > 0")
+		return core.BadParam("window", c.Window, "a duration > 0")
 	}
 	if c.Limit < 1 {
-		return framing.BadParam("limit", c.Limit, "an integer >= 1")
+		return core.BadParam("limit", c.Limit, "an integer >= 1")
 	}
 	if c.SubWindows < 0 || c.SubWindows > MaxSubWindows {
-		return framing.BadParam("subwindows", c.SubWindows,
+		return core.BadParam("subwindows", c.SubWindows,
 			fmt.Sprintf("0 or 1 (two counters) or an integer from 2 to %d", MaxSubWindows))
 	}
 	if c.SubWindows > 1 && int64(c.Window)%int64(c.SubWindows) != 0 {
-		return framing.BadParam("subwindows", c.SubWindows,
+		return core.BadParam("subwindows", c.SubWindows,
 			fmt.Sprintf("a count that splits window %v into whole nanoseconds (a divisor of %d)", c.Window, int64(c.Window)))
 	}
 	return nil
@@ -71,17 +71,17 @@ type CounterState struct {
 }
 
 // NewLogLimiter returns a sliding-log limiter for many keys.
-func NewLogLimiter(c Config) (*framing.Keyed[*Log], error) {
+func NewLogLimiter(c Config) (*core.Keyed[*Log], error) {
 	if _, err := NewLog(c); err != nil {
 		return nil, err
 	}
-	return framing.NewKeyed(func() *Log { l, _ := NewLog(c); return l }), nil
+	return core.NewKeyed(func() *Log { l, _ := NewLog(c); return l }), nil
 }
 
 // NewCounterLimiter returns a sliding-counter limiter for many keys.
-func NewCounterLimiter(c Config) (*framing.Keyed[*Counter], error) {
+func NewCounterLimiter(c Config) (*core.Keyed[*Counter], error) {
 	if _, err := NewCounter(c); err != nil {
 		return nil, err
 	}
-	return framing.NewKeyed(func() *Counter { k, _ := NewCounter(c); return k }), nil
+	return core.NewKeyed(func() *Counter { k, _ := NewCounter(c); return k }), nil
 }

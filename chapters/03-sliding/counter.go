@@ -7,7 +7,7 @@ import (
 	"math/bits"
 	"time"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 // Counter is the sliding-window counter (`sliding-counter`): N+1 counts per
@@ -103,7 +103,7 @@ func (c *Counter) advance(j int64) {
 
 // Idle reports whether no counted sub-window still touches the window
 // ending at now, so that the estimate, and every later one, is what a new
-// key's would be (framing.Idler).
+// key's would be (core.Idler).
 func (c *Counter) Idle(now time.Time) bool {
 	t := now.UnixNano()
 	if t < c.last {
@@ -121,24 +121,24 @@ func (c *Counter) Estimate(now time.Time) float64 {
 }
 
 // AllowN decides a request of the given cost at now.
-func (c *Counter) AllowN(now time.Time, cost int) framing.Decision {
+func (c *Counter) AllowN(now time.Time, cost int) core.Decision {
 	t, late := clamp(now.UnixNano(), c.last)
 	j, e, old, inside := c.view(t)
 	if cost < 1 || cost > c.limit {
-		return framing.Decision{Remaining: c.remaining(old, inside, e)}
+		return core.Decision{Remaining: c.remaining(old, inside, e)}
 	}
 	c.last = t
 	c.advance(j)
 	c.est = estimate(old, inside, e, c.size)
 	if !c.fits(old, inside, e, cost) {
-		return framing.Decision{
+		return core.Decision{
 			Remaining:  c.remaining(old, inside, e),
 			RetryAfter: c.retryAfter(t, j, e, cost) + late,
 		}
 	}
 	c.counts[c.n] += cost
 	c.inside += cost
-	return framing.Decision{Allowed: true, Remaining: c.remaining(old, c.inside, e)}
+	return core.Decision{Allowed: true, Remaining: c.remaining(old, c.inside, e)}
 }
 
 // fits reports estimate + cost - 1 < L, multiplied through by S:

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/core"
 	"github.com/ratelimit-course/ratelimit/internal/algotest"
 )
 
@@ -47,12 +47,12 @@ func TestE2_SlidingCounterEstimate(t *testing.T) {
 	}
 }
 
-// runCounterE runs one SPEC example through the counter and the log and
+// runCounterE runs one worked example through the counter and the log and
 // checks decisions and the estimates (to two decimals) at the given indexes.
-func runCounterE(t *testing.T, arrivals []int64, wantCounter string, estAt map[int]string, wantLog string) []framing.Decision {
+func runCounterE(t *testing.T, arrivals []int64, wantCounter string, estAt map[int]string, wantLog string) []core.Decision {
 	t.Helper()
 	c := newCounter(t, time.Second, 3, 1)
-	ds := make([]framing.Decision, len(arrivals))
+	ds := make([]core.Decision, len(arrivals))
 	for i, a := range arrivals {
 		ds[i] = c.AllowN(at(a), 1)
 		if want, ok := estAt[i]; ok {
@@ -113,7 +113,7 @@ func TestE4_PrevCrowdedEnd(t *testing.T) {
 	}
 }
 
-// counterOracle is SPEC §2's rule computed from the list of allowed requests
+// counterOracle is CONTRACT.md §2's rule computed from the list of allowed requests
 // (no ring, no shifting): it returns the decision and Remaining, in exact
 // integer arithmetic scaled by S.
 func counterOracle(sentAt []int64, sentCost []int, t, w int64, n, cost, limit int) (bool, int) {
@@ -174,7 +174,7 @@ func TestSlidingCounterRetryAfterIsExact(t *testing.T) {
 		n := []int{1, 2, 5, 10}[trial%4]
 		limit := 1 + r.IntN(6)
 		arrivals, costs := randomArrivals(r, 30, limit, 150)
-		mk := func() framing.Algorithm { return newCounter(t, time.Second, limit, n) }
+		mk := func() core.Algorithm { return newCounter(t, time.Second, limit, n) }
 		checked += checkRetryAfter(t, mk, arrivals, costs)
 	}
 	if checked < 200 {
@@ -188,7 +188,7 @@ func TestSlidingCounterNeverExceeds2L(t *testing.T) {
 		n := []int{1, 2, 5, 10}[trial%4]
 		limit := 1 + r.IntN(8)
 		arrivals, costs := randomArrivals(r, 80, limit, 100)
-		ds := make([]framing.Decision, len(arrivals))
+		ds := make([]core.Decision, len(arrivals))
 		c := newCounter(t, time.Second, limit, n)
 		for i, a := range arrivals {
 			ds[i] = c.AllowN(at(a), costs[i])
@@ -243,7 +243,7 @@ func maxUnderCounter(t *testing.T, limit, n int, arrivals []int64) int {
 // Burst packed into the last millisecond of a sub-window (10 at 999), then a
 // flood: the assumption is as wrong as it can be for every N, and each N lets
 // 2L through. Sub-windows shrink the error on traffic that is uneven at scales
-// above W/N; they do not change the exact worst case (SPEC E19).
+// above W/N; they do not change the exact worst case (CONTRACT.md E19).
 func TestSubWindowsShrinkOvershoot(t *testing.T) {
 	const limit = 10
 	var spread, packed []int64

@@ -8,10 +8,3 @@
 // it still lies inside the window: O(1) memory, usually close, and exactly as
 // bad as a fixed window (2L in some W) on the worst uneven traffic.
 package sliding
-
-import _ "embed"
-
-// README is this chapter's text; the TUI shows it, so it is written once.
-//
-//go:embed README.md
-var README string

@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// The previous window crowded at its end (SPEC E4): the counter's estimate
+// The previous window crowded at its end (CONTRACT.md E4): the counter's estimate
 // assumes those three were spread out and lets two extra through.
 func ExampleCounter() {
 	c, _ := NewCounter(Config{Window: time.Second, Limit: 3})

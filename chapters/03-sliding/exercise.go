@@ -9,13 +9,13 @@ package sliding
 // implementation.
 //
 // Fill in the TODOs until `make exercise CH=03` passes. The rules are in the
-// README and in SPEC §2 (`sliding-log`, `sliding-counter`).
+// README and in CONTRACT.md §2 (`sliding-log`, `sliding-counter`).
 
 import (
 	"fmt"
 	"time"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 // todo is what every unfinished constructor returns, so the tests fail with
@@ -49,10 +49,10 @@ func (l *Log) MaxCost() int {
 // <= L and logs the request (cost times). On a rejection RetryAfter is when
 // enough of the oldest entries will have aged out. A now earlier than the
 // latest seen counts as the latest, but RetryAfter is still measured from
-// the caller's now (framing.Algorithm).
-func (l *Log) AllowN(now time.Time, cost int) framing.Decision {
+// the caller's now (core.Algorithm).
+func (l *Log) AllowN(now time.Time, cost int) core.Decision {
 	// TODO
-	return framing.Decision{}
+	return core.Decision{}
 }
 
 // State copies the kept timestamps, oldest first.
@@ -91,9 +91,9 @@ func (c *Counter) Estimate(now time.Time) float64 {
 // AllowN allows iff estimate + cost - 1 < L (a tie rejects), counting only
 // allowed requests. RetryAfter solves that inequality for the first instant
 // at which it holds, possibly in a later sub-window.
-func (c *Counter) AllowN(now time.Time, cost int) framing.Decision {
+func (c *Counter) AllowN(now time.Time, cost int) core.Decision {
 	// TODO
-	return framing.Decision{}
+	return core.Decision{}
 }
 
 // State returns the counts as of the last decision.

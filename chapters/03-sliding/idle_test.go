@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/core"
 	"github.com/ratelimit-course/ratelimit/internal/algotest"
 )
 
@@ -14,13 +14,13 @@ import (
 func TestIdleIsLossless(t *testing.T) {
 	t.Run("sliding-log", func(t *testing.T) {
 		c := Config{Window: time.Second, Limit: 3}
-		algotest.IdleIsLossless(t, func() framing.Algorithm { a, _ := NewLog(c); return a }, 3, time.Second)
+		algotest.IdleIsLossless(t, func() core.Algorithm { a, _ := NewLog(c); return a }, 3, time.Second)
 	})
 	for _, n := range []int{1, 4} {
 		c := Config{Window: time.Second, Limit: 3, SubWindows: n}
 		t.Run("sliding-counter", func(t *testing.T) {
 			// A count is remembered for the window it fell in and the next.
-			algotest.IdleIsLossless(t, func() framing.Algorithm { a, _ := NewCounter(c); return a }, 3, 2*time.Second)
+			algotest.IdleIsLossless(t, func() core.Algorithm { a, _ := NewCounter(c); return a }, 3, 2*time.Second)
 		})
 	}
 }

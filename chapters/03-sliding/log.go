@@ -6,7 +6,7 @@ import (
 	"math"
 	"time"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 // Log is the sliding log (`sliding-log`): the exact answer to "how many
@@ -53,11 +53,11 @@ func NewLog(c Config) (*Log, error) {
 func (l *Log) MaxCost() int { return l.limit }
 
 // AllowN decides a request of the given cost at now.
-func (l *Log) AllowN(now time.Time, cost int) framing.Decision {
+func (l *Log) AllowN(now time.Time, cost int) core.Decision {
 	t, late := clamp(now.UnixNano(), l.last)
 	stale, freed := l.expired(t)
 	if cost < 1 || cost > l.limit {
-		return framing.Decision{Remaining: l.limit - (l.used - freed)}
+		return core.Decision{Remaining: l.limit - (l.used - freed)}
 	}
 	l.last = t
 	l.head = (l.head + stale) % max(1, len(l.ring))
@@ -72,7 +72,7 @@ func (l *Log) AllowN(now time.Time, cost int) framing.Decision {
 			i++
 			gone += l.at(i).cost
 		}
-		return framing.Decision{
+		return core.Decision{
 			Remaining:  l.limit - l.used,
 			RetryAfter: time.Duration(l.at(i).t+l.width-t) + late,
 		}
@@ -83,11 +83,11 @@ func (l *Log) AllowN(now time.Time, cost int) framing.Decision {
 	l.ring[(l.head+l.n)%len(l.ring)] = entry{t, cost}
 	l.n++
 	l.used += cost
-	return framing.Decision{Allowed: true, Remaining: l.limit - l.used}
+	return core.Decision{Allowed: true, Remaining: l.limit - l.used}
 }
 
 // Idle reports whether every logged request has aged out by now, leaving
-// the log as empty as a new key's (framing.Idler).
+// the log as empty as a new key's (core.Idler).
 func (l *Log) Idle(now time.Time) bool {
 	t := now.UnixNano()
 	if t < l.last {

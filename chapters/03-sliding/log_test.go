@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/core"
 	"github.com/ratelimit-course/ratelimit/internal/algotest"
 )
 
@@ -125,7 +125,7 @@ func TestSlidingLogRetryAfterIsExact(t *testing.T) {
 	for range 60 {
 		limit := 1 + r.IntN(5)
 		arrivals, costs := randomArrivals(r, 30, limit, 150)
-		mk := func() framing.Algorithm { return newLog(t, time.Second, limit) }
+		mk := func() core.Algorithm { return newLog(t, time.Second, limit) }
 		checked += checkRetryAfter(t, mk, arrivals, costs)
 	}
 	if checked < 100 {
@@ -135,7 +135,7 @@ func TestSlidingLogRetryAfterIsExact(t *testing.T) {
 
 // checkRetryAfter replays every rejection in a fresh limiter: the same
 // request RetryAfter later is allowed; 1 ns and 1 ms earlier it is not.
-func checkRetryAfter(t *testing.T, mk func() framing.Algorithm, arrivals []int64, costs []int) int {
+func checkRetryAfter(t *testing.T, mk func() core.Algorithm, arrivals []int64, costs []int) int {
 	t.Helper()
 	a := mk()
 	checked := 0
@@ -185,7 +185,7 @@ func TestSlidingLogMemoryIsBoundedByL(t *testing.T) {
 func TestSlidingLogHugeCostIsOneEntry(t *testing.T) {
 	const huge = 1 << 40
 	l := newLog(t, time.Second, huge)
-	ds := []framing.Decision{l.AllowN(at(0), huge), l.AllowN(at(10), 1), l.AllowN(at(1000), huge-1), l.AllowN(at(1001), 2)}
+	ds := []core.Decision{l.AllowN(at(0), huge), l.AllowN(at(10), 1), l.AllowN(at(1000), huge-1), l.AllowN(at(1001), 2)}
 	if got := algotest.Letters(ds); got != "A R A R" {
 		t.Fatalf("got %s, want A R A R", got)
 	}

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/core"
 	"github.com/ratelimit-course/ratelimit/internal/algotest"
 )
 
@@ -34,7 +34,7 @@ func newCounter(t testing.TB, w time.Duration, limit, n int) *Counter {
 }
 
 // sent returns the arrival times (and costs) of the allowed requests.
-func sent(arrivals []int64, costs []int, ds []framing.Decision) ([]int64, []int) {
+func sent(arrivals []int64, costs []int, ds []core.Decision) ([]int64, []int) {
 	var st []int64
 	var sc []int
 	for i, d := range ds {
@@ -54,7 +54,7 @@ func TestE1_CrossBoundarySpike(t *testing.T) {
 	arrivals := []int64{820, 880, 940, 960, 1000, 1060, 1120, 1850}
 	cases := []struct {
 		name      string
-		algo      framing.Algorithm
+		algo      core.Algorithm
 		want      string
 		remaining []int
 		retry     map[int]time.Duration
@@ -70,7 +70,7 @@ func TestE1_CrossBoundarySpike(t *testing.T) {
 			maxInW: 3,
 		},
 		{
-			// Not in the SPEC, for contrast: the counter blunts the spike
+			// Not in the contract, for contrast: the counter blunts the spike
 			// (estimates 3.00, 2.82, 3.64, 1.45 after the edge) but lets one
 			// extra through. At 1000 the estimate is exactly L, a tie, which
 			// rejects; it is below L 1 ns later, hence RetryAfter 40ms+1ns
@@ -126,7 +126,7 @@ func TestBadParams(t *testing.T) {
 		_, errs["NewLogLimiter"] = NewLogLimiter(c.c)
 		_, errs["NewCounterLimiter"] = NewCounterLimiter(c.c)
 		for fn, err := range errs {
-			var pe *framing.ParamError
+			var pe *core.ParamError
 			if !errors.As(err, &pe) || pe.Param != c.param {
 				t.Errorf("%s(%+v): err %v, want a ParamError naming %q", fn, c.c, err, c.param)
 			} else if !strings.Contains(err.Error(), c.param) || pe.Accept == "" {
@@ -157,7 +157,7 @@ func TestBadCostLeavesStateUntouched(t *testing.T) {
 	c.AllowN(at(100), 1)
 	logBefore, counterBefore := fmt.Sprint(l.State()), fmt.Sprint(c.State())
 	for _, cost := range []int{0, -1, 4} {
-		for _, a := range []framing.Algorithm{l, c} {
+		for _, a := range []core.Algorithm{l, c} {
 			if d := a.AllowN(at(200), cost); d.Allowed || d.RetryAfter != 0 || d.Remaining != 2 {
 				t.Errorf("%T cost %d: %+v, want rejected, RetryAfter 0, Remaining 2", a, cost, d)
 			}
@@ -185,7 +185,7 @@ func TestBadCostLeavesStateUntouched(t *testing.T) {
 		},
 	} {
 		err, name := mk()
-		var pe *framing.ParamError
+		var pe *core.ParamError
 		if !errors.As(err, &pe) || pe.Param != "cost" {
 			t.Errorf("keyed %s: err %v, want a ParamError naming cost", name, err)
 		}
@@ -216,7 +216,7 @@ func TestKeyedConcurrentExactCounts(t *testing.T) {
 	}
 	cases := []struct {
 		name  string
-		allow func(string, time.Time) framing.Decision
+		allow func(string, time.Time) core.Decision
 		want  [2]int64
 	}{
 		{"sliding-log", logs.Allow, [2]int64{limit, limit}},
@@ -256,7 +256,7 @@ func TestKeyedConcurrentExactCounts(t *testing.T) {
 // time, but its RetryAfter is counted from the caller's own now, so that
 // waiting it out never arrives early.
 func TestRetryAfterFromCallersNow(t *testing.T) {
-	for _, a := range []framing.Algorithm{newLog(t, time.Second, 1), newCounter(t, time.Second, 1, 1)} {
+	for _, a := range []core.Algorithm{newLog(t, time.Second, 1), newCounter(t, time.Second, 1, 1)} {
 		a.AllowN(at(500), 1)
 		a.AllowN(at(900), 1) // latest seen: 900
 		d := a.AllowN(at(800), 1)
@@ -281,8 +281,8 @@ func TestRetryAfterFromCallersNow(t *testing.T) {
 // so a log entry from the 1700s never expired.
 func TestFarApartInstants(t *testing.T) {
 	early, late := time.Date(1700, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC)
-	for _, a := range []framing.Algorithm{newLog(t, time.Hour, 1), newCounter(t, time.Hour, 1, 1), newCounter(t, time.Hour, 1, 4)} {
-		ds := []framing.Decision{a.AllowN(early, 1), a.AllowN(early, 1), a.AllowN(late, 1), a.AllowN(late, 1)}
+	for _, a := range []core.Algorithm{newLog(t, time.Hour, 1), newCounter(t, time.Hour, 1, 1), newCounter(t, time.Hour, 1, 4)} {
+		ds := []core.Decision{a.AllowN(early, 1), a.AllowN(early, 1), a.AllowN(late, 1), a.AllowN(late, 1)}
 		if got := algotest.Letters(ds); got != "A R A R" {
 			t.Fatalf("%T: %s, want A R A R", a, got)
 		}

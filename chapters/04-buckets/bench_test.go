@@ -109,7 +109,7 @@ func BenchmarkLeakyQueueFractionalT(b *testing.B) {
 	}
 }
 
-// The keyed variants spread goroutines over 1024 keys through framing.Keyed
+// The keyed variants spread goroutines over 1024 keys through core.Keyed
 // (sharded locks). Goroutines keep their own clocks, so one key sees times
 // slightly out of order, which every algorithm here takes as the latest time
 // seen.

@@ -6,33 +6,33 @@ import (
 	"testing"
 	"time"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/core"
 	"github.com/ratelimit-course/ratelimit/internal/algotest"
 )
 
 // The tests use only the exported API, so that they run unchanged against the
 // exercise stubs (go test -tags exercise).
 
-const W = 1000 // ms: the window the SPEC measures bursts in
+const W = 1000 // ms: the window the contract measures bursts in
 
 func ms(v int64) time.Time { return time.UnixMilli(v) }
 
 // algo names one of the three implementations and builds it.
 type algo struct {
 	name string
-	make func(Config) (framing.Algorithm, error)
+	make func(Config) (core.Algorithm, error)
 }
 
 var (
-	tokenBucket = algo{"token-bucket", func(c Config) (framing.Algorithm, error) { return NewTokenBucket(c) }}
-	gcra        = algo{"gcra", func(c Config) (framing.Algorithm, error) { return NewGCRA(c) }}
-	leakyQueue  = algo{"leaky-queue", func(c Config) (framing.Algorithm, error) { return NewLeakyQueue(c) }}
+	tokenBucket = algo{"token-bucket", func(c Config) (core.Algorithm, error) { return NewTokenBucket(c) }}
+	gcra        = algo{"gcra", func(c Config) (core.Algorithm, error) { return NewGCRA(c) }}
+	leakyQueue  = algo{"leaky-queue", func(c Config) (core.Algorithm, error) { return NewLeakyQueue(c) }}
 	allAlgos    = []algo{tokenBucket, gcra, leakyQueue}
 )
 
 // newAlgo builds a or stops the test with the constructor's error (in
 // exercise mode, the hint to go and write it).
-func newAlgo(t testing.TB, a algo, c Config) framing.Algorithm {
+func newAlgo(t testing.TB, a algo, c Config) core.Algorithm {
 	t.Helper()
 	l, err := a.make(c)
 	if err != nil {
@@ -59,10 +59,10 @@ func arrivalsMS(v ...int64) []req {
 }
 
 // play runs the requests through a fresh a and returns the decisions.
-func play(t testing.TB, a algo, c Config, rs []req) []framing.Decision {
+func play(t testing.TB, a algo, c Config, rs []req) []core.Decision {
 	t.Helper()
 	l := newAlgo(t, a, c)
-	ds := make([]framing.Decision, len(rs))
+	ds := make([]core.Decision, len(rs))
 	for i, r := range rs {
 		ds[i] = l.AllowN(time.UnixMilli(0).Add(r.at), r.cost)
 	}
@@ -70,7 +70,7 @@ func play(t testing.TB, a algo, c Config, rs []req) []framing.Decision {
 }
 
 // sentMS returns the send times (arrival + Wait) of the allowed requests.
-func sentMS(rs []req, ds []framing.Decision) []float64 {
+func sentMS(rs []req, ds []core.Decision) []float64 {
 	var out []float64
 	for i, d := range ds {
 		if d.Allowed {
@@ -81,13 +81,13 @@ func sentMS(rs []req, ds []framing.Decision) []float64 {
 }
 
 // maxInWindow measures send times given in ms with the course ruler
-// (framing.MaxInWindow), in whole ns so that exact departures stay exact.
+// (core.MaxInWindow), in whole ns so that exact departures stay exact.
 func maxInWindow(sent []float64, w float64) int {
 	ns := make([]int64, len(sent))
 	for i, ms := range sent {
 		ns[i] = int64(math.Round(ms * 1e6))
 	}
-	n, _ := framing.MaxInWindow(ns, int64(w*1e6))
+	n, _ := core.MaxInWindow(ns, int64(w*1e6))
 	return n
 }
 
@@ -98,7 +98,7 @@ func maxInWindow(sent []float64, w float64) int {
 // nanosecond. (The token bucket's 1e-9-token tolerance is 1/R ns of refill,
 // so it may admit up to that much before its exact RetryAfter.) Replaying
 // keeps the probe independent of internals.
-func checkRetryAfter(t *testing.T, a algo, c Config, rs []req, ds []framing.Decision) {
+func checkRetryAfter(t *testing.T, a algo, c Config, rs []req, ds []core.Decision) {
 	t.Helper()
 	probe := func(i int, withRejected bool, at time.Duration) bool {
 		l := newAlgo(t, a, c)
@@ -189,7 +189,7 @@ func TestE6_SameBurstTwoBuckets(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var ds []framing.Decision
+		var ds []core.Decision
 		for i, r := range rs {
 			if i == 3 {
 				if got := b.Tokens(ms(30)); !near(got, 0.06) {
@@ -215,7 +215,7 @@ func TestE6_SameBurstTwoBuckets(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var ds []framing.Decision
+		var ds []core.Decision
 		for _, r := range rs {
 			ds = append(ds, q.AllowN(ms(0).Add(r.at), 1))
 		}
@@ -345,9 +345,9 @@ func TestBadParameters(t *testing.T) {
 	}
 	check := func(t *testing.T, what string, err error, param string) {
 		t.Helper()
-		var pe *framing.ParamError
+		var pe *core.ParamError
 		if !errors.As(err, &pe) {
-			t.Errorf("%s: error %v, want a *framing.ParamError naming %q", what, err, param)
+			t.Errorf("%s: error %v, want a *core.ParamError naming %q", what, err, param)
 			return
 		}
 		if pe.Param != param || pe.Accept == "" {
@@ -400,7 +400,7 @@ func TestCostOutOfRange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var pe *framing.ParamError
+	var pe *core.ParamError
 	if _, err := tb.AllowN("k", ms(0), 4); !errors.As(err, &pe) || pe.Param != "cost" {
 		t.Errorf("Keyed cost 4: %v, want ParamError naming cost", err)
 	}
@@ -505,8 +505,8 @@ func TestEndOfTime(t *testing.T) {
 	T := (1 << 28) * time.Second
 	for _, a := range allAlgos {
 		l := newAlgo(t, a, slow)
-		ds := []framing.Decision{l.AllowN(year2250, 1), l.AllowN(year2250, 1), l.AllowN(year2250, 1)}
-		wantLast := framing.Decision{RetryAfter: T}
+		ds := []core.Decision{l.AllowN(year2250, 1), l.AllowN(year2250, 1), l.AllowN(year2250, 1)}
+		wantLast := core.Decision{RetryAfter: T}
 		if !ds[0].Allowed || !ds[1].Allowed || ds[2] != wantLast {
 			t.Errorf("%s in 2250: %+v, want A A then %+v", a.name, ds, wantLast)
 		}
@@ -515,7 +515,7 @@ func TestEndOfTime(t *testing.T) {
 	early, late := time.Date(1700, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC)
 	for _, a := range allAlgos {
 		l := newAlgo(t, a, Config{Capacity: 1, Rate: 1})
-		ds := []framing.Decision{l.AllowN(early, 1), l.AllowN(early, 1), l.AllowN(late, 1), l.AllowN(late, 1)}
+		ds := []core.Decision{l.AllowN(early, 1), l.AllowN(early, 1), l.AllowN(late, 1), l.AllowN(late, 1)}
 		if got := algotest.Letters(ds); got != "A R A R" || ds[3].RetryAfter != time.Second {
 			t.Errorf("%s, 1700 then 2200: %s %+v, want A R A R, RetryAfter 1s", a.name, got, ds)
 		}

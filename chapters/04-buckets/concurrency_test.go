@@ -7,12 +7,12 @@ import (
 	"testing"
 	"time"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
-// keyedAllow is the one method the test needs from framing.Keyed[A].
+// keyedAllow is the one method the test needs from core.Keyed[A].
 type keyedAllow interface {
-	AllowN(key string, now time.Time, cost int) (framing.Decision, error)
+	AllowN(key string, now time.Time, cost int) (core.Decision, error)
 	Len() int
 }
 

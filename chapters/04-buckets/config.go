@@ -5,7 +5,7 @@ import (
 	"math"
 	"time"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 // Config is the budget every bucket in this chapter shares: a capacity C
@@ -29,18 +29,18 @@ const (
 	nsPerSecond = float64(time.Second)
 )
 
-// Validate reports the first bad parameter as a *framing.ParamError naming
+// Validate reports the first bad parameter as a *core.ParamError naming
 // "capacity" or "rate" and what is accepted.
 func (c Config) Validate() error {
 	if c.Capacity < 1 || c.Capacity > maxCapacity {
-		return framing.BadParam("capacity", c.Capacity, "an integer from 1 to 2^53")
+		return core.BadParam("capacity", c.Capacity, "an integer from 1 to 2^53")
 	}
 	r := c.Rate
 	if math.IsNaN(r) || math.IsInf(r, 0) || r <= 0 || r > maxRate {
-		return framing.BadParam("rate", r, "a finite number > 0 and <= 1e9 (refills per second)")
+		return core.BadParam("rate", r, "a finite number > 0 and <= 1e9 (refills per second)")
 	}
 	if float64(c.Capacity)/r > maxFill {
-		return framing.BadParam("rate", r, fmt.Sprintf(
+		return core.BadParam("rate", r, fmt.Sprintf(
 			"at least capacity/1e9 = %g per second (a full bucket of %d must refill within 1e9 s)",
 			float64(c.Capacity)/maxFill, c.Capacity))
 	}

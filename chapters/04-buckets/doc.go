@@ -4,17 +4,10 @@
 // same test but holds each admitted request until its departure time, so the
 // upstream sees evenly spaced traffic instead of a burst.
 //
-// All three implement framing.Algorithm for one key and are not safe for
-// concurrent use; the New…Limiter constructors wrap them in framing.Keyed.
+// All three implement core.Algorithm for one key and are not safe for
+// concurrent use; the New…Limiter constructors wrap them in core.Keyed.
 // Time is passed in by the caller and never read from the clock.
 //
 // Build with the tag "exercise" to swap the implementations for the stubs in
 // exercise.go; the same tests then run against your code.
 package buckets
-
-import _ "embed"
-
-// README is this chapter's text; the TUI shows it, so it is written once.
-//
-//go:embed README.md
-var README string

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/core"
 	"github.com/ratelimit-course/ratelimit/internal/algotest"
 )
 
@@ -137,7 +137,7 @@ func TestIntervalAndTauRoundExactT(t *testing.T) {
 	}
 }
 
-// exactGCRA is the SPEC §2 rule in exact rational arithmetic (math/big), the
+// exactGCRA is the CONTRACT.md §2 rule in exact rational arithmetic (math/big), the
 // oracle for GCRA (queue false) and the leaky queue (queue true). Times are
 // Unix ns; a departure is reported to the nearest ns, halves up.
 type exactGCRA struct {
@@ -160,7 +160,7 @@ func newExactGCRA(c Config, queue bool) *exactGCRA {
 func floorRat(x *big.Rat) int64 { return new(big.Int).Div(x.Num(), x.Denom()).Int64() }
 func ceilRat(x *big.Rat) int64  { return -floorRat(new(big.Rat).Neg(x)) }
 
-func (e *exactGCRA) allow(now int64, cost int) framing.Decision {
+func (e *exactGCRA) allow(now int64, cost int) core.Decision {
 	if e.seen && now < e.last {
 		now = e.last
 	}
@@ -180,7 +180,7 @@ func (e *exactGCRA) allow(now int64, cost int) framing.Decision {
 	d := new(big.Rat).Mul(e.t, big.NewRat(int64(cost-1), 1))
 	d.Add(d, e.tat).Sub(d, n).Sub(d, e.tau)
 	if d.Sign() > 0 {
-		return framing.Decision{Remaining: remaining(), RetryAfter: time.Duration(ceilRat(d))}
+		return core.Decision{Remaining: remaining(), RetryAfter: time.Duration(ceilRat(d))}
 	}
 	var wait time.Duration
 	if e.queue {
@@ -188,7 +188,7 @@ func (e *exactGCRA) allow(now int64, cost int) framing.Decision {
 		wait = time.Duration(floorRat(half) - now)
 	}
 	e.tat.Add(e.tat, new(big.Rat).Mul(e.t, big.NewRat(int64(cost), 1)))
-	return framing.Decision{Allowed: true, Remaining: remaining(), Wait: wait}
+	return core.Decision{Allowed: true, Remaining: remaining(), Wait: wait}
 }
 
 // exactRates are float64 rates whose 1e9/R has a denominator below 1000 ns,

@@ -13,13 +13,13 @@ package buckets
 // (TestLeakyQueueDeparturesExactAtFractionalInterval), so carry the fraction;
 // nanos.go's interval(c.Rate) and its add/sub/times do exactly that. A now
 // earlier than the latest seen is decided at the latest, but RetryAfter and
-// Wait count from the caller's now (framing.Algorithm; TestTimeGoingBackwards).
+// Wait count from the caller's now (core.Algorithm; TestTimeGoingBackwards).
 
 import (
 	"errors"
 	"time"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 func todo(what string) error {
@@ -34,10 +34,10 @@ func NewTokenBucket(c Config) (*TokenBucket, error) {
 	return nil, todo("NewTokenBucket (token-bucket)")
 }
 
-func (b *TokenBucket) AllowN(now time.Time, cost int) framing.Decision { return framing.Decision{} }
-func (b *TokenBucket) MaxCost() int                                    { return 0 }
-func (b *TokenBucket) Tokens(now time.Time) float64                    { return 0 }
-func (b *TokenBucket) State() TokenState                               { return TokenState{} }
+func (b *TokenBucket) AllowN(now time.Time, cost int) core.Decision { return core.Decision{} }
+func (b *TokenBucket) MaxCost() int                                 { return 0 }
+func (b *TokenBucket) Tokens(now time.Time) float64                 { return 0 }
+func (b *TokenBucket) State() TokenState                            { return TokenState{} }
 
 // GCRA: TAT starts at the first arrival; TAT = max(TAT, now); reject iff
 // TAT + (k-1)T - now > tau, else TAT += kT.
@@ -47,9 +47,9 @@ func NewGCRA(c Config) (*GCRA, error) {
 	return nil, todo("NewGCRA (gcra)")
 }
 
-func (g *GCRA) AllowN(now time.Time, cost int) framing.Decision { return framing.Decision{} }
-func (g *GCRA) MaxCost() int                                    { return 0 }
-func (g *GCRA) State() GCRAState                                { return GCRAState{} }
+func (g *GCRA) AllowN(now time.Time, cost int) core.Decision { return core.Decision{} }
+func (g *GCRA) MaxCost() int                                 { return 0 }
+func (g *GCRA) State() GCRAState                             { return GCRAState{} }
 
 // LeakyQueue: GCRA's test; an allowed request departs at max(TAT, now)
 // (Wait = departure - now) and TAT = departure + kT.
@@ -59,6 +59,6 @@ func NewLeakyQueue(c Config) (*LeakyQueue, error) {
 	return nil, todo("NewLeakyQueue (leaky-queue)")
 }
 
-func (q *LeakyQueue) AllowN(now time.Time, cost int) framing.Decision { return framing.Decision{} }
-func (q *LeakyQueue) MaxCost() int                                    { return 0 }
-func (q *LeakyQueue) State() QueueState                               { return QueueState{} }
+func (q *LeakyQueue) AllowN(now time.Time, cost int) core.Decision { return core.Decision{} }
+func (q *LeakyQueue) MaxCost() int                                 { return 0 }
+func (q *LeakyQueue) State() QueueState                            { return QueueState{} }

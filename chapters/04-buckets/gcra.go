@@ -5,7 +5,7 @@ package buckets
 import (
 	"time"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 // GCRA is the leaky bucket used as a meter (the generic cell rate algorithm).
@@ -31,7 +31,7 @@ type GCRA struct {
 }
 
 // NewGCRA returns a GCRA meter whose TAT starts at the first arrival, or the
-// configuration's *framing.ParamError.
+// configuration's *core.ParamError.
 func NewGCRA(c Config) (*GCRA, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
@@ -44,7 +44,7 @@ func NewGCRA(c Config) (*GCRA, error) {
 func (g *GCRA) MaxCost() int { return g.capacity }
 
 // AllowN decides a request of the given cost at now.
-func (g *GCRA) AllowN(now time.Time, cost int) framing.Decision {
+func (g *GCRA) AllowN(now time.Time, cost int) core.Decision {
 	d, _ := g.admit(now.UnixNano(), cost)
 	return d
 }
@@ -52,10 +52,10 @@ func (g *GCRA) AllowN(now time.Time, cost int) framing.Decision {
 // admit is the whole GCRA test, shared with LeakyQueue. Besides the decision
 // it returns the start of the request's slot, max(TAT, now): the meter
 // forwards at now whatever that is, the queue sends the request then.
-func (g *GCRA) admit(now int64, cost int) (framing.Decision, nanos) {
+func (g *GCRA) admit(now int64, cost int) (core.Decision, nanos) {
 	n, tat, late := clock(now, g.last, g.tat, g.seen)
 	if cost < 1 || cost > g.capacity {
-		return framing.Decision{Remaining: permitsLeft(tat.sub(n), g.t, g.limit)}, tat
+		return core.Decision{Remaining: permitsLeft(tat.sub(n), g.t, g.limit)}, tat
 	}
 	g.last, g.seen = n.ns, true
 	// over = ceil(debt + (cost-1)·T - limit) is > 0 exactly when the test
@@ -63,14 +63,14 @@ func (g *GCRA) admit(now int64, cost int) (framing.Decision, nanos) {
 	// one ns sooner it is not.
 	debt := tat.sub(n)
 	if over := debt.add(g.t.times(int64(cost - 1))).sub(g.limit).ceil(); over > 0 {
-		return framing.Decision{Remaining: permitsLeft(debt, g.t, g.limit), RetryAfter: time.Duration(over) + late}, tat
+		return core.Decision{Remaining: permitsLeft(debt, g.t, g.limit), RetryAfter: time.Duration(over) + late}, tat
 	}
 	g.tat = tat.add(g.t.times(int64(cost)))
-	return framing.Decision{Allowed: true, Remaining: permitsLeft(g.tat.sub(n), g.t, g.limit)}, tat
+	return core.Decision{Allowed: true, Remaining: permitsLeft(g.tat.sub(n), g.t, g.limit)}, tat
 }
 
 // Idle reports whether TAT has fallen to now or before, so that max(TAT, now)
-// is now, exactly as for a key never seen (framing.Idler).
+// is now, exactly as for a key never seen (core.Idler).
 func (g *GCRA) Idle(now time.Time) bool {
 	t := now.UnixNano()
 	if !g.seen {

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/core"
 	"github.com/ratelimit-course/ratelimit/internal/algotest"
 )
 
@@ -16,13 +16,13 @@ func TestIdleIsLossless(t *testing.T) {
 		// A bucket is full again, and TAT is in the past, C/R after the last request.
 		horizon := time.Duration(float64(c.Capacity)/c.Rate*1e9) + time.Millisecond
 		t.Run("token-bucket", func(t *testing.T) {
-			algotest.IdleIsLossless(t, func() framing.Algorithm { a, _ := NewTokenBucket(c); return a }, c.Capacity, horizon)
+			algotest.IdleIsLossless(t, func() core.Algorithm { a, _ := NewTokenBucket(c); return a }, c.Capacity, horizon)
 		})
 		t.Run("gcra", func(t *testing.T) {
-			algotest.IdleIsLossless(t, func() framing.Algorithm { a, _ := NewGCRA(c); return a }, c.Capacity, horizon)
+			algotest.IdleIsLossless(t, func() core.Algorithm { a, _ := NewGCRA(c); return a }, c.Capacity, horizon)
 		})
 		t.Run("leaky-queue", func(t *testing.T) {
-			algotest.IdleIsLossless(t, func() framing.Algorithm { a, _ := NewLeakyQueue(c); return a }, c.Capacity, horizon)
+			algotest.IdleIsLossless(t, func() core.Algorithm { a, _ := NewLeakyQueue(c); return a }, c.Capacity, horizon)
 		})
 	}
 }

@@ -5,7 +5,7 @@ package buckets
 import (
 	"time"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 // LeakyQueue is the leaky bucket used as a queue (traffic shaping). It runs
@@ -32,7 +32,7 @@ type LeakyQueue struct {
 }
 
 // NewLeakyQueue returns an empty queue, or the configuration's
-// *framing.ParamError.
+// *core.ParamError.
 func NewLeakyQueue(c Config) (*LeakyQueue, error) {
 	g, err := NewGCRA(c)
 	if err != nil {
@@ -47,7 +47,7 @@ func (q *LeakyQueue) MaxCost() int { return q.meter.capacity }
 // AllowN decides a request of the given cost arriving at now. An allowed
 // request must be held for Wait before it goes upstream. Remaining is how
 // many more cost-1 requests could still join the queue now.
-func (q *LeakyQueue) AllowN(now time.Time, cost int) framing.Decision {
+func (q *LeakyQueue) AllowN(now time.Time, cost int) core.Decision {
 	prev, ns := q.meter.last, now.UnixNano()
 	d, start := q.meter.admit(ns, cost)
 	n := q.meter.last // now, or the latest time seen if now was earlier
@@ -74,7 +74,7 @@ func (q *LeakyQueue) AllowN(now time.Time, cost int) framing.Decision {
 }
 
 // Idle reports whether the queue has drained by now: TAT has passed, so
-// every departure has too (framing.Idler).
+// every departure has too (core.Idler).
 func (q *LeakyQueue) Idle(now time.Time) bool { return q.meter.Idle(now) }
 
 // push appends a departure, doubling the ring (a power of two) when full.

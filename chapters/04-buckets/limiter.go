@@ -1,26 +1,26 @@
 package buckets
 
-import framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+import "github.com/ratelimit-course/ratelimit/core"
 
 // NewTokenBucketLimiter returns a token bucket per key, safe for concurrent
-// use, or the configuration's *framing.ParamError.
-func NewTokenBucketLimiter(c Config) (*framing.Keyed[*TokenBucket], error) {
+// use, or the configuration's *core.ParamError.
+func NewTokenBucketLimiter(c Config) (*core.Keyed[*TokenBucket], error) {
 	if _, err := NewTokenBucket(c); err != nil {
 		return nil, err
 	}
-	return framing.NewKeyed(func() *TokenBucket {
+	return core.NewKeyed(func() *TokenBucket {
 		b, _ := NewTokenBucket(c) // validated above
 		return b
 	}), nil
 }
 
 // NewGCRALimiter returns a GCRA meter per key, safe for concurrent use.
-func NewGCRALimiter(c Config) (*framing.Keyed[*GCRA], error) {
+func NewGCRALimiter(c Config) (*core.Keyed[*GCRA], error) {
 	fresh, err := NewGCRA(c)
 	if err != nil {
 		return nil, err
 	}
-	return framing.NewKeyed(func() *GCRA {
+	return core.NewKeyed(func() *GCRA {
 		g := *fresh // T and tau are worked out once, not per key
 		return &g
 	}), nil
@@ -29,12 +29,12 @@ func NewGCRALimiter(c Config) (*framing.Keyed[*GCRA], error) {
 // NewLeakyQueueLimiter returns a leaky-bucket queue per key, safe for
 // concurrent use. Each allowed Decision's Wait tells the caller how long to
 // hold the request before sending it upstream.
-func NewLeakyQueueLimiter(c Config) (*framing.Keyed[*LeakyQueue], error) {
+func NewLeakyQueueLimiter(c Config) (*core.Keyed[*LeakyQueue], error) {
 	fresh, err := NewLeakyQueue(c)
 	if err != nil {
 		return nil, err
 	}
-	return framing.NewKeyed(func() *LeakyQueue {
+	return core.NewKeyed(func() *LeakyQueue {
 		q := *fresh // empty: its ring is nil, so the copies share nothing
 		return &q
 	}), nil

@@ -22,7 +22,7 @@ type nanos struct {
 	frac uint64 // and frac/2^64 of one more
 }
 
-// tolerance is SPEC §1's 1e-9 ms (1e-3 ns) in the same fixed point. TAT and
+// tolerance is CONTRACT.md §1's 1e-9 ms (1e-3 ns) in the same fixed point. TAT and
 // tau are sums of the rounded T, so an exact tie between them and a whole-ns
 // now can come out a few 2^-64 ns either way; everything within the
 // tolerance counts as the tie it is, and a tie allows.

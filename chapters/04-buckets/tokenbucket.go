@@ -6,10 +6,10 @@ import (
 	"math"
 	"time"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
-// eps is the float tolerance of SPEC §1: a bucket holding cost - 1e-9 tokens
+// eps is the float tolerance of CONTRACT.md §1: a bucket holding cost - 1e-9 tokens
 // is treated as holding cost, so an exact tie allows as exact arithmetic
 // would, whatever rounding the refill picked up on the way.
 const eps = 1e-9
@@ -35,7 +35,7 @@ type TokenBucket struct {
 }
 
 // NewTokenBucket returns a full token bucket, or the configuration's
-// *framing.ParamError.
+// *core.ParamError.
 func NewTokenBucket(c Config) (*TokenBucket, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
@@ -68,14 +68,14 @@ func (b *TokenBucket) at(t int64) (float64, int64) {
 // AllowN refills the bucket up to now and spends cost tokens if it holds
 // them. Remaining is the whole tokens left; a rejection's RetryAfter is the
 // shortest delay after which the bucket holds cost tokens.
-func (b *TokenBucket) AllowN(now time.Time, cost int) framing.Decision {
+func (b *TokenBucket) AllowN(now time.Time, cost int) core.Decision {
 	ns := now.UnixNano()
 	tokens, t := b.at(ns)
 	// A now earlier than the latest time seen is decided then; the caller
 	// counts RetryAfter from its own now, so the gap is added back.
 	late := time.Duration(t - ns)
 	if cost < 1 || cost > b.capacity {
-		return framing.Decision{Remaining: whole(tokens)}
+		return core.Decision{Remaining: whole(tokens)}
 	}
 	b.last, b.seen = t, true
 	need := float64(cost)
@@ -85,10 +85,10 @@ func (b *TokenBucket) AllowN(now time.Time, cost int) framing.Decision {
 			tokens = 0
 		}
 		b.tokens = tokens
-		return framing.Decision{Allowed: true, Remaining: whole(tokens)}
+		return core.Decision{Allowed: true, Remaining: whole(tokens)}
 	}
 	b.tokens = tokens
-	return framing.Decision{Remaining: whole(tokens), RetryAfter: b.retryAfter(tokens, need) + late}
+	return core.Decision{Remaining: whole(tokens), RetryAfter: b.retryAfter(tokens, need) + late}
 }
 
 // retryAfter is how long until the bucket, now holding tokens, holds need:
@@ -113,7 +113,7 @@ func (b *TokenBucket) Tokens(now time.Time) float64 {
 }
 
 // Idle reports whether the bucket has refilled to C by now, the state of a
-// key never seen (framing.Idler).
+// key never seen (core.Idler).
 func (b *TokenBucket) Idle(now time.Time) bool {
 	t := now.UnixNano()
 	if !b.seen {

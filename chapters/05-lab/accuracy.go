@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 // Traffic describes ordinary traffic for Accuracy: many independent keys,
@@ -79,11 +79,11 @@ func Accuracy(p Params, tr Traffic) (AccuracyReport, error) {
 	}
 	switch {
 	case tr.Keys < 1:
-		return AccuracyReport{}, framing.BadParam("keys", tr.Keys, "an integer >= 1")
+		return AccuracyReport{}, core.BadParam("keys", tr.Keys, "an integer >= 1")
 	case tr.Windows < 1:
-		return AccuracyReport{}, framing.BadParam("windows", tr.Windows, "an integer >= 1")
+		return AccuracyReport{}, core.BadParam("windows", tr.Windows, "an integer >= 1")
 	case !(tr.MinLoad > 0) || !(tr.MaxLoad >= tr.MinLoad) || math.IsInf(tr.MaxLoad, 0):
-		return AccuracyReport{}, framing.BadParam("load", fmt.Sprintf("[%g, %g]", tr.MinLoad, tr.MaxLoad),
+		return AccuracyReport{}, core.BadParam("load", fmt.Sprintf("[%g, %g]", tr.MinLoad, tr.MaxLoad),
 			"0 < MinLoad <= MaxLoad, finite (mean arrivals per W as a multiple of L)")
 	}
 	rep := AccuracyReport{Traffic: tr, Params: p}

@@ -5,10 +5,10 @@ import (
 	"strings"
 	"time"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
 	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
 	sliding "github.com/ratelimit-course/ratelimit/chapters/03-sliding"
 	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 // newStepper builds one fresh key of the named algorithm from the chapters'
@@ -38,7 +38,7 @@ func newStepper(algo string, p Params) (stepper, error) {
 		a, err := buckets.NewLeakyQueue(bucketConfig(p))
 		return &queueKey{a: a, c: bucketConfig(p)}, err
 	}
-	return nil, framing.BadParam("algo", fmt.Sprintf("%q", algo), "one of "+strings.Join(Algorithms, ", "))
+	return nil, core.BadParam("algo", fmt.Sprintf("%q", algo), "one of "+strings.Join(Algorithms, ", "))
 }
 
 func bucketConfig(p Params) buckets.Config {
@@ -60,17 +60,17 @@ func msText(ns int64) string {
 // (its id, or when it opened) and the count.
 type fixedKey struct {
 	a interface {
-		framing.Algorithm
+		core.Algorithm
 		State() fixedwindow.State
 	}
 	p   Params
 	ttl bool
 }
 
-func (k *fixedKey) maxCost() int                               { return k.a.MaxCost() }
-func (k *fixedKey) maxCostName() string                        { return "the limit" }
-func (k *fixedKey) allow(now int64, cost int) framing.Decision { return k.a.AllowN(at(now), cost) }
-func (k *fixedKey) step(now int64, cost int) (framing.Decision, string, string, int) {
+func (k *fixedKey) maxCost() int                            { return k.a.MaxCost() }
+func (k *fixedKey) maxCostName() string                     { return "the limit" }
+func (k *fixedKey) allow(now int64, cost int) core.Decision { return k.a.AllowN(at(now), cost) }
+func (k *fixedKey) step(now int64, cost int) (core.Decision, string, string, int) {
 	d := k.allow(now, cost)
 	s := k.a.State()
 	start := ms(s.Start)
@@ -105,10 +105,10 @@ type logKey struct {
 	p Params
 }
 
-func (k *logKey) maxCost() int                               { return k.a.MaxCost() }
-func (k *logKey) maxCostName() string                        { return "the limit" }
-func (k *logKey) allow(now int64, cost int) framing.Decision { return k.a.AllowN(at(now), cost) }
-func (k *logKey) step(now int64, cost int) (framing.Decision, string, string, int) {
+func (k *logKey) maxCost() int                            { return k.a.MaxCost() }
+func (k *logKey) maxCostName() string                     { return "the limit" }
+func (k *logKey) allow(now int64, cost int) core.Decision { return k.a.AllowN(at(now), cost) }
+func (k *logKey) step(now int64, cost int) (core.Decision, string, string, int) {
 	d := k.allow(now, cost)
 	// The log holds L - Remaining permits after the decision. Copying a
 	// huge log on every step would make a long run quadratic, so beyond
@@ -140,10 +140,10 @@ type counterKey struct {
 	p Params
 }
 
-func (k *counterKey) maxCost() int                               { return k.a.MaxCost() }
-func (k *counterKey) maxCostName() string                        { return "the limit" }
-func (k *counterKey) allow(now int64, cost int) framing.Decision { return k.a.AllowN(at(now), cost) }
-func (k *counterKey) step(now int64, cost int) (framing.Decision, string, string, int) {
+func (k *counterKey) maxCost() int                            { return k.a.MaxCost() }
+func (k *counterKey) maxCostName() string                     { return "the limit" }
+func (k *counterKey) allow(now int64, cost int) core.Decision { return k.a.AllowN(at(now), cost) }
+func (k *counterKey) step(now int64, cost int) (core.Decision, string, string, int) {
 	d := k.allow(now, cost)
 	s := k.a.State()
 	est := num(s.Estimate)
@@ -177,10 +177,10 @@ type tokenKey struct {
 	p Params
 }
 
-func (k *tokenKey) maxCost() int                               { return k.a.MaxCost() }
-func (k *tokenKey) maxCostName() string                        { return "the capacity" }
-func (k *tokenKey) allow(now int64, cost int) framing.Decision { return k.a.AllowN(at(now), cost) }
-func (k *tokenKey) step(now int64, cost int) (framing.Decision, string, string, int) {
+func (k *tokenKey) maxCost() int                            { return k.a.MaxCost() }
+func (k *tokenKey) maxCostName() string                     { return "the capacity" }
+func (k *tokenKey) allow(now int64, cost int) core.Decision { return k.a.AllowN(at(now), cost) }
+func (k *tokenKey) step(now int64, cost int) (core.Decision, string, string, int) {
 	before := k.a.Tokens(at(now))
 	d := k.allow(now, cost)
 	tokens := k.a.State().Tokens
@@ -198,10 +198,10 @@ type gcraKey struct {
 	c buckets.Config
 }
 
-func (k *gcraKey) maxCost() int                               { return k.a.MaxCost() }
-func (k *gcraKey) maxCostName() string                        { return "the capacity" }
-func (k *gcraKey) allow(now int64, cost int) framing.Decision { return k.a.AllowN(at(now), cost) }
-func (k *gcraKey) step(now int64, cost int) (framing.Decision, string, string, int) {
+func (k *gcraKey) maxCost() int                            { return k.a.MaxCost() }
+func (k *gcraKey) maxCostName() string                     { return "the capacity" }
+func (k *gcraKey) allow(now int64, cost int) core.Decision { return k.a.AllowN(at(now), cost) }
+func (k *gcraKey) step(now int64, cost int) (core.Decision, string, string, int) {
 	before := k.a.State().TAT.UnixNano()
 	d := k.allow(now, cost)
 	tat := k.a.State().TAT.UnixNano()
@@ -215,7 +215,7 @@ func (k *gcraKey) step(now int64, cost int) (framing.Decision, string, string, i
 // gcraWhy states GCRA's test: (TAT - now) + (cost-1)T against tau, where the
 // TAT is max(TAT, now) and starts at the first arrival. Only for cost 1 is
 // the left side the wait a queue would impose.
-func gcraWhy(c buckets.Config, now, tatBefore int64, cost int, d framing.Decision) string {
+func gcraWhy(c buckets.Config, now, tatBefore int64, cost int, d core.Decision) string {
 	n := now * msNS
 	tat := max(tatBefore, n)
 	debt := tat - n + int64(cost-1)*int64(c.Interval())
@@ -238,7 +238,7 @@ func gcraWhy(c buckets.Config, now, tatBefore int64, cost int, d framing.Decisio
 // chapter queues: an allowed request whose departure is after now, gone
 // once its departure has passed) and the TAT it last read; while the queue
 // is short both come from State, beyond stateCopyMax from these, with TAT
-// advanced as SPEC §2 states it (departure + cost·T). step must see every
+// advanced as CONTRACT.md §2 states it (departure + cost·T). step must see every
 // request of the key.
 type queueKey struct {
 	a       *buckets.LeakyQueue
@@ -248,10 +248,10 @@ type queueKey struct {
 	head    int
 }
 
-func (k *queueKey) maxCost() int                               { return k.a.MaxCost() }
-func (k *queueKey) maxCostName() string                        { return "the capacity" }
-func (k *queueKey) allow(now int64, cost int) framing.Decision { return k.a.AllowN(at(now), cost) }
-func (k *queueKey) step(now int64, cost int) (framing.Decision, string, string, int) {
+func (k *queueKey) maxCost() int                            { return k.a.MaxCost() }
+func (k *queueKey) maxCostName() string                     { return "the capacity" }
+func (k *queueKey) allow(now int64, cost int) core.Decision { return k.a.AllowN(at(now), cost) }
+func (k *queueKey) step(now int64, cost int) (core.Decision, string, string, int) {
 	before := k.tat
 	d := k.allow(now, cost)
 	n := now * msNS

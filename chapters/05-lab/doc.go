@@ -13,10 +13,3 @@
 // algorithm lets through, and Accuracy compares the sliding counter with the
 // exact sliding log on ordinary random traffic.
 package lab
-
-import _ "embed"
-
-// README is this chapter's text; the TUI shows it, so it is written once.
-//
-//go:embed README.md
-var README string

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 // A stepper is one key of one chapter algorithm, wrapped so the lab can read
@@ -14,9 +14,9 @@ import (
 type stepper interface {
 	// step decides one request and describes the key right after it: the
 	// state in words, one line on why, and how many values the key holds.
-	step(nowMS int64, cost int) (d framing.Decision, state, why string, values int)
+	step(nowMS int64, cost int) (d core.Decision, state, why string, values int)
 	// allow decides without describing: the fast path for searches.
-	allow(nowMS int64, cost int) framing.Decision
+	allow(nowMS int64, cost int) core.Decision
 	maxCost() int
 	maxCostName() string // "the limit" or "the capacity", for messages
 }
@@ -34,10 +34,10 @@ func checkArrivals(arrivals []int64) error {
 	const accept = "integers from 0 to 1e12 in non-decreasing order (ms), comma-separated"
 	for i, t := range arrivals {
 		if t < 0 || t > maxMS {
-			return framing.BadParam("arrivals", t, accept)
+			return core.BadParam("arrivals", t, accept)
 		}
 		if i > 0 && t < arrivals[i-1] {
-			return framing.BadParam("arrivals", fmt.Sprintf("%d after %d", t, arrivals[i-1]), accept)
+			return core.BadParam("arrivals", fmt.Sprintf("%d after %d", t, arrivals[i-1]), accept)
 		}
 	}
 	return nil
@@ -71,7 +71,7 @@ func replay(algo string, p Params, k stepper, arrivals []int64, costs []int) Res
 		res.Requests[i] = r
 	}
 	var windowsNS [][2]int64
-	m.MaxInWindow, windowsNS = framing.MaxInWindow(sentNS, p.WindowMS*msNS)
+	m.MaxInWindow, windowsNS = core.MaxInWindow(sentNS, p.WindowMS*msNS)
 	m.Overshoot = max(0, m.MaxInWindow-p.Limit)
 	for _, w := range windowsNS {
 		res.MaxWindows = append(res.MaxWindows, [2]int64{roundMS(w[0]), roundMS(w[1])})

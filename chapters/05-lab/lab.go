@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"math"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
-// Algorithms lists the CLI names of every algorithm the lab can run (SPEC §2),
+// Algorithms lists the CLI names of every algorithm the lab can run (CONTRACT.md §2),
 // in the order the course introduces them.
 var Algorithms = []string{
 	"fixed-window",
@@ -21,7 +21,7 @@ var Algorithms = []string{
 
 // Params is the locked budget every algorithm in a comparison shares. Window
 // algorithms read WindowMS, Limit (and SubWindows); bucket algorithms read
-// Capacity and RatePerS. The JSON names are the ones SPEC §4 prints.
+// Capacity and RatePerS. The JSON names are the ones CONTRACT.md §4 prints.
 type Params struct {
 	WindowMS   int64   `json:"window_ms"`  // W in ms, > 0; also the ruler's width
 	Limit      int     `json:"limit"`      // L, >= 1
@@ -30,25 +30,25 @@ type Params struct {
 	SubWindows int     `json:"subwindows"` // sliding counter's N, >= 1 (1 = two counters)
 }
 
-// DefaultParams is the SPEC §4 default budget: W 1000 ms, L 3, C 3, R 2/s, N 1.
+// DefaultParams is the CONTRACT.md §4 default budget: W 1000 ms, L 3, C 3, R 2/s, N 1.
 func DefaultParams() Params {
 	return Params{WindowMS: 1000, Limit: 3, Capacity: 3, RatePerS: 2, SubWindows: 1}
 }
 
-// Validate reports the first bad field as a *framing.ParamError whose Param is
+// Validate reports the first bad field as a *core.ParamError whose Param is
 // the CLI flag name: window, limit, capacity, rate or subwindows.
 func (p Params) Validate() error {
 	switch {
 	case p.WindowMS <= 0 || p.WindowMS > maxMS:
-		return framing.BadParam("window", p.WindowMS, "an integer number of ms > 0 (at most 1e12)")
+		return core.BadParam("window", p.WindowMS, "an integer number of ms > 0 (at most 1e12)")
 	case p.Limit < 1:
-		return framing.BadParam("limit", p.Limit, "an integer >= 1")
+		return core.BadParam("limit", p.Limit, "an integer >= 1")
 	case p.Capacity < 1:
-		return framing.BadParam("capacity", p.Capacity, "an integer >= 1")
+		return core.BadParam("capacity", p.Capacity, "an integer >= 1")
 	case !(p.RatePerS > 0) || math.IsInf(p.RatePerS, 0):
-		return framing.BadParam("rate", p.RatePerS, "a finite number > 0 (requests per second)")
+		return core.BadParam("rate", p.RatePerS, "a finite number > 0 (requests per second)")
 	case p.SubWindows < 1 || int64(p.SubWindows) > p.WindowMS:
-		return framing.BadParam("subwindows", p.SubWindows, fmt.Sprintf("an integer from 1 to the window in ms (%d)", p.WindowMS))
+		return core.BadParam("subwindows", p.SubWindows, fmt.Sprintf("an integer from 1 to the window in ms (%d)", p.WindowMS))
 	}
 	return nil
 }
@@ -103,7 +103,7 @@ type Result struct {
 
 // Run replays arrivals (ms, non-decreasing, from 0 to 1e12) through a fresh key of the
 // named algorithm and measures the result. costs gives each request's cost;
-// nil means every request costs 1. Bad input returns a *framing.ParamError
+// nil means every request costs 1. Bad input returns a *core.ParamError
 // naming the CLI flag (algo, arrivals, costs, or a Params field).
 func Run(algo string, p Params, arrivals []int64, costs []int) (Result, error) {
 	if err := p.Validate(); err != nil {
@@ -118,12 +118,12 @@ func Run(algo string, p Params, arrivals []int64, costs []int) (Result, error) {
 	}
 	if costs != nil {
 		if len(costs) != len(arrivals) {
-			return Result{}, framing.BadParam("costs", "("+values(len(costs))+")",
+			return Result{}, core.BadParam("costs", "("+values(len(costs))+")",
 				"one cost per arrival ("+values(len(arrivals))+")")
 		}
 		for _, c := range costs {
 			if c < 1 || c > k.maxCost() {
-				return Result{}, framing.BadParam("costs", c,
+				return Result{}, core.BadParam("costs", c,
 					fmt.Sprintf("integers from 1 to %s (%d)", k.maxCostName(), k.maxCost()))
 			}
 		}
@@ -138,11 +138,11 @@ func values(n int) string {
 	return fmt.Sprintf("%d values", n)
 }
 
-// Scenario is one of the lab's prepared comparisons (SPEC §4).
+// Scenario is one of the lab's prepared comparisons (CONTRACT.md §4).
 type Scenario struct {
 	Name     string  // CLI name, e.g. "cross-boundary-spike"
 	Title    string  // short human title
-	Example  string  // the SPEC worked example it reproduces, e.g. "E1"
+	Example  string  // the contract worked example it reproduces, e.g. "E1"
 	Lesson   string  // one or two sentences: what to look at
 	Arrivals []int64 // ms
 	Params   Params  // the budget it is meant to run with

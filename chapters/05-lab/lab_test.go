@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 // want is what one run must produce: decisions as a string of A and R, the
@@ -255,7 +255,7 @@ func TestSubWindows(t *testing.T) {
 	}
 }
 
-// TestRunBadInput: every bad input is a *framing.ParamError naming the CLI
+// TestRunBadInput: every bad input is a *core.ParamError naming the CLI
 // flag, never a panic or a result.
 func TestRunBadInput(t *testing.T) {
 	ok := DefaultParams()
@@ -287,9 +287,9 @@ func TestRunBadInput(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Run(tc.algo, tc.p, tc.arrivals, tc.costs)
-			var pe *framing.ParamError
+			var pe *core.ParamError
 			if !errors.As(err, &pe) {
-				t.Fatalf("error %v, want a *framing.ParamError", err)
+				t.Fatalf("error %v, want a *core.ParamError", err)
 			}
 			if pe.Param != tc.param || pe.Accept == "" {
 				t.Errorf("error names %q (accepts %q), want %q", pe.Param, pe.Accept, tc.param)
@@ -326,7 +326,7 @@ func TestScenarios(t *testing.T) {
 }
 
 // TestWorst_RediscoversBounds pins what the search finds for L = 3, W = 1000,
-// C = 3, R = 2: the textbook worst cases of SPEC E19.
+// C = 3, R = 2: the textbook worst cases of CONTRACT.md E19.
 func TestWorst_RediscoversBounds(t *testing.T) {
 	fast := DefaultParams()
 	fast.RatePerS = 3
@@ -418,7 +418,7 @@ func TestWorst_BadInput(t *testing.T) {
 		{"fixed-window", Params{WindowMS: 0, Limit: 3, Capacity: 3, RatePerS: 2, SubWindows: 1}, "window"},
 	} {
 		_, err := Worst(tc.algo, tc.p)
-		var pe *framing.ParamError
+		var pe *core.ParamError
 		if !errors.As(err, &pe) || pe.Param != tc.param {
 			t.Errorf("Worst(%s, %+v) error %v, want one naming %s", tc.algo, tc.p, err, tc.param)
 		}
@@ -426,7 +426,7 @@ func TestWorst_BadInput(t *testing.T) {
 }
 
 // TestAccuracy_OrdinaryTraffic pins the sliding counter's error on seeded
-// Poisson traffic (100 per minute per key, as in SPEC E17), the figures the
+// Poisson traffic (100 per minute per key, as in CONTRACT.md E17), the figures the
 // chapter README quotes beside Cloudflare's 0.003%.
 func TestAccuracy_OrdinaryTraffic(t *testing.T) {
 	p := Params{WindowMS: 60_000, Limit: 100, Capacity: 3, RatePerS: 2, SubWindows: 1}
@@ -479,7 +479,7 @@ func TestAccuracy_BadInput(t *testing.T) {
 		{Keys: 1, Windows: 1, MinLoad: 0, MaxLoad: 1},
 		{Keys: 1, Windows: 1, MinLoad: 2, MaxLoad: 1},
 	} {
-		var pe *framing.ParamError
+		var pe *core.ParamError
 		if _, err := Accuracy(DefaultParams(), tr); !errors.As(err, &pe) {
 			t.Errorf("%+v: error %v", tr, err)
 		}
@@ -567,7 +567,7 @@ func TestWorst_TooLargeNamesTheFlagAndRange(t *testing.T) {
 		{"leaky-queue", "rate", "at most 63 per second with W = 1000 ms", with(func(p *Params) { p.RatePerS = 64 })},
 	} {
 		_, err := Worst(tc.algo, tc.p)
-		var pe *framing.ParamError
+		var pe *core.ParamError
 		if !errors.As(err, &pe) || pe.Param != tc.param || !strings.HasPrefix(pe.Accept, tc.accept) {
 			t.Errorf("%s %+v: %v, want --%s accepting %q", tc.algo, tc.p, err, tc.param, tc.accept)
 		}

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"time"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 // maxWorstRequests bounds how large a burst the search has to build. It keeps
@@ -57,7 +57,7 @@ func Worst(algo string, p Params) (WorstResult, error) {
 	return wr, nil
 }
 
-// textbookBound is the worst case the chapters state (SPEC §3 E19), as a
+// textbookBound is the worst case the chapters state (CONTRACT.md §3 E19), as a
 // number to size the search and as text to print beside what it found.
 func textbookBound(algo string, p Params) (float64, string) {
 	l := float64(p.Limit)
@@ -86,17 +86,17 @@ func tooLarge(algo string, p Params) error {
 	_, bound := textbookBound(algo, p)
 	switch algo {
 	case "fixed-window", "fixed-window-ttl", "sliding-counter":
-		return framing.BadParam("limit", p.Limit, fmt.Sprintf("an integer from 1 to %d (%s; %s)", maxWorstRequests/2, most, bound))
+		return core.BadParam("limit", p.Limit, fmt.Sprintf("an integer from 1 to %d (%s; %s)", maxWorstRequests/2, most, bound))
 	case "sliding-log":
-		return framing.BadParam("limit", p.Limit, fmt.Sprintf("an integer from 1 to %d (%s)", maxWorstRequests, most))
+		return core.BadParam("limit", p.Limit, fmt.Sprintf("an integer from 1 to %d (%s)", maxWorstRequests, most))
 	case "token-bucket", "gcra":
 		if p.Capacity >= maxWorstRequests {
-			return framing.BadParam("capacity", p.Capacity, fmt.Sprintf("an integer from 1 to %d (%s; %s)", maxWorstRequests-1, most, bound))
+			return core.BadParam("capacity", p.Capacity, fmt.Sprintf("an integer from 1 to %d (%s; %s)", maxWorstRequests-1, most, bound))
 		}
-		return framing.BadParam("rate", p.RatePerS, fmt.Sprintf("at most %g per second with C = %d and W = %d ms (%s; %s)",
+		return core.BadParam("rate", p.RatePerS, fmt.Sprintf("at most %g per second with C = %d and W = %d ms (%s; %s)",
 			float64(maxWorstRequests-p.Capacity)*1000/float64(p.WindowMS), p.Capacity, p.WindowMS, most, bound))
 	}
-	return framing.BadParam("rate", p.RatePerS, fmt.Sprintf("at most %g per second with W = %d ms (%s; %s)",
+	return core.BadParam("rate", p.RatePerS, fmt.Sprintf("at most %g per second with W = %d ms (%s; %s)",
 		float64(maxWorstRequests-1)*1000/float64(p.WindowMS), p.WindowMS, most, bound))
 }
 
@@ -151,7 +151,7 @@ func (s *searcher) score(arrivals []int64) candidate {
 			sent = append(sent, t*msNS+int64(d.Wait))
 		}
 	}
-	n, windows := framing.MaxInWindow(sent, s.w*msNS)
+	n, windows := core.MaxInWindow(sent, s.w*msNS)
 	c := candidate{arrivals: kept, score: n}
 	if n > 0 {
 		first := windows[0][0]

@@ -3,10 +3,3 @@
 // script that reads, decides and writes atomically, timed by the Redis
 // server's clock, with every key under a hash tag and an expiry.
 package distributed
-
-import _ "embed"
-
-// README is this chapter's text; the TUI shows it, so it is written once.
-//
-//go:embed README.md
-var README string

@@ -4,7 +4,7 @@ import (
 	"sync"
 	"time"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 // BreakerState is where a circuit breaker stands.
@@ -43,13 +43,13 @@ type BreakerConfig struct {
 	Cooldown time.Duration
 }
 
-// Validate reports the first bad field as a *framing.ParamError.
+// Validate reports the first bad field as a *core.ParamError.
 func (c BreakerConfig) Validate() error {
 	if c.Failures < 1 {
-		return framing.BadParam("failures", c.Failures, "an integer >= 1")
+		return core.BadParam("failures", c.Failures, "an integer >= 1")
 	}
 	if c.Cooldown <= 0 {
-		return framing.BadParam("cooldown", c.Cooldown, "a duration > 0")
+		return core.BadParam("cooldown", c.Cooldown, "a duration > 0")
 	}
 	return nil
 }

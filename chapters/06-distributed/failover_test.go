@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 // fakeClock is a settable clock for the breaker and the local buckets.
@@ -86,7 +86,7 @@ func TestBreakerLifecycle(t *testing.T) {
 func TestBreakerConfigValidate(t *testing.T) {
 	for _, c := range []BreakerConfig{{Failures: 0, Cooldown: time.Second}, {Failures: 1, Cooldown: 0}} {
 		_, err := NewBreaker(c)
-		var pe *framing.ParamError
+		var pe *core.ParamError
 		if !errors.As(err, &pe) {
 			t.Errorf("%+v: err %v, want a ParamError", c, err)
 		}

@@ -7,9 +7,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/ratelimit-course/ratelimit/core"
 	"github.com/redis/go-redis/v9"
-
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
 )
 
 // This file holds the two broken limiters the chapter takes apart. Neither
@@ -38,26 +37,26 @@ func NewNaiveCounter(rdb redis.Cmdable, window time.Duration, limit int) (*Naive
 }
 
 // Allow decides one request for id in three round trips: GET, (hook), SET.
-func (n *NaiveCounter) Allow(ctx context.Context, id string) (framing.Decision, error) {
+func (n *NaiveCounter) Allow(ctx context.Context, id string) (core.Decision, error) {
 	if err := checkID(id); err != nil {
-		return framing.Decision{}, err
+		return core.Decision{}, err
 	}
 	key := Key(id, "naive")
 	count, err := n.rdb.Get(ctx, key).Int()
 	if err != nil && !errors.Is(err, redis.Nil) {
-		return framing.Decision{}, fmt.Errorf("distributed: naive GET %q: %w", key, err)
+		return core.Decision{}, fmt.Errorf("distributed: naive GET %q: %w", key, err)
 	}
 	if n.BetweenReadAndWrite != nil {
 		n.BetweenReadAndWrite()
 	}
 	if count >= n.limit {
-		return framing.Decision{RetryAfter: n.window}, nil
+		return core.Decision{RetryAfter: n.window}, nil
 	}
 	// The write is based on what was read, not on what is there now.
 	if err := n.rdb.Set(ctx, key, count+1, n.window).Err(); err != nil {
-		return framing.Decision{}, fmt.Errorf("distributed: naive SET %q: %w", key, err)
+		return core.Decision{}, fmt.Errorf("distributed: naive SET %q: %w", key, err)
 	}
-	return framing.Decision{Allowed: true, Remaining: n.limit - count - 1}, nil
+	return core.Decision{Allowed: true, Remaining: n.limit - count - 1}, nil
 }
 
 //go:embed scripts/expire_on_first_hit.lua

@@ -3,10 +3,10 @@ package distributed
 import (
 	"fmt"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
-// PerNodeConfig describes one window of SPEC E8: Nodes application nodes each
+// PerNodeConfig describes one window of CONTRACT.md E8: Nodes application nodes each
 // receive PerNode requests, and the limit is meant to be Limit in total.
 type PerNodeConfig struct {
 	Nodes   int // 1..MaxSimNodes
@@ -14,16 +14,16 @@ type PerNodeConfig struct {
 	PerNode int // requests each node receives in the window, >= 0
 }
 
-// Validate reports the first bad field as a *framing.ParamError.
+// Validate reports the first bad field as a *core.ParamError.
 func (c PerNodeConfig) Validate() error {
 	if c.Nodes < 1 || c.Nodes > MaxSimNodes {
-		return framing.BadParam("nodes", c.Nodes, fmt.Sprintf("an integer from 1 to %d", MaxSimNodes))
+		return core.BadParam("nodes", c.Nodes, fmt.Sprintf("an integer from 1 to %d", MaxSimNodes))
 	}
 	if c.Limit < 0 {
-		return framing.BadParam("limit", c.Limit, "an integer >= 0")
+		return core.BadParam("limit", c.Limit, "an integer >= 0")
 	}
 	if c.PerNode < 0 || c.Nodes*c.PerNode > MaxSimRequests {
-		return framing.BadParam("per-node", c.PerNode,
+		return core.BadParam("per-node", c.PerNode,
 			fmt.Sprintf("an integer from 0 to %d", MaxSimRequests/c.Nodes))
 	}
 	return nil
@@ -90,16 +90,16 @@ type SplitKeyResult struct {
 // exactly the ones whose traffic is not under the node's control.
 func SimulateSplitKey(limit int, demand []int) (SplitKeyResult, error) {
 	if limit < 0 || limit > MaxSimLimit {
-		return SplitKeyResult{}, framing.BadParam("limit", limit, fmt.Sprintf("an integer from 0 to %d", MaxSimLimit))
+		return SplitKeyResult{}, core.BadParam("limit", limit, fmt.Sprintf("an integer from 0 to %d", MaxSimLimit))
 	}
 	if len(demand) < 1 || len(demand) > MaxSimNodes {
-		return SplitKeyResult{}, framing.BadParam("shards", len(demand), fmt.Sprintf("from 1 to %d shards", MaxSimNodes))
+		return SplitKeyResult{}, core.BadParam("shards", len(demand), fmt.Sprintf("from 1 to %d shards", MaxSimNodes))
 	}
 	res := SplitKeyResult{Shares: make([]int, len(demand))}
 	total := 0
 	for i, d := range demand {
 		if d < 0 || d > MaxSimRequests {
-			return SplitKeyResult{}, framing.BadParam("demand", d, fmt.Sprintf("an integer from 0 to %d", MaxSimRequests))
+			return SplitKeyResult{}, core.BadParam("demand", d, fmt.Sprintf("an integer from 0 to %d", MaxSimRequests))
 		}
 		share := limit / len(demand)
 		if i < limit%len(demand) {

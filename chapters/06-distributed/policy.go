@@ -7,8 +7,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
 	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 // Remote is the shared limiter the policy layer protects, typically one
@@ -19,14 +19,14 @@ import (
 // 5 times, 100 ms apart, so a dead Redis would cost every call its whole
 // deadline instead of failing at once).
 type Remote interface {
-	AllowN(ctx context.Context, key string, cost int) (framing.Decision, error)
+	AllowN(ctx context.Context, key string, cost int) (core.Decision, error)
 }
 
 // RemoteFunc adapts a function to Remote.
-type RemoteFunc func(ctx context.Context, key string, cost int) (framing.Decision, error)
+type RemoteFunc func(ctx context.Context, key string, cost int) (core.Decision, error)
 
 // AllowN calls f.
-func (f RemoteFunc) AllowN(ctx context.Context, key string, cost int) (framing.Decision, error) {
+func (f RemoteFunc) AllowN(ctx context.Context, key string, cost int) (core.Decision, error) {
 	return f(ctx, key, cost)
 }
 
@@ -79,13 +79,13 @@ func OpenPolicy(bucket buckets.Config) ClassPolicy {
 // (at least 1) refilled over window, so that nodes × local ≈ limit.
 func SharePolicy(limit int, window time.Duration, nodes int) (ClassPolicy, error) {
 	if limit < 1 {
-		return ClassPolicy{}, framing.BadParam("limit", limit, "an integer >= 1")
+		return ClassPolicy{}, core.BadParam("limit", limit, "an integer >= 1")
 	}
 	if window <= 0 {
-		return ClassPolicy{}, framing.BadParam("window", window, "a duration > 0")
+		return ClassPolicy{}, core.BadParam("window", window, "a duration > 0")
 	}
 	if nodes < 1 {
-		return ClassPolicy{}, framing.BadParam("nodes", nodes, "an integer >= 1")
+		return ClassPolicy{}, core.BadParam("nodes", nodes, "an integer >= 1")
 	}
 	c := max(1, limit/nodes)
 	return ClassPolicy{Mode: LocalShare, Bucket: buckets.Config{Capacity: c, Rate: float64(c) / window.Seconds()}}, nil
@@ -119,7 +119,7 @@ func (s Source) String() string {
 
 // Outcome is a Guard decision and where it came from.
 type Outcome struct {
-	framing.Decision
+	core.Decision
 	Source Source
 }
 
@@ -155,26 +155,26 @@ type Guard struct {
 
 type guardClass struct {
 	mode  Mode
-	local *framing.Keyed[*buckets.TokenBucket] // nil for FailClosed
+	local *core.Keyed[*buckets.TokenBucket] // nil for FailClosed
 }
 
 // NewGuard validates c and returns a Guard.
 func NewGuard(c GuardConfig) (*Guard, error) {
 	if c.Remote == nil {
-		return nil, framing.BadParam("remote", "nil", "a Remote limiter")
+		return nil, core.BadParam("remote", "nil", "a Remote limiter")
 	}
 	if c.Timeout == 0 {
 		c.Timeout = DefaultTimeout
 	}
 	if c.Timeout < 0 {
-		return nil, framing.BadParam("timeout", c.Timeout, "a duration > 0 (a few ms)")
+		return nil, core.BadParam("timeout", c.Timeout, "a duration > 0 (a few ms)")
 	}
 	br, err := NewBreaker(c.Breaker)
 	if err != nil {
 		return nil, err
 	}
 	if len(c.Classes) == 0 {
-		return nil, framing.BadParam("classes", "none", "at least one endpoint class")
+		return nil, core.BadParam("classes", "none", "at least one endpoint class")
 	}
 	g := &Guard{remote: c.Remote, timeout: c.Timeout, breaker: br, now: c.Now, classes: map[string]guardClass{}}
 	if g.now == nil {
@@ -189,7 +189,7 @@ func NewGuard(c GuardConfig) (*Guard, error) {
 				return nil, fmt.Errorf("class %q: %w", name, err)
 			}
 		default:
-			return nil, framing.BadParam("mode", int(p.Mode), fmt.Sprintf("FailClosed, FailOpen or LocalShare (class %q)", name))
+			return nil, core.BadParam("mode", int(p.Mode), fmt.Sprintf("FailClosed, FailOpen or LocalShare (class %q)", name))
 		}
 		g.classes[name] = gc
 	}
@@ -207,7 +207,7 @@ func NewGuard(c GuardConfig) (*Guard, error) {
 func (g *Guard) AllowN(ctx context.Context, class, key string, cost int) (Outcome, error) {
 	gc, ok := g.classes[class]
 	if !ok {
-		return Outcome{}, framing.BadParam("class", class, "an endpoint class given to NewGuard")
+		return Outcome{}, core.BadParam("class", class, "an endpoint class given to NewGuard")
 	}
 	if g.breaker.Allow(g.now()) {
 		g.remoteCalls.Add(1)
@@ -222,7 +222,7 @@ func (g *Guard) AllowN(ctx context.Context, class, key string, cost int) (Outcom
 			g.breaker.Abandon() // not Redis's fault
 			return Outcome{}, ctx.Err()
 		}
-		var pe *framing.ParamError
+		var pe *core.ParamError
 		if errors.As(err, &pe) {
 			g.breaker.Abandon() // a bad request says nothing about the store
 			return Outcome{}, err
@@ -232,7 +232,7 @@ func (g *Guard) AllowN(ctx context.Context, class, key string, cost int) (Outcom
 	}
 	if gc.mode == FailClosed {
 		g.refusals.Add(1)
-		return Outcome{Decision: framing.Decision{RetryAfter: g.breaker.RetryIn(g.now())}, Source: SourceNone}, ErrUnavailable
+		return Outcome{Decision: core.Decision{RetryAfter: g.breaker.RetryIn(g.now())}, Source: SourceNone}, ErrUnavailable
 	}
 	g.fallbacks.Add(1)
 	d, err := gc.local.AllowN(key, g.now(), cost)

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
 	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 // fakeRemote is a shared limiter that answers from a counter, or fails, or
@@ -31,7 +31,7 @@ func (f *fakeRemote) set(mode string) { f.mu.Lock(); f.mode = mode; f.mu.Unlock(
 
 var errDown = errors.New("dial tcp: connection refused")
 
-func (f *fakeRemote) AllowN(ctx context.Context, key string, cost int) (framing.Decision, error) {
+func (f *fakeRemote) AllowN(ctx context.Context, key string, cost int) (core.Decision, error) {
 	f.calls.Add(1)
 	if _, ok := ctx.Deadline(); !ok {
 		f.sawDead.Store(true)
@@ -41,18 +41,18 @@ func (f *fakeRemote) AllowN(ctx context.Context, key string, cost int) (framing.
 	f.mu.Unlock()
 	switch mode {
 	case "down":
-		return framing.Decision{}, errDown
+		return core.Decision{}, errDown
 	case "hang":
 		<-ctx.Done()
-		return framing.Decision{}, ctx.Err()
+		return core.Decision{}, ctx.Err()
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.used[key]+cost > f.limit {
-		return framing.Decision{Remaining: f.limit - f.used[key]}, nil
+		return core.Decision{Remaining: f.limit - f.used[key]}, nil
 	}
 	f.used[key] += cost
-	return framing.Decision{Allowed: true, Remaining: f.limit - f.used[key]}, nil
+	return core.Decision{Allowed: true, Remaining: f.limit - f.used[key]}, nil
 }
 
 // e15Classes is the course's example: login fails closed, reads fail open
@@ -274,7 +274,7 @@ func TestGuardBadInput(t *testing.T) {
 		c := ok
 		tc.edit(&c)
 		_, err := NewGuard(c)
-		var pe *framing.ParamError
+		var pe *core.ParamError
 		if !errors.As(err, &pe) || pe.Param != tc.param {
 			t.Errorf("%s: err %v, want a ParamError naming %q", tc.name, err, tc.param)
 		}
@@ -287,7 +287,7 @@ func TestGuardBadInput(t *testing.T) {
 		t.Errorf("default timeout %v, want %v", g.timeout, DefaultTimeout)
 	}
 	g.now = clk.Now
-	var pe *framing.ParamError
+	var pe *core.ParamError
 	if _, err := g.Allow(context.Background(), "nope", "k"); !errors.As(err, &pe) || pe.Param != "class" {
 		t.Errorf("unknown class: %v", err)
 	}

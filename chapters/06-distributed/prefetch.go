@@ -3,7 +3,7 @@ package distributed
 import (
 	"fmt"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 // Bounds on a prefetch simulation, so that a typo on the command line cannot
@@ -17,7 +17,7 @@ const (
 )
 
 // PrefetchConfig describes one window of the local-quota-prefetch story
-// (SPEC E12, E13): Nodes application nodes share a global Limit; each node
+// (CONTRACT.md E12, E13): Nodes application nodes share a global Limit; each node
 // borrows up to Batch permits from the centre per round trip and spends them
 // locally.
 type PrefetchConfig struct {
@@ -29,37 +29,37 @@ type PrefetchConfig struct {
 	RTTMS   int64 // one round trip to the centre in ms, 0..MaxSimRTTMS (only scales wait_ms)
 }
 
-// Validate reports the first bad field as a *framing.ParamError whose Param is
+// Validate reports the first bad field as a *core.ParamError whose Param is
 // the CLI flag name: nodes, per-node, limit, batch, order or rtt.
 func (c PrefetchConfig) Validate() error {
 	if c.Nodes < 1 || c.Nodes > MaxSimNodes {
-		return framing.BadParam("nodes", c.Nodes, fmt.Sprintf("an integer from 1 to %d", MaxSimNodes))
+		return core.BadParam("nodes", c.Nodes, fmt.Sprintf("an integer from 1 to %d", MaxSimNodes))
 	}
 	if c.Order == nil {
 		if c.PerNode < 0 || c.Nodes*c.PerNode > MaxSimRequests {
-			return framing.BadParam("per-node", c.PerNode,
+			return core.BadParam("per-node", c.PerNode,
 				fmt.Sprintf("an integer from 0 to %d (at most %d requests in all)", MaxSimRequests/c.Nodes, MaxSimRequests))
 		}
 	}
 	if c.Limit < 0 || c.Limit > MaxSimLimit {
-		return framing.BadParam("limit", c.Limit, fmt.Sprintf("an integer from 0 to %d", MaxSimLimit))
+		return core.BadParam("limit", c.Limit, fmt.Sprintf("an integer from 0 to %d", MaxSimLimit))
 	}
 	if c.Batch < 1 || c.Batch > MaxSimLimit {
-		return framing.BadParam("batch", c.Batch, fmt.Sprintf("an integer from 1 to %d", MaxSimLimit))
+		return core.BadParam("batch", c.Batch, fmt.Sprintf("an integer from 1 to %d", MaxSimLimit))
 	}
 	if c.Order != nil {
 		if len(c.Order) > MaxSimRequests {
-			return framing.BadParam("order", fmt.Sprintf("(%d entries)", len(c.Order)),
+			return core.BadParam("order", fmt.Sprintf("(%d entries)", len(c.Order)),
 				fmt.Sprintf("at most %d node numbers", MaxSimRequests))
 		}
 		for _, n := range c.Order {
 			if n < 1 || n > c.Nodes {
-				return framing.BadParam("order", n, fmt.Sprintf("node numbers from 1 to %d (--nodes)", c.Nodes))
+				return core.BadParam("order", n, fmt.Sprintf("node numbers from 1 to %d (--nodes)", c.Nodes))
 			}
 		}
 	}
 	if c.RTTMS < 0 || c.RTTMS > MaxSimRTTMS {
-		return framing.BadParam("rtt", c.RTTMS, fmt.Sprintf("an integer number of ms from 0 to %d", MaxSimRTTMS))
+		return core.BadParam("rtt", c.RTTMS, fmt.Sprintf("an integer number of ms from 0 to %d", MaxSimRTTMS))
 	}
 	return nil
 }
@@ -122,7 +122,7 @@ type PrefetchStep struct {
 }
 
 // CentralMetrics summarise the one-round-trip-per-request design. JSON names
-// are SPEC §4's.
+// are CONTRACT.md §4's.
 type CentralMetrics struct {
 	Allowed    int   `json:"allowed"`
 	Rejected   int   `json:"rejected"`
@@ -130,7 +130,7 @@ type CentralMetrics struct {
 	WaitMS     int64 `json:"wait_ms"` // round trips × rtt: time requests spent waiting on the centre
 }
 
-// PrefetchMetrics summarise the prefetch design. JSON names are SPEC §4's.
+// PrefetchMetrics summarise the prefetch design. JSON names are CONTRACT.md §4's.
 type PrefetchMetrics struct {
 	Allowed    int   `json:"allowed"`
 	Rejected   int   `json:"rejected"`

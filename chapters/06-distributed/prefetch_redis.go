@@ -7,9 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ratelimit-course/ratelimit/core"
 	"github.com/redis/go-redis/v9"
-
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
 )
 
 //go:embed scripts/prefetch_borrow.lua
@@ -27,19 +26,19 @@ type BorrowConfig struct {
 	Window time.Duration // window width, a whole number of ms >= 1 ms
 }
 
-// Validate reports the first bad field as a *framing.ParamError.
+// Validate reports the first bad field as a *core.ParamError.
 func (c BorrowConfig) Validate() error {
 	if c.Key == "" {
-		return framing.BadParam("key", `""`, "a non-empty Redis key")
+		return core.BadParam("key", `""`, "a non-empty Redis key")
 	}
 	if c.Limit < 0 {
-		return framing.BadParam("limit", c.Limit, "an integer >= 0")
+		return core.BadParam("limit", c.Limit, "an integer >= 0")
 	}
 	if c.Batch < 1 {
-		return framing.BadParam("batch", c.Batch, "an integer >= 1")
+		return core.BadParam("batch", c.Batch, "an integer >= 1")
 	}
 	if c.Window < time.Millisecond || c.Window%time.Millisecond != 0 {
-		return framing.BadParam("window", c.Window, "a whole number of milliseconds >= 1ms")
+		return core.BadParam("window", c.Window, "a whole number of milliseconds >= 1ms")
 	}
 	return nil
 }

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 // TestE12_PrefetchTwoNodes: limit 6, batch 4, requests A, B, A, B, B. A
@@ -143,7 +143,7 @@ func TestPrefetchValidate(t *testing.T) {
 			c := ok
 			tc.edit(&c)
 			_, err := SimulatePrefetch(c)
-			var pe *framing.ParamError
+			var pe *core.ParamError
 			if !errors.As(err, &pe) || pe.Param != tc.param {
 				t.Fatalf("err = %v, want a ParamError naming %q", err, tc.param)
 			}

@@ -9,9 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ratelimit-course/ratelimit/core"
 	"github.com/redis/go-redis/v9"
-
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
 )
 
 // The scripts. Each is one atomic step on the server: read, decide, write and
@@ -50,7 +49,7 @@ func Key(id, kind string) string {
 // checkID rejects identities that would break the hash tag.
 func checkID(id string) error {
 	if id == "" || strings.ContainsAny(id, "{}") {
-		return framing.BadParam("id", strconv.Quote(id), "a non-empty string without { or }")
+		return core.BadParam("id", strconv.Quote(id), "a non-empty string without { or }")
 	}
 	return nil
 }
@@ -72,23 +71,23 @@ type BucketConfig struct {
 
 func (c WindowConfig) check() error {
 	if c.Window < time.Millisecond || c.Window%time.Millisecond != 0 {
-		return framing.BadParam("window", c.Window, "a whole number of milliseconds, at least 1ms")
+		return core.BadParam("window", c.Window, "a whole number of milliseconds, at least 1ms")
 	}
 	if c.Limit < 1 {
-		return framing.BadParam("limit", c.Limit, "an integer >= 1")
+		return core.BadParam("limit", c.Limit, "an integer >= 1")
 	}
 	if c.SubWindows < 0 || c.SubWindows > 1000 {
-		return framing.BadParam("subwindows", c.SubWindows, "an integer from 1 to 1000 (0 means 1)")
+		return core.BadParam("subwindows", c.SubWindows, "an integer from 1 to 1000 (0 means 1)")
 	}
 	return nil
 }
 
 func (c BucketConfig) check() error {
 	if c.Capacity < 1 {
-		return framing.BadParam("capacity", c.Capacity, "an integer >= 1")
+		return core.BadParam("capacity", c.Capacity, "an integer >= 1")
 	}
 	if !(c.Rate > 0) || math.IsInf(c.Rate, 0) {
-		return framing.BadParam("rate", c.Rate, "a finite number > 0 (permits per second)")
+		return core.BadParam("rate", c.Rate, "a finite number > 0 (permits per second)")
 	}
 	return nil
 }
@@ -107,14 +106,14 @@ type limiter struct {
 }
 
 // Allow decides one request of cost 1 for id, timed by the Redis server.
-func (l *limiter) Allow(ctx context.Context, id string) (framing.Decision, error) {
+func (l *limiter) Allow(ctx context.Context, id string) (core.Decision, error) {
 	d, _, err := l.decide(ctx, id, -1, 1)
 	return d, err
 }
 
 // AllowN decides a request of the given cost for id, timed by the Redis
 // server's TIME: every app node then agrees on the clock (E11).
-func (l *limiter) AllowN(ctx context.Context, id string, cost int) (framing.Decision, error) {
+func (l *limiter) AllowN(ctx context.Context, id string, cost int) (core.Decision, error) {
 	d, _, err := l.decide(ctx, id, -1, cost)
 	return d, err
 }
@@ -126,10 +125,10 @@ func (l *limiter) AllowN(ctx context.Context, id string, cost int) (framing.Deci
 // for a key: a time earlier than one the key has seen is decided at that
 // latest time, and RetryAfter still counts from the time given. Expiry runs
 // on the server's clock whatever the time given.
-func (l *limiter) AllowNAt(ctx context.Context, id string, now time.Time, cost int) (framing.Decision, error) {
+func (l *limiter) AllowNAt(ctx context.Context, id string, now time.Time, cost int) (core.Decision, error) {
 	ms := now.UnixMilli()
 	if ms < 0 {
-		return framing.Decision{}, framing.BadParam("now", now, "a time at or after the Unix epoch")
+		return core.Decision{}, core.BadParam("now", now, "a time at or after the Unix epoch")
 	}
 	d, _, err := l.decide(ctx, id, ms, cost)
 	return d, err
@@ -141,24 +140,24 @@ func (l *limiter) MaxCost() int { return l.max }
 // decide runs the script; nowMs < 0 means Redis TIME. It also returns the
 // time the script used, in ms. A Redis failure is returned wrapped, never
 // turned into a decision: failing open or closed is the caller's policy.
-func (l *limiter) decide(ctx context.Context, id string, nowMs int64, cost int) (framing.Decision, int64, error) {
+func (l *limiter) decide(ctx context.Context, id string, nowMs int64, cost int) (core.Decision, int64, error) {
 	if err := checkID(id); err != nil {
-		return framing.Decision{}, 0, err
+		return core.Decision{}, 0, err
 	}
-	if err := framing.CheckCost(cost, l.max); err != nil {
-		return framing.Decision{}, 0, err
+	if err := core.CheckCost(cost, l.max); err != nil {
+		return core.Decision{}, 0, err
 	}
 	args := make([]any, 0, 2+len(l.params))
 	args = append(args, nowMs, cost)
 	args = append(args, l.params...)
 	res, err := l.script.Run(ctx, l.rdb, []string{Key(id, l.kind)}, args...).Int64Slice()
 	if err != nil {
-		return framing.Decision{}, 0, fmt.Errorf("distributed: %s script for %q: %w", l.name, id, err)
+		return core.Decision{}, 0, fmt.Errorf("distributed: %s script for %q: %w", l.name, id, err)
 	}
 	if len(res) != 4 {
-		return framing.Decision{}, 0, fmt.Errorf("distributed: %s script for %q: got %d values, want 4", l.name, id, len(res))
+		return core.Decision{}, 0, fmt.Errorf("distributed: %s script for %q: got %d values, want 4", l.name, id, len(res))
 	}
-	d := framing.Decision{
+	d := core.Decision{
 		Allowed:    res[0] == 1,
 		Remaining:  int(res[1]),
 		RetryAfter: time.Duration(res[2]) * time.Millisecond,
@@ -183,7 +182,7 @@ func NewFixedWindow(rdb redis.Scripter, cfg WindowConfig) (*FixedWindow, error) 
 }
 
 // FixedWindowTTL is the window opened by an identity's first request and
-// closed by the key's expiry W later (SPEC fixed-window-ttl): one counter per
+// closed by the key's expiry W later (CONTRACT.md, fixed-window-ttl): one counter per
 // identity, INCRBY, and PEXPIRE whenever the key has no expiry. Time comes
 // from Redis expiry, so AllowNAt's time is only reported, never used.
 type FixedWindowTTL struct{ limiter }

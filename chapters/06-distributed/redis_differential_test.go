@@ -12,10 +12,10 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
 	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
 	sliding "github.com/ratelimit-course/ratelimit/chapters/03-sliding"
 	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
+	"github.com/ratelimit-course/ratelimit/core"
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
 )
 
@@ -57,7 +57,7 @@ func withLateTimes(r *rand.Rand, seq []request, maxGap int64) []request {
 type pair struct {
 	name    string
 	redis   decider
-	memory  func() framing.Algorithm
+	memory  func() core.Algorithm
 	maxCost int
 	maxGap  int64
 }
@@ -72,9 +72,9 @@ func differentialPairs(rdb redis.Scripter) []pair {
 		fw, sl := fixedwindow.Config{Window: w.Window, Limit: w.Limit}, sliding.Config{Window: w.Window, Limit: w.Limit}
 		pairs = append(pairs,
 			pair{fmt.Sprintf("fixed-window/W=%v,L=%d", w.Window, w.Limit), ok(NewFixedWindow(rdb, w)),
-				func() framing.Algorithm { return ok(fixedwindow.New(fw)) }, w.Limit, w.Window.Milliseconds() / 4},
+				func() core.Algorithm { return ok(fixedwindow.New(fw)) }, w.Limit, w.Window.Milliseconds() / 4},
 			pair{fmt.Sprintf("sliding-log/W=%v,L=%d", w.Window, w.Limit), ok(NewSlidingLog(rdb, w)),
-				func() framing.Algorithm { return ok(sliding.NewLog(sl)) }, w.Limit, w.Window.Milliseconds() / 4},
+				func() core.Algorithm { return ok(sliding.NewLog(sl)) }, w.Limit, w.Window.Milliseconds() / 4},
 		)
 		for _, n := range []int{1, 4, 16} {
 			wn := w
@@ -82,7 +82,7 @@ func differentialPairs(rdb redis.Scripter) []pair {
 			sc := sliding.Config{Window: w.Window, Limit: w.Limit, SubWindows: n}
 			pairs = append(pairs, pair{fmt.Sprintf("sliding-counter/W=%v,L=%d,N=%d", w.Window, w.Limit, n),
 				ok(NewSlidingCounter(rdb, wn)),
-				func() framing.Algorithm { return ok(sliding.NewCounter(sc)) }, w.Limit, w.Window.Milliseconds() / 4})
+				func() core.Algorithm { return ok(sliding.NewCounter(sc)) }, w.Limit, w.Window.Milliseconds() / 4})
 		}
 	}
 	// Whole and fractional emission intervals (R = 3: T = 333.33… ms).
@@ -92,9 +92,9 @@ func differentialPairs(rdb redis.Scripter) []pair {
 		gap := int64(2000 / b.Rate)
 		pairs = append(pairs,
 			pair{fmt.Sprintf("token-bucket/C=%d,R=%g", b.Capacity, b.Rate), ok(NewTokenBucket(rdb, b)),
-				func() framing.Algorithm { return ok(buckets.NewTokenBucket(bc)) }, b.Capacity, gap},
+				func() core.Algorithm { return ok(buckets.NewTokenBucket(bc)) }, b.Capacity, gap},
 			pair{fmt.Sprintf("gcra/C=%d,R=%g", b.Capacity, b.Rate), ok(NewGCRA(rdb, b)),
-				func() framing.Algorithm { return ok(buckets.NewGCRA(bc)) }, b.Capacity, gap},
+				func() core.Algorithm { return ok(buckets.NewGCRA(bc)) }, b.Capacity, gap},
 		)
 	}
 	return pairs

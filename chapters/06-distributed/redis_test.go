@@ -15,25 +15,25 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/core"
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
 )
 
 // base is an epoch-ms origin aligned to whole seconds, so that the worked
-// examples' windows (floor(t/W)) line up with the SPEC's.
+// examples' windows (floor(t/W)) line up with the contract's.
 const base = int64(1_700_000_000_000)
 
 // decider is what every script-backed limiter offers.
 type decider interface {
-	AllowNAt(ctx context.Context, id string, now time.Time, cost int) (framing.Decision, error)
-	AllowN(ctx context.Context, id string, cost int) (framing.Decision, error)
+	AllowNAt(ctx context.Context, id string, now time.Time, cost int) (core.Decision, error)
+	AllowN(ctx context.Context, id string, cost int) (core.Decision, error)
 }
 
 // replay runs arrivals (ms from base, cost 1) for one id and returns "AAR…".
-func replay(t *testing.T, l decider, id string, arrivals ...int64) (string, []framing.Decision) {
+func replay(t *testing.T, l decider, id string, arrivals ...int64) (string, []core.Decision) {
 	t.Helper()
 	var b strings.Builder
-	var ds []framing.Decision
+	var ds []core.Decision
 	for _, a := range arrivals {
 		d, err := l.AllowNAt(context.Background(), id, time.UnixMilli(base+a), 1)
 		require.NoError(t, err)
@@ -63,8 +63,8 @@ var (
 	c6r2 = BucketConfig{Capacity: 6, Rate: 2}
 )
 
-// TestWorkedExamplesOnRedis replays SPEC E1 and E3–E6 through the scripts with
-// explicit times and checks the SPEC's decisions, remaining permits and
+// TestWorkedExamplesOnRedis replays CONTRACT.md E1 and E3–E6 through the scripts with
+// explicit times and checks the contract's decisions, remaining permits and
 // retry delays.
 func TestWorkedExamplesOnRedis(t *testing.T) {
 	rdb := redistest.Client(t)
@@ -124,13 +124,13 @@ func TestWeightedCost(t *testing.T) {
 	at := func(ms int64) time.Time { return time.UnixMilli(base + ms) }
 
 	d := ok(tb.AllowNAt(ctx, id, at(0), 5))
-	require.Equal(t, framing.Decision{Allowed: true, Remaining: 5}, d)
+	require.Equal(t, core.Decision{Allowed: true, Remaining: 5}, d)
 	d = ok(tb.AllowNAt(ctx, id, at(0), 5))
-	require.Equal(t, framing.Decision{Allowed: true, Remaining: 0}, d)
+	require.Equal(t, core.Decision{Allowed: true, Remaining: 0}, d)
 	d = ok(tb.AllowNAt(ctx, id, at(1000), 5)) // one token back: 4 short
-	require.Equal(t, framing.Decision{Allowed: false, Remaining: 1, RetryAfter: 4 * time.Second}, d)
+	require.Equal(t, core.Decision{Allowed: false, Remaining: 1, RetryAfter: 4 * time.Second}, d)
 	d = ok(tb.AllowNAt(ctx, id, at(1000), 1)) // a read still fits
-	require.Equal(t, framing.Decision{Allowed: true, Remaining: 0}, d)
+	require.Equal(t, core.Decision{Allowed: true, Remaining: 0}, d)
 
 	// The others: costs 5, 4, 2, 1 at one instant against 10 permits. The
 	// fixed window counts the rejected 2 as well (INCRBY), so its 1 fails too.
@@ -170,7 +170,7 @@ func TestE9_DoubleSpend(t *testing.T) {
 		for range 2 { // spend 2 of 3: balance 1
 			require.True(t, ok(a.Allow(ctx, id)).Allowed)
 		}
-		var bDecision framing.Decision
+		var bDecision core.Decision
 		a.BetweenReadAndWrite = func() {
 			// A has read 2 and not yet written: B runs its whole request here.
 			bDecision = ok(b.Allow(ctx, id))
@@ -216,7 +216,7 @@ func TestE9_StressOneKey(t *testing.T) {
 		rdbs = append(rdbs, c)
 		t.Cleanup(func() { c.Close() })
 	}
-	hammer := func(allow func(c int) (framing.Decision, error)) int64 {
+	hammer := func(allow func(c int) (core.Decision, error)) int64 {
 		var allowed atomic.Int64
 		var wg sync.WaitGroup
 		errs := make(chan error, clients*goroutines)
@@ -254,8 +254,8 @@ func TestE9_StressOneKey(t *testing.T) {
 			naive = append(naive, ok(NewNaiveCounter(c, time.Minute, limit)))
 			script = append(script, ok(NewFixedWindow(c, WindowConfig{Window: time.Minute, Limit: limit})))
 		}
-		n := hammer(func(c int) (framing.Decision, error) { return naive[c].Allow(ctx, naiveID) })
-		s := hammer(func(c int) (framing.Decision, error) { return script[c].AllowNAt(ctx, scriptID, now, 1) })
+		n := hammer(func(c int) (core.Decision, error) { return naive[c].Allow(ctx, naiveID) })
+		s := hammer(func(c int) (core.Decision, error) { return script[c].AllowNAt(ctx, scriptID, now, 1) })
 		t.Logf("round %d: naive admitted %d, script admitted %d (limit %d)", round+1, n, s, limit)
 		require.Equal(t, int64(limit), s, "the script admits exactly the limit")
 		overAdmitted = n > limit
@@ -319,7 +319,7 @@ func TestE10_IncrWithoutExpiry(t *testing.T) {
 		crash(key, func() error { return rdb.HSet(ctx, key, "w", now/1000, "n", 1).Err() })
 		fw := ok(NewFixedWindow(rdb, cfg))
 		d := ok(fw.AllowNAt(ctx, id, time.UnixMilli(now), 1))
-		require.Equal(t, framing.Decision{Allowed: true, Remaining: 1}, d)
+		require.Equal(t, core.Decision{Allowed: true, Remaining: 1}, d)
 		ttl := rdb.PTTL(ctx, key).Val()
 		require.Greater(t, ttl, time.Duration(0))
 		require.LessOrEqual(t, ttl, cfg.Window, "expires within a window")
@@ -442,7 +442,7 @@ func TestBadInput(t *testing.T) {
 		{second(ok(NewTokenBucket(rdb, c3r2)).AllowN(ctx, "a}b", 1)), "id"},
 		{second(ok(NewFixedWindow(rdb, w3)).AllowNAt(ctx, "x", time.UnixMilli(-5), 1)), "now"},
 	} {
-		var pe *framing.ParamError
+		var pe *core.ParamError
 		require.ErrorAs(t, tc.err, &pe)
 		require.Equal(t, tc.param, pe.Param, tc.err.Error())
 	}
@@ -458,8 +458,8 @@ func TestRedisDownIsAnError(t *testing.T) {
 	l := ok(NewTokenBucket(rdb, c3r2))
 	d, err := l.AllowN(context.Background(), "x", 1)
 	require.Error(t, err)
-	require.Equal(t, framing.Decision{}, d)
-	var pe *framing.ParamError
+	require.Equal(t, core.Decision{}, d)
+	var pe *core.ParamError
 	require.False(t, errors.As(err, &pe))
 }
 

@@ -3,10 +3,10 @@ package distributed
 import (
 	"fmt"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
-// WriteBackConfig describes one window of SPEC E14: each node decides
+// WriteBackConfig describes one window of CONTRACT.md E14: each node decides
 // locally and reports its count to the centre only every SyncMS.
 type WriteBackConfig struct {
 	Nodes    int   // 1..MaxSimNodes
@@ -16,17 +16,17 @@ type WriteBackConfig struct {
 	SyncMS   int64 // write-back interval in ms, >= 1 (>= WindowMS: no sync inside the window)
 }
 
-// Validate reports the first bad field as a *framing.ParamError. Nodes,
+// Validate reports the first bad field as a *core.ParamError. Nodes,
 // Limit and PerNode mean what they mean for E8, and are checked the same way.
 func (c WriteBackConfig) Validate() error {
 	if err := (PerNodeConfig{Nodes: c.Nodes, Limit: c.Limit, PerNode: c.PerNode}).Validate(); err != nil {
 		return err
 	}
 	if c.WindowMS < 1 || c.WindowMS > MaxSimWindowMS {
-		return framing.BadParam("window", c.WindowMS, fmt.Sprintf("an integer number of ms from 1 to %d", MaxSimWindowMS))
+		return core.BadParam("window", c.WindowMS, fmt.Sprintf("an integer number of ms from 1 to %d", MaxSimWindowMS))
 	}
 	if c.SyncMS < 1 || c.SyncMS > MaxSimWindowMS {
-		return framing.BadParam("sync", c.SyncMS, fmt.Sprintf("an integer number of ms from 1 to %d", MaxSimWindowMS))
+		return core.BadParam("sync", c.SyncMS, fmt.Sprintf("an integer number of ms from 1 to %d", MaxSimWindowMS))
 	}
 	return nil
 }

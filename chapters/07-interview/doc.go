@@ -9,10 +9,3 @@
 // W" claim is checked against chapter 05's worst-case search, so the table
 // cannot drift from the code.
 package interview
-
-import _ "embed"
-
-// README is this chapter's text; the TUI shows it, so it is written once.
-//
-//go:embed README.md
-var README string

@@ -9,7 +9,7 @@ import (
 // in terms of W, L, C and R.
 type Claim int
 
-// The claims of the selection table (SPEC E19).
+// The claims of the selection table (CONTRACT.md E19).
 const (
 	TwoL       Claim = iota + 1 // about 2L: both sides of a boundary fill up
 	ExactlyL                    // never more than L
@@ -31,7 +31,7 @@ type Row struct {
 	SeenIn      string // where it is commonly found
 }
 
-// Selection is the table of SPEC E19, one row per algorithm. The token
+// Selection is the table of CONTRACT.md E19, one row per algorithm. The token
 // bucket and GCRA rows agree because they make the same decisions; only the
 // queue changes what upstream sees.
 var Selection = []Row{

@@ -13,7 +13,7 @@ type bucket struct {
 	seen   bool
 }
 
-const eps = 1e-9 // SPEC §1: a tie allows
+const eps = 1e-9 // CONTRACT.md §1: a tie allows
 
 func (b *bucket) refill(t Throttle, now time.Time) {
 	ns := now.UnixNano()

@@ -11,12 +11,5 @@
 // and reports which layer stopped each request.
 //
 // The models are deliberately minimal: enough to reproduce every fact of
-// SPEC E18 in a test, not a simulator of AWS.
+// CONTRACT.md E18 in a test, not a simulator of AWS.
 package cloud
-
-import _ "embed"
-
-// README is this chapter's text; the TUI shows it, so it is written once.
-//
-//go:embed README.md
-var README string

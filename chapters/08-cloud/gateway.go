@@ -5,7 +5,7 @@ import (
 	"net/http"
 	"time"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 // Throttle is API Gateway's throttle: a token bucket whose Rate is the
@@ -19,10 +19,10 @@ type Throttle struct {
 
 func (t Throttle) validate(name string) error {
 	if !(t.Rate > 0) {
-		return framing.BadParam(name+" rate", t.Rate, "requests per second > 0")
+		return core.BadParam(name+" rate", t.Rate, "requests per second > 0")
 	}
 	if t.Burst < 1 {
-		return framing.BadParam(name+" burst", t.Burst, "an integer >= 1")
+		return core.BadParam(name+" burst", t.Burst, "an integer >= 1")
 	}
 	return nil
 }
@@ -157,10 +157,10 @@ func NewGateway(cfg GatewayConfig) (*Gateway, error) {
 		}
 	}
 	if cfg.Nodes < 0 {
-		return nil, framing.BadParam("nodes", cfg.Nodes, "an integer >= 1 (0 means 1)")
+		return nil, core.BadParam("nodes", cfg.Nodes, "an integer >= 1 (0 means 1)")
 	}
 	if len(cfg.Plans) == 0 {
-		return nil, framing.BadParam("usage plans", "none", "at least one usage plan with an API key")
+		return nil, core.BadParam("usage plans", "none", "at least one usage plan with an API key")
 	}
 	g := &Gateway{cfg: cfg, planOf: map[string]*UsagePlan{}, quota: map[string]*quotaCount{}, hasStag: hasStage}
 	g.plans = append([]UsagePlan(nil), cfg.Plans...)
@@ -170,14 +170,14 @@ func NewGateway(cfg GatewayConfig) (*Gateway, error) {
 			return nil, err
 		}
 		if p.Quota.Limit < 0 {
-			return nil, framing.BadParam("usage plan "+p.Name+" quota limit", p.Quota.Limit, "an integer >= 0 (0 = no quota)")
+			return nil, core.BadParam("usage plan "+p.Name+" quota limit", p.Quota.Limit, "an integer >= 0 (0 = no quota)")
 		}
 		if p.Quota.Limit > 0 && (p.Quota.Period < Day || p.Quota.Period > Month) {
-			return nil, framing.BadParam("usage plan "+p.Name+" quota period", p.Quota.Period, "DAY, WEEK or MONTH")
+			return nil, core.BadParam("usage plan "+p.Name+" quota period", p.Quota.Period, "DAY, WEEK or MONTH")
 		}
 		for _, k := range p.APIKeys {
 			if _, dup := g.planOf[k]; dup {
-				return nil, framing.BadParam("api key", k, "a key in exactly one usage plan")
+				return nil, core.BadParam("api key", k, "a key in exactly one usage plan")
 			}
 			g.planOf[k] = p
 		}

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
 	cloud "github.com/ratelimit-course/ratelimit/chapters/08-cloud"
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 var t0 = time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC) // a Tuesday
@@ -168,7 +168,7 @@ func TestGatewayRejectsBadConfig(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := cloud.NewGateway(c.cfg)
-		var pe *framing.ParamError
+		var pe *core.ParamError
 		if !errors.As(err, &pe) || pe.Param != c.param {
 			t.Errorf("%s: err %v, want a ParamError naming %q", c.name, err, c.param)
 		}

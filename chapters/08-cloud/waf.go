@@ -7,6 +7,7 @@ import (
 	"time"
 
 	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 // Request is one request as the cloud layers see it.
@@ -79,7 +80,7 @@ type WAF struct {
 }
 
 // NewWAF validates the rule: a window other than 1, 2, 5 or 10 minutes and
-// a limit below 10 are rejected with a *framing.ParamError.
+// a limit below 10 are rejected with a *core.ParamError.
 func NewWAF(rule RateRule) (*WAF, error) {
 	if rule.Window == 0 {
 		rule.Window = DefaultEvaluationWindow
@@ -89,10 +90,10 @@ func NewWAF(rule RateRule) (*WAF, error) {
 		okWindow = okWindow || rule.Window == w
 	}
 	if !okWindow {
-		return nil, framing.BadParam("evaluation window", rule.Window, "1, 2, 5 or 10 minutes (default 5)")
+		return nil, core.BadParam("evaluation window", rule.Window, "1, 2, 5 or 10 minutes (default 5)")
 	}
 	if rule.Limit < MinRateLimit {
-		return nil, framing.BadParam("rate limit", rule.Limit, fmt.Sprintf("an integer >= %d requests per window (the minimum was 100 before)", MinRateLimit))
+		return nil, core.BadParam("rate limit", rule.Limit, fmt.Sprintf("an integer >= %d requests per window (the minimum was 100 before)", MinRateLimit))
 	}
 	switch rule.Key {
 	case ByIP:
@@ -102,10 +103,10 @@ func NewWAF(rule RateRule) (*WAF, error) {
 		}
 	case ByCustom:
 		if len(rule.CustomHeaders) == 0 {
-			return nil, framing.BadParam("custom keys", "none", "at least one header name")
+			return nil, core.BadParam("custom keys", "none", "at least one header name")
 		}
 	default:
-		return nil, framing.BadParam("aggregation key", rule.Key, "IP, FORWARDED_IP or CUSTOM_KEYS")
+		return nil, core.BadParam("aggregation key", rule.Key, "IP, FORWARDED_IP or CUSTOM_KEYS")
 	}
 	if rule.BlockStatus == 0 {
 		rule.BlockStatus = http.StatusForbidden

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
 	cloud "github.com/ratelimit-course/ratelimit/chapters/08-cloud"
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 func waf(t *testing.T, r cloud.RateRule) *cloud.WAF {
@@ -31,7 +31,7 @@ func TestE18_WAFEvaluationWindows(t *testing.T) {
 	}
 	for _, bad := range []time.Duration{3 * time.Minute, 30 * time.Second, time.Hour, -time.Minute} {
 		_, err := cloud.NewWAF(cloud.RateRule{Window: bad, Limit: 100})
-		var pe *framing.ParamError
+		var pe *core.ParamError
 		if !errors.As(err, &pe) || pe.Param != "evaluation window" || !strings.Contains(err.Error(), "1, 2, 5 or 10 minutes") {
 			t.Errorf("window %v: err %v, want a ParamError naming the evaluation window and the accepted values", bad, err)
 		}
@@ -50,7 +50,7 @@ func TestE18_WAFMinimumThresholdIs10(t *testing.T) {
 	}
 	for _, bad := range []int{5, 9, 0, -1} {
 		_, err := cloud.NewWAF(cloud.RateRule{Limit: bad})
-		var pe *framing.ParamError
+		var pe *core.ParamError
 		if !errors.As(err, &pe) || pe.Param != "rate limit" || !strings.Contains(err.Error(), ">= 10") {
 			t.Errorf("limit %d: err %v, want a ParamError naming the rate limit and >= 10", bad, err)
 		}

@@ -8,24 +8,24 @@ import (
 	"testing"
 	"time"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
-// IdleIsLossless checks framing.Idler on random traffic: after a random
+// IdleIsLossless checks core.Idler on random traffic: after a random
 // prefix of requests, whenever the kept state says it is idle at some instant,
 // a fresh state decides every later request exactly as the kept one does (so
 // Keyed.Sweep may drop it); right after an allowed request the state is never
 // idle; and by last request + horizon it always is (horizon: how long the
 // algorithm remembers, e.g. 2W for the sliding counter, C/R for a bucket).
 // Times are whole ms, costs from 1 to maxCost.
-func IdleIsLossless(t *testing.T, newAlg func() framing.Algorithm, maxCost int, horizon time.Duration) {
+func IdleIsLossless(t *testing.T, newAlg func() core.Algorithm, maxCost int, horizon time.Duration) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(7, 11))
 	for run := 0; run < 300; run++ {
 		kept := newAlg()
-		idler, ok := kept.(framing.Idler)
+		idler, ok := kept.(core.Idler)
 		if !ok {
-			t.Fatalf("%T does not implement framing.Idler", kept)
+			t.Fatalf("%T does not implement core.Idler", kept)
 		}
 		if !idler.Idle(time.UnixMilli(0)) {
 			t.Fatalf("run %d: a state that has seen nothing must be idle", run)
@@ -57,8 +57,8 @@ func IdleIsLossless(t *testing.T, newAlg func() framing.Algorithm, maxCost int, 
 	}
 }
 
-// Letters writes decisions the way the SPEC does: "A A A R".
-func Letters(ds []framing.Decision) string {
+// Letters writes decisions the way the contract does: "A A A R".
+func Letters(ds []core.Decision) string {
 	b := make([]byte, 0, 2*len(ds))
 	for i, d := range ds {
 		if i > 0 {
@@ -75,8 +75,8 @@ func Letters(ds []framing.Decision) string {
 
 // Run sends one request of cost 1 at each arrival (ms) and returns the
 // decisions.
-func Run(a framing.Algorithm, arrivals ...int64) []framing.Decision {
-	ds := make([]framing.Decision, len(arrivals))
+func Run(a core.Algorithm, arrivals ...int64) []core.Decision {
+	ds := make([]core.Decision, len(arrivals))
 	for i, ms := range arrivals {
 		ds[i] = a.AllowN(time.UnixMilli(ms), 1)
 	}
@@ -84,7 +84,7 @@ func Run(a framing.Algorithm, arrivals ...int64) []framing.Decision {
 }
 
 // MaxInWindow measures sent requests with the course ruler
-// (framing.MaxInWindow), counting a request of cost k as k sends so that the
+// (core.MaxInWindow), counting a request of cost k as k sends so that the
 // bound is on permits spent. costs nil means every cost is 1.
 func MaxInWindow(times []int64, costs []int, w int64) int {
 	var sends []int64
@@ -97,6 +97,6 @@ func MaxInWindow(times []int64, costs []int, w int64) int {
 			sends = append(sends, t)
 		}
 	}
-	n, _ := framing.MaxInWindow(sends, w)
+	n, _ := core.MaxInWindow(sends, w)
 	return n
 }

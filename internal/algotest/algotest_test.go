@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 func TestMaxInWindowCountsPermits(t *testing.T) {
@@ -21,9 +21,9 @@ func TestMaxInWindowCountsPermits(t *testing.T) {
 type firstTwo struct{ n int }
 
 func (f *firstTwo) MaxCost() int { return 1 }
-func (f *firstTwo) AllowN(time.Time, int) framing.Decision {
+func (f *firstTwo) AllowN(time.Time, int) core.Decision {
 	f.n++
-	return framing.Decision{Allowed: f.n <= 2}
+	return core.Decision{Allowed: f.n <= 2}
 }
 
 func TestRunAndLetters(t *testing.T) {

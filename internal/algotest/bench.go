@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	framing "github.com/ratelimit-course/ratelimit/chapters/01-framing"
+	"github.com/ratelimit-course/ratelimit/core"
 	"golang.org/x/time/rate"
 )
 
@@ -18,7 +18,7 @@ var BenchOrigin = time.Unix(1_700_000_000, 0)
 const BenchKeys = 1024
 
 // BenchSingle times one key's AllowN on a clock that moves step per request.
-func BenchSingle(b *testing.B, a framing.Algorithm, step time.Duration) {
+func BenchSingle(b *testing.B, a core.Algorithm, step time.Duration) {
 	b.ReportAllocs()
 	now := BenchOrigin
 	for b.Loop() {
@@ -46,7 +46,7 @@ func BenchXTimeRate(b *testing.B, limit int, step time.Duration) {
 // charged to the timed decisions. Each goroutine walks its own clock, so a
 // key may see a slightly older instant from another goroutine, which it
 // treats as the latest time seen.
-func BenchKeyed(b *testing.B, allow func(key string, now time.Time) framing.Decision, step time.Duration, warm int) {
+func BenchKeyed(b *testing.B, allow func(key string, now time.Time) core.Decision, step time.Duration, warm int) {
 	keys := make([]string, BenchKeys)
 	for i := range keys {
 		keys[i] = "user:" + strconv.Itoa(i)

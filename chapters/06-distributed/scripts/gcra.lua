@@ -27,7 +27,7 @@ local C = tonumber(ARGV[3])
 local D = tonumber(ARGV[4])
 local P = tonumber(ARGV[5])
 local key = KEYS[1]
-local eps = 1e-9 * D -- the SPEC's 1e-9 ms tolerance, in units; only a fractional P needs it
+local eps = 1e-9 * D -- the contract's 1e-9 ms tolerance, in units; only a fractional P needs it
 local tau = (C - 1) * P
 -- Expiry: C*T, the time a full bucket takes to drain, is never less than
 -- TAT - now after a decision (at most tau + T); after it "no key" means the same.

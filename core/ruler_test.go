@@ -1,4 +1,4 @@
-package framing
+package core
 
 import (
 	"math/rand/v2"

@@ -1,8 +1,8 @@
-package framing
+package core
 
 import "slices"
 
-// MaxInWindow is the course's ruler (SPEC §1): the largest number of sent
+// MaxInWindow is the course's ruler (CONTRACT.md §1): the largest number of sent
 // times inside any half-open interval [s, s+w), and every such interval that
 // starts at a sent time. Every chapter measures an algorithm with it, so that
 // differences come from the algorithm and never from how it was measured.

@@ -1,4 +1,4 @@
-package framing
+package core
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 
 // Decision is what every limiter in this course answers for one request.
 //
-// Time is always passed in by the caller (see SPEC §1): a limiter never reads
+// Time is always passed in by the caller (see CONTRACT.md §1): a limiter never reads
 // the wall clock, so the same arrivals always give the same decisions.
 type Decision struct {
 	// Allowed reports whether the request may go upstream.
