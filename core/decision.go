@@ -29,7 +29,8 @@ type Decision struct {
 // Algorithm is one key's rate-limit state machine: the textbook rule and
 // nothing else. It is not safe for concurrent use; Keyed adds keys and locking.
 //
-// AllowN decides a request of the given cost arriving at now. Calls come in
+// AllowN decides a request of the given cost arriving at now, an instant in
+// the domain [Epoch, End) (Keyed.AllowN refuses any other). Calls come in
 // non-decreasing time order, as requests do; an earlier now (a request
 // stamped late, or a clock read just before another goroutine's) is decided
 // at the latest time seen, and its RetryAfter and Wait still count from the

@@ -36,8 +36,12 @@ func NewKeyed[A Algorithm](newState func() A) *Keyed[A] {
 }
 
 // AllowN decides a request of the given cost for key at now. A cost outside
-// [1, MaxCost] is an error (a *ParamError naming "cost"), never a decision.
+// [1, MaxCost] or a now outside the domain (CheckTime) is an error (a
+// *ParamError), never a decision.
 func (k *Keyed[A]) AllowN(key string, now time.Time, cost int) (Decision, error) {
+	if now.Before(Epoch) || !now.Before(End) {
+		return Decision{}, CheckTime(now)
+	}
 	s := &k.shards[fnv32(key)&(shardCount-1)]
 	s.mu.Lock()
 	a, ok := s.m[key]

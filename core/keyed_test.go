@@ -116,3 +116,22 @@ func TestParamErrorNamesParameter(t *testing.T) {
 		t.Fatalf("got %q, want %q", got, want)
 	}
 }
+
+// TestKeyedRefusesTimesOutsideTheDomain: an instant before 1970 or from 2200
+// on is a *ParamError naming "time", and creates no state.
+func TestKeyedRefusesTimesOutsideTheDomain(t *testing.T) {
+	k := NewKeyed(func() *counter { return &counter{limit: 2} })
+	for _, now := range []time.Time{time.Unix(-1, 0), End, End.Add(time.Hour)} {
+		_, err := k.AllowN("a", now, 1)
+		var pe *ParamError
+		if !errors.As(err, &pe) || pe.Param != "time" {
+			t.Errorf("AllowN at %v: err %v, want a ParamError naming time", now, err)
+		}
+	}
+	if k.Len() != 0 {
+		t.Errorf("%d keys after refused times, want 0", k.Len())
+	}
+	if _, err := k.AllowN("a", End.Add(-1), 1); err != nil {
+		t.Errorf("AllowN just before End: %v", err)
+	}
+}
