@@ -19,7 +19,7 @@ import (
 // that a crowd rejected together does not return together.
 
 // Backoff is capped exponential backoff with full jitter: before retry n
-// (n = 0 for the first retry) the client sleeps a uniformly random time in
+// (n = 0 for the first retry) the client draws a uniformly random delay in
 // [0, min(Max, Base·2^n)]. The randomness is the point: clients that were
 // rejected in the same instant retry at different instants.
 type Backoff struct {
@@ -59,29 +59,37 @@ func (b Backoff) Jitter(n int, rnd *rand.Rand) time.Duration {
 	return time.Duration(rnd.Int64N(c + 1))
 }
 
-// RetryWait combines the server's Retry-After with the client's own backoff:
-// the longer of the two. Retry-After is a floor (no permit exists before it;
-// coming back earlier is a guaranteed second rejection), and the jittered
-// backoff spreads a crowd out beyond it. min(backoff, Retry-After), as one
-// popular write-up has it, does the opposite: it lets the random draw cut
-// the server's answer short.
-func RetryWait(retryAfter, backoff time.Duration) time.Duration {
-	return max(retryAfter, backoff)
+// RetryWait is the wait before a retry: the server's Retry-After plus the
+// client's jittered backoff on top. Retry-After is a floor (no permit exists
+// before it, so coming back earlier is a second rejection), and the jitter
+// above it spreads a crowd that was rejected together: 10,000 clients told
+// "Retry-After: 30" with 10 s of jitter return over [30 s, 40 s], about 1,000
+// per second. Two popular rules get this wrong. min(backoff, Retry-After)
+// lets the random draw cut the server's answer short. max(Retry-After,
+// backoff) honours the floor but collapses the jitter: every draw below
+// Retry-After lands on the same instant, so the same 10,000 clients with up
+// to 1 s of jitter all return at exactly t = 30 s. A wait too long for a
+// Duration stays the longest one.
+func RetryWait(retryAfter, jitter time.Duration) time.Duration {
+	if retryAfter > math.MaxInt64-jitter {
+		return math.MaxInt64
+	}
+	return retryAfter + jitter
 }
 
 // ParseRetryAfter reads a Retry-After value: delta seconds ("17") or an
-// HTTP date, measured from now. ok is false for anything else.
+// HTTP date, measured from now. A value longer than a Duration holds (about
+// 292 years) is the longest Duration: "wait the longest", never "retry
+// now". ok is false for anything else.
 func ParseRetryAfter(v string, now time.Time) (d time.Duration, ok bool) {
 	v = strings.TrimSpace(v)
 	if v == "" {
 		return 0, false
 	}
-	if n, err := strconv.ParseInt(v, 10, 64); err == nil {
-		if n < 0 {
-			return 0, false
-		}
-		if n > math.MaxInt64/int64(time.Second) {
-			return math.MaxInt64, true // centuries: wait "forever" rather than wrap negative
+	if strings.Trim(v, "0123456789") == "" { // delay-seconds = 1*DIGIT
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n > math.MaxInt64/int64(time.Second) { // too many digits for an int64, or for a Duration
+			return math.MaxInt64, true
 		}
 		return time.Duration(n) * time.Second, true
 	}
@@ -89,11 +97,12 @@ func ParseRetryAfter(v string, now time.Time) (d time.Duration, ok bool) {
 	if err != nil {
 		return 0, false
 	}
-	return max(t.Sub(now), 0), true
+	return max(t.Sub(now), 0), true // Sub saturates at the longest Duration
 }
 
 // RetryClient sends a request and retries it after a 429 (or a 503 carrying
-// Retry-After), waiting RetryWait(Retry-After, jittered backoff) each time.
+// Retry-After), waiting RetryWait(Retry-After, jittered backoff) each time:
+// the server's answer plus a random delay on top.
 // Clock, sleep and randomness are injected so tests run instantly and
 // reproducibly.
 type RetryClient struct {
@@ -104,8 +113,9 @@ type RetryClient struct {
 	Now         func() time.Time                                 // nil: time.Now
 	Sleep       func(ctx context.Context, d time.Duration) error // nil: a timer honouring ctx
 	// Combine merges Retry-After and the jittered backoff into the wait;
-	// nil means RetryWait (the max). It exists so that a test, or a
-	// learner, can plug in min and watch the client come back too early.
+	// nil means RetryWait (the sum). It exists so that a test, or a
+	// learner, can plug in min and watch the client come back too early,
+	// or max and watch a crowd come back in one instant.
 	Combine func(retryAfter, backoff time.Duration) time.Duration
 	// Waits records every wait, in order (for tests and for logging).
 	Waits []time.Duration

@@ -49,16 +49,18 @@ func TestBackoffFullJitter(t *testing.T) {
 	}
 }
 
-func TestRetryWaitIsTheLonger(t *testing.T) {
-	cases := []struct{ ra, bo, want time.Duration }{
-		{2 * time.Second, 300 * time.Millisecond, 2 * time.Second}, // server's floor wins
-		{time.Second, 3 * time.Second, 3 * time.Second},            // jitter spreads beyond it
-		{0, 250 * time.Millisecond, 250 * time.Millisecond},        // no Retry-After: plain backoff
-		{17 * time.Second, 17 * time.Second, 17 * time.Second},
+func TestRetryWaitPutsJitterOnTop(t *testing.T) {
+	cases := []struct{ ra, jitter, want time.Duration }{
+		{2 * time.Second, 300 * time.Millisecond, 2300 * time.Millisecond}, // the server's floor, then the spread
+		{time.Second, 3 * time.Second, 4 * time.Second},
+		{0, 250 * time.Millisecond, 250 * time.Millisecond}, // no Retry-After: plain backoff
+		{17 * time.Second, 0, 17 * time.Second},
+		{math.MaxInt64, time.Second, math.MaxInt64}, // the longest wait stays the longest
+		{math.MaxInt64 - time.Second, 2 * time.Second, math.MaxInt64},
 	}
 	for _, c := range cases {
-		if got := RetryWait(c.ra, c.bo); got != c.want {
-			t.Errorf("RetryWait(%v, %v) = %v, want %v", c.ra, c.bo, got, c.want)
+		if got := RetryWait(c.ra, c.jitter); got != c.want {
+			t.Errorf("RetryWait(%v, %v) = %v, want %v", c.ra, c.jitter, got, c.want)
 		}
 	}
 }
@@ -76,6 +78,7 @@ func TestParseRetryAfter(t *testing.T) {
 		{now.Add(-time.Hour).Format(http.TimeFormat), 0, true}, // a past date means now
 		{"-3", 0, false},
 		{"1.5", 0, false},
+		{"+5", 0, false}, // delay-seconds is digits only
 		{"soon", 0, false},
 		{"", 0, false},
 	}
@@ -138,9 +141,9 @@ func TestE17_ClientHonoursRetryAfter(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || srv.calls != 2 || srv.rejected != 1 {
 		t.Fatalf("status %d after %d calls (%d rejected); want 200 after 2 (1 rejected)", resp.StatusCode, srv.calls, srv.rejected)
 	}
-	// Jitter (<= 100 ms on the first retry) is shorter than Retry-After: 2 s wins.
-	if len(c.Waits) != 1 || c.Waits[0] != 2*time.Second {
-		t.Fatalf("waits %v, want [2s]", c.Waits)
+	// Retry-After (2 s) plus the first retry's jitter, at most 100 ms.
+	if len(c.Waits) != 1 || c.Waits[0] < 2*time.Second || c.Waits[0] > 2100*time.Millisecond {
+		t.Fatalf("waits %v, want one wait in [2s, 2.1s]", c.Waits)
 	}
 }
 
@@ -163,7 +166,7 @@ func TestE17_MinOfBackoffAndRetryAfterRetriesTooEarly(t *testing.T) {
 			t.Fatal(err)
 		}
 		if srv.rejected != 1 {
-			t.Fatalf("seed %d: max(Retry-After, backoff) was rejected %d times, want exactly the first", seed, srv.rejected)
+			t.Fatalf("seed %d: Retry-After + jitter was rejected %d times, want exactly the first", seed, srv.rejected)
 		}
 		// min() lets a short random draw cut Retry-After short: the client
 		// is back before the permit exists and is rejected again.
@@ -171,6 +174,82 @@ func TestE17_MinOfBackoffAndRetryAfterRetriesTooEarly(t *testing.T) {
 			t.Fatalf("seed %d: min(backoff, Retry-After) rejected only %d times; it should retry early", seed, badRejected)
 		}
 	}
+}
+
+// herd sends clients RetryClients, each with its own seeded generator, to a
+// server that answers every first request at t = 0 with 429 and
+// "Retry-After: 30" and every retry with 200. It returns when each client
+// came back, as offsets from t = 0.
+func herd(t *testing.T, clients int, b Backoff, combine func(ra, jitter time.Duration) time.Duration) []time.Duration {
+	t.Helper()
+	back := make([]time.Duration, 0, clients)
+	for i := range clients {
+		now := time.UnixMilli(0)
+		first := true
+		do := func(*http.Request) (*http.Response, error) {
+			if first {
+				first = false
+				h := http.Header{"Retry-After": {"30"}}
+				return &http.Response{StatusCode: http.StatusTooManyRequests, Header: h, Body: http.NoBody}, nil
+			}
+			back = append(back, now.Sub(time.UnixMilli(0)))
+			return &http.Response{StatusCode: http.StatusOK, Header: http.Header{}, Body: http.NoBody}, nil
+		}
+		c := fakeClient(&now, do, 0)
+		c.Backoff, c.Combine = b, combine
+		c.Rand = rand.New(rand.NewPCG(17, uint64(i)))
+		req, _ := http.NewRequest(http.MethodGet, "http://api.test/read", nil)
+		if resp, err := c.Send(req); err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("client %d: %v %v", i, resp, err)
+		}
+	}
+	return back
+}
+
+// TestE17_RetryHerdSpreadsAboveRetryAfter: 10,000 clients rejected in one
+// instant with "Retry-After: 30". Waiting max(Retry-After, backoff) with up
+// to 1 s of jitter brings all 10,000 back at exactly t = 30 s: every draw is
+// below 30 s, so the max erases it. Waiting Retry-After + jitter with 10 s of
+// jitter brings none back before 30 s and about 1,000 in each second of
+// [30 s, 40 s).
+func TestE17_RetryHerdSpreadsAboveRetryAfter(t *testing.T) {
+	const clients = 10_000
+	ra := 30 * time.Second
+	oneSecond := Backoff{Base: time.Second, Max: time.Second}
+	maxRule := func(ra, jitter time.Duration) time.Duration { return max(ra, jitter) }
+	atOnce := 0
+	for _, d := range herd(t, clients, oneSecond, maxRule) {
+		if d == ra {
+			atOnce++
+		}
+	}
+	if atOnce != clients {
+		t.Fatalf("max(Retry-After, jitter <= 1s): %d of %d clients back at exactly 30s, want all", atOnce, clients)
+	}
+
+	tenSeconds := Backoff{Base: 10 * time.Second, Max: 10 * time.Second}
+	perSecond := make([]int, 11) // second 30, 31, … 40 after the rejection
+	instants := map[time.Duration]int{}
+	for _, d := range herd(t, clients, tenSeconds, nil) {
+		if d < ra || d > ra+10*time.Second {
+			t.Fatalf("a client came back at %v, outside [30s, 40s]", d)
+		}
+		perSecond[(d-ra)/time.Second]++
+		instants[d]++
+	}
+	for s, n := range perSecond[:10] {
+		if n < 900 || n > 1100 {
+			t.Errorf("Retry-After + U[0, 10s]: %d clients in second %d, want about 1,000", n, 30+s)
+		}
+	}
+	peak := 0
+	for _, n := range instants {
+		peak = max(peak, n)
+	}
+	if peak > 2 {
+		t.Errorf("%d clients share one instant, want the crowd spread (at most 2)", peak)
+	}
+	t.Logf("max rule: %d at t=30s; Retry-After + jitter: per second %v, at most %d in one instant", atOnce, perSecond[:10], peak)
 }
 
 func TestRetryClientGivesUpAfterMaxAttempts(t *testing.T) {
@@ -213,16 +292,40 @@ func TestBackoffCeilingNoOverflow(t *testing.T) {
 	}
 }
 
-// TestParseRetryAfterHugeSaturates is a regression test: delta seconds past
-// the largest Duration (about 292 years) wrapped negative, so the client
-// came straight back instead of waiting.
+// TestParseRetryAfterHugeSaturates: a Retry-After longer than a Duration
+// holds (about 292 years), in seconds or as a date, means "wait the longest",
+// never "retry now". Seconds past the largest Duration once wrapped negative,
+// and digits past the largest int64 were treated as no Retry-After at all.
 func TestParseRetryAfterHugeSaturates(t *testing.T) {
-	for _, v := range []string{"9223372037", "99999999999999"} {
+	far := time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC).Format(http.TimeFormat)
+	for _, v := range []string{"9223372037", "99999999999999", "99999999999999999999", "123456789012345678901234567890", far} {
 		if d, ok := ParseRetryAfter(v, time.Unix(0, 0)); !ok || d != math.MaxInt64 {
 			t.Errorf("ParseRetryAfter(%q) = %v, %v; want the largest Duration", v, d, ok)
 		}
 	}
 	if d, ok := ParseRetryAfter("9223372036", time.Unix(0, 0)); !ok || d != 9223372036*time.Second {
 		t.Errorf("ParseRetryAfter(9223372036) = %v, %v", d, ok)
+	}
+}
+
+// TestRetryClientWaitsTheLongestForAHugeRetryAfter: a 429 whose Retry-After
+// has more digits than an int64 holds makes the client wait the longest
+// Duration (jitter on top cannot wrap it), not retry at once.
+func TestRetryClientWaitsTheLongestForAHugeRetryAfter(t *testing.T) {
+	now := time.UnixMilli(0)
+	calls := 0
+	do := func(*http.Request) (*http.Response, error) {
+		calls++
+		h := http.Header{"Retry-After": {"99999999999999999999"}}
+		return &http.Response{StatusCode: http.StatusTooManyRequests, Header: h, Body: http.NoBody}, nil
+	}
+	c := fakeClient(&now, do, 5)
+	c.MaxAttempts = 2
+	req, _ := http.NewRequest(http.MethodGet, "http://api.test/read", nil)
+	if _, err := c.Send(req); err != nil {
+		t.Fatal(err)
+	}
+	if calls != 2 || len(c.Waits) != 1 || c.Waits[0] != math.MaxInt64 {
+		t.Fatalf("%d calls, waits %v; want one wait of the largest Duration", calls, c.Waits)
 	}
 }
