@@ -26,9 +26,14 @@ bench:
 bench-redis:
 	$(GO) test -run '^$$' -bench . -benchmem ./chapters/06-distributed
 
-## exercise: run one chapter's tests against your own stub, e.g. make exercise CH=02
+## exercise: run one chapter's tests against your own stub, e.g. make exercise CH=02 (or CH=2)
+EXERCISES := 02 03 04 06
+CHN       := $(if $(filter 1 2 3 4 5 6 7 8 9,$(CH)),0$(CH),$(CH))
 exercise:
-	$(GO) test -count=1 -tags exercise ./chapters/$(CH)-*/
+ifeq ($(and $(filter 1,$(words $(CH))),$(filter $(EXERCISES),$(CHN))),)
+	$(error make exercise: no exercise for CH=$(CH): accepted CH=02, 03, 04 or 06 (2, 3, 4 and 6 work too))
+endif
+	$(GO) test -count=1 -tags exercise ./chapters/$(CHN)-*/
 
 fmt:
 	gofmt -w chapters tui internal
