@@ -11,7 +11,7 @@ tui:
 
 ## test: everything, with the race detector (Redis tests need Redis: see README)
 test: vet
-	@unformatted=$$(gofmt -l chapters tui internal); \
+	@unformatted=$$(gofmt -l chapters tui internal core); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed on:"; echo "$$unformatted"; exit 1; fi
 	$(GO) test -race -count=1 -timeout 25m $(PKGS)
 
@@ -36,4 +36,4 @@ endif
 	$(GO) test -count=1 -tags exercise ./chapters/$(CHN)-*/
 
 fmt:
-	gofmt -w chapters tui internal
+	gofmt -w chapters tui internal core
