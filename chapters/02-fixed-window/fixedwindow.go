@@ -3,29 +3,24 @@
 package fixedwindow
 
 import (
-	"math"
 	"time"
 
 	"github.com/ratelimit-course/ratelimit/core"
 )
 
-// Window is the aligned fixed-window counter (`fixed-window`).
+// Window is a counter of the cost seen in the current window [kW, (k+1)W),
+// k = floor(t/W), allowing a request while the counter stays at most L
+// (`fixed-window`, CONTRACT.md §2).
 //
-// Window k is [kW, (k+1)W), the same grid for every key, so the counter can
-// live in a store under a key named after k. Each request adds its cost to the
-// counter whether it is allowed or not, because INCR cannot take it back; a
-// request is allowed iff the counter, after adding, is at most L.
-//
-// The grid is the weakness: L requests at the end of window k and L more at
-// the start of window k+1 are all allowed, 2L inside a span much shorter
-// than W.
+// Every key shares the same grid, so a store can keep the counter under a key
+// named after k. A request adds its cost whether it is allowed or not, as
+// INCR does. The grid is the weakness: L requests just before kW and L just
+// after it all pass, 2L inside a span much shorter than W.
 type Window struct {
-	width   int64 // W in nanoseconds
-	limit   int
-	id      int64 // floor(t/W) of the window being counted
-	count   int   // cost seen in window id, rejected requests included
-	last    int64 // latest time seen: time never runs backwards for a key
-	started bool
+	width int64 // W in nanoseconds
+	limit int   // L
+	id    int64 // k, the window being counted
+	count int   // cost seen in window id, rejected requests included
 }
 
 // New returns one key's aligned fixed window.
@@ -41,59 +36,53 @@ func (w *Window) MaxCost() int { return w.limit }
 
 // AllowN decides a request of the given cost at now.
 func (w *Window) AllowN(now time.Time, cost int) core.Decision {
-	t, late := clamp(now.UnixNano(), w.last, w.started)
-	id := floorDiv(t, w.width)
-	count := w.count
-	if !w.started || id != w.id {
-		count = 0 // a new window: the old counter has expired
+	t := now.UnixNano() // >= 0 in the domain, so / is floor
+	// A late request (stamped before the latest seen) counts in the latest
+	// window: the window id never goes back.
+	id, count := max(t/w.width, w.id), w.count
+	if id != w.id {
+		count = 0 // a new window starts from zero
 	}
 	if cost < 1 || cost > w.limit {
 		return core.Decision{Remaining: max(0, w.limit-count)}
 	}
-	w.started, w.id, w.last = true, id, t
-	allowed := count <= w.limit-cost
-	w.count = addSat(count, cost)
-	if allowed {
+	// No overflow: a cost is at most 1e9, so the 64-bit count would need
+	// 9e18/1e9 = 9e9 requests of the largest cost in one window of one key.
+	w.id, w.count = id, count+cost
+	if w.count <= w.limit {
 		return core.Decision{Allowed: true, Remaining: w.limit - w.count}
 	}
-	// Nothing in this window can pass any more; the next window starts at 0
-	// and any cost up to L fits there. (id+1)·W may lie past the int64 range
-	// for a window at the end of time; the difference is still exact.
-	return core.Decision{RetryAfter: time.Duration((id+1)*w.width-t) + late}
+	// Window id+1 starts at zero, where any cost up to L fits. Counted from
+	// the caller's own t, so that a late caller is not told to come early.
+	return core.Decision{RetryAfter: time.Duration((id+1)*w.width - t)}
 }
 
 // State returns the counter as of the last decision.
 func (w *Window) State() State {
-	if !w.started {
-		return State{}
-	}
 	return State{WindowID: w.id, Start: time.Unix(0, w.id*w.width), Count: w.count}
 }
 
-// Idle reports whether the window counted last has ended by now, so that the
-// next request starts from zero just as it would for a key never seen
-// (core.Idler; Keyed.Sweep drops such keys).
+// Idle reports whether a key that has seen nothing would decide as this one
+// from now on: its count is zero, or its window has ended (core.Idler).
 func (w *Window) Idle(now time.Time) bool {
-	t := now.UnixNano()
-	return !w.started || (t >= w.last && floorDiv(t, w.width) != w.id)
+	return w.count == 0 || now.UnixNano()/w.width > w.id
 }
 
-// TTLWindow is the fixed window whose clock starts at the key's first request
-// (`fixed-window-ttl`): INCR, and set an expiry of W when the counter is new.
+// TTLWindow is a counter that opens a window of width W at the first request
+// after the previous window expired, allowing a request while the counter
+// stays at most L (`fixed-window-ttl`, CONTRACT.md §2).
 //
-// The window is [start, start+W); the first request at or after start+W opens
-// the next one. Because a window only opens on a request, that request is
-// always inside it, and no span of length W can hold all of one window's
-// admissions and all of the next one's: the exact worst case is 2L-1 in some
-// W (L-1 at the end of one window, L at the start of the next), one less
-// than the aligned grid's 2L.
+// It is INCR plus an expiry of W set when the key is new. A window opens only
+// on a request, which is therefore inside it, so no span of length W holds
+// all of one window's admissions and all of the next one's: the exact worst
+// case is 2L-1 in some W (L-1 at the end of one window, L at the start of
+// the next), one less than the aligned grid's 2L.
 type TTLWindow struct {
 	width    int64 // W in nanoseconds
-	limit    int
+	limit    int   // L
+	openings int64 // windows opened so far; 0 is a key never seen
 	start    int64 // when the current window opened
-	openings int64 // how many windows this key has opened
 	count    int   // cost seen in the current window, rejected requests included
-	last     int64 // latest time seen
 }
 
 // NewTTL returns one key's first-hit fixed window.
@@ -109,10 +98,11 @@ func (w *TTLWindow) MaxCost() int { return w.limit }
 
 // AllowN decides a request of the given cost at now.
 func (w *TTLWindow) AllowN(now time.Time, cost int) core.Decision {
-	t, late := clamp(now.UnixNano(), w.last, w.openings > 0)
-	// t >= start, so the unsigned difference is exact even across centuries.
-	open := w.openings > 0 && uint64(t-w.start) < uint64(w.width)
-	count := w.count
+	t := now.UnixNano()
+	// Expiry is decided by the clock, never by the count (E10). A late
+	// request has t-start below the latest request's, so it counts in the
+	// open window, as if decided at the latest time seen.
+	open, count := w.openings > 0 && t-w.start < w.width, w.count
 	if !open {
 		count = 0 // the key has expired (or never existed)
 	}
@@ -120,59 +110,22 @@ func (w *TTLWindow) AllowN(now time.Time, cost int) core.Decision {
 		return core.Decision{Remaining: max(0, w.limit-count)}
 	}
 	if !open {
-		w.openings++
-		w.start = t
+		w.openings, w.start = w.openings+1, t
 	}
-	w.last = t
-	allowed := count <= w.limit-cost
-	w.count = addSat(count, cost)
-	if allowed {
+	w.count = count + cost // no overflow, for Window's reason
+	if w.count <= w.limit {
 		return core.Decision{Allowed: true, Remaining: w.limit - w.count}
 	}
-	return core.Decision{RetryAfter: time.Duration(w.start+w.width-t) + late}
+	return core.Decision{RetryAfter: time.Duration(w.start + w.width - t)}
 }
 
 // State returns the counter as of the last decision.
 func (w *TTLWindow) State() State {
-	if w.openings == 0 {
-		return State{}
-	}
 	return State{WindowID: w.openings, Start: time.Unix(0, w.start), Count: w.count}
 }
 
-// Idle reports whether the key's window has expired by now (core.Idler),
-// as its TTL would have in Redis.
+// Idle reports whether the key's window has expired by now, as its TTL would
+// have in Redis (core.Idler).
 func (w *TTLWindow) Idle(now time.Time) bool {
-	t := now.UnixNano()
-	return w.openings == 0 || (t >= w.last && uint64(t-w.start) >= uint64(w.width))
-}
-
-// clamp keeps a key's time from running backwards: a now earlier than the
-// latest time seen is decided at that latest time, and late is how far
-// behind it the caller was. RetryAfter adds late back, because the caller
-// measures the delay from its own now: without it a request stamped 100 ms
-// late would be told to come back 100 ms too early.
-func clamp(now, last int64, seen bool) (t int64, late time.Duration) {
-	if seen && now < last {
-		return last, time.Duration(last - now)
-	}
-	return now, 0
-}
-
-// addSat is count + cost, stopping at MaxInt instead of wrapping: with L near
-// MaxInt a wrapped counter would turn negative and admit everything.
-func addSat(count, cost int) int {
-	if count > math.MaxInt-cost {
-		return math.MaxInt
-	}
-	return count + cost
-}
-
-// floorDiv is floor(a/b) for b > 0, also for instants before 1970.
-func floorDiv(a, b int64) int64 {
-	q := a / b
-	if a%b < 0 {
-		q--
-	}
-	return q
+	return w.openings == 0 || now.UnixNano()-w.start >= w.width
 }
