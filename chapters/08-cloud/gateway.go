@@ -5,31 +5,41 @@ import (
 	"net/http"
 	"time"
 
+	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
 	"github.com/ratelimit-course/ratelimit/core"
 )
 
 // Throttle is API Gateway's throttle: a token bucket whose Rate is the
 // steady requests per second and whose Burst is the bucket's capacity.
 // After a quiet spell a client may send Burst requests at once, then Rate
-// per second.
+// per second. The model runs chapter 04's token bucket.
 type Throttle struct {
 	Rate  float64 // steady requests per second, > 0
 	Burst int     // bucket capacity, >= 1
 }
 
+// validate checks the throttle against the course's domain (core), naming
+// the parameter after the throttle it belongs to.
 func (t Throttle) validate(name string) error {
-	if !(t.Rate > 0) {
-		return core.BadParam(name+" rate", t.Rate, "requests per second > 0")
+	if err := core.CheckCount(name+" burst", t.Burst); err != nil {
+		return err
 	}
-	if t.Burst < 1 {
-		return core.BadParam(name+" burst", t.Burst, "an integer >= 1")
-	}
-	return nil
+	return core.CheckRate(name+" rate", t.Rate, t.Burst)
 }
 
-// DefaultAccountThrottle is the per-Region account default AWS documents
-// (10,000 requests per second, burst 5,000); a zero Account uses it.
-var DefaultAccountThrottle = Throttle{Rate: 10000, Burst: 5000}
+// bucket is a fresh, full token bucket for a throttle already validated.
+func (t Throttle) bucket() (*buckets.TokenBucket, error) {
+	return buckets.NewTokenBucket(buckets.Config{Capacity: t.Burst, Rate: t.Rate})
+}
+
+// The account throttle AWS documents per Region: 10,000 requests per second
+// with a burst of 5,000 in most Regions, 2,500 with a burst of 1,250 in some
+// newer ones. The rate can be raised on request; the burst is set by AWS. A
+// zero GatewayConfig.Account uses DefaultAccountThrottle.
+var (
+	DefaultAccountThrottle     = Throttle{Rate: 10000, Burst: 5000}
+	NewerRegionAccountThrottle = Throttle{Rate: 2500, Burst: 1250}
+)
 
 // Period is a quota's reset period.
 type Period int
@@ -79,7 +89,10 @@ type Quota struct {
 	Period Period
 }
 
-// UsagePlan ties API keys to a throttle and a quota.
+// UsagePlan ties API keys to a throttle and a quota. Usage plans and API
+// keys exist for REST APIs only (not HTTP APIs). One API key may belong to
+// several usage plans, but to at most one per stage; this model is one
+// stage, so each key has one plan.
 type UsagePlan struct {
 	Name     string
 	Throttle Throttle
@@ -92,10 +105,12 @@ type GatewayConfig struct {
 	Plans   []UsagePlan
 	Stage   Throttle // the stage's default throttle; zero means none
 	Account Throttle // zero means DefaultAccountThrottle
-	// Nodes models "best effort": AWS enforces throttles across a fleet and
-	// does not promise an exact cap. Here each of Nodes front ends keeps its
-	// own buckets and requests go round-robin, so a burst can get through
-	// up to Nodes times. 0 or 1 means one exact front end.
+	// Nodes is a hypothetical model of "best effort", the course's and not
+	// AWS's: AWS says only that usage-plan throttles and quotas are not
+	// hard limits and are applied on a best-effort basis, and documents no
+	// mechanism. Here each of Nodes front ends keeps its own buckets and
+	// requests go round-robin, so one way a burst could get through up to
+	// Nodes times. 0 or 1 means one exact front end.
 	Nodes int
 }
 
@@ -121,19 +136,18 @@ type GatewayResult struct {
 // Gateway is an executable model of an API Gateway stage with usage plans.
 // It is not safe for concurrent use.
 type Gateway struct {
-	cfg     GatewayConfig
-	planOf  map[string]*UsagePlan
-	nodes   []gatewayNode
-	next    int
-	quota   map[string]*quotaCount // per API key
-	plans   []UsagePlan
-	hasStag bool
+	planOf map[string]*UsagePlan
+	nodes  []gatewayNode
+	next   int
+	quota  map[string]*quotaCount // per API key
+	plans  []UsagePlan
 }
 
+// gatewayNode is one front end's throttles: a bucket per API key, and the
+// stage's (nil when the stage has none) and the account's.
 type gatewayNode struct {
-	plan    map[string]*bucket
-	stage   bucket
-	account bucket
+	plan           map[string]*buckets.TokenBucket
+	stage, account *buckets.TokenBucket
 }
 
 type quotaCount struct {
@@ -141,8 +155,10 @@ type quotaCount struct {
 	used   int
 }
 
-// NewGateway validates cfg. Every throttle needs Rate > 0 and Burst >= 1,
-// every quota a known period and a limit >= 0, every key exactly one plan.
+// NewGateway validates cfg. Every throttle needs a rate and a burst in the
+// course's domain (a burst from 1 to 1e9, a rate above 0 that refills the
+// burst within 1e9 s), every quota a known period and a limit >= 0, every
+// key one plan.
 func NewGateway(cfg GatewayConfig) (*Gateway, error) {
 	if cfg.Account == (Throttle{}) {
 		cfg.Account = DefaultAccountThrottle
@@ -162,7 +178,7 @@ func NewGateway(cfg GatewayConfig) (*Gateway, error) {
 	if len(cfg.Plans) == 0 {
 		return nil, core.BadParam("usage plans", "none", "at least one usage plan with an API key")
 	}
-	g := &Gateway{cfg: cfg, planOf: map[string]*UsagePlan{}, quota: map[string]*quotaCount{}, hasStag: hasStage}
+	g := &Gateway{planOf: map[string]*UsagePlan{}, quota: map[string]*quotaCount{}}
 	g.plans = append([]UsagePlan(nil), cfg.Plans...)
 	for i := range g.plans {
 		p := &g.plans[i]
@@ -177,17 +193,40 @@ func NewGateway(cfg GatewayConfig) (*Gateway, error) {
 		}
 		for _, k := range p.APIKeys {
 			if _, dup := g.planOf[k]; dup {
-				return nil, core.BadParam("api key", k, "a key in exactly one usage plan")
+				return nil, core.BadParam("api key", k, "a key in one usage plan per stage (this model is one stage)")
 			}
 			g.planOf[k] = p
 		}
 	}
-	n := max(cfg.Nodes, 1)
-	g.nodes = make([]gatewayNode, n)
+	g.nodes = make([]gatewayNode, max(cfg.Nodes, 1))
 	for i := range g.nodes {
-		g.nodes[i].plan = map[string]*bucket{}
+		node := &g.nodes[i]
+		node.plan = map[string]*buckets.TokenBucket{}
+		var err error
+		for k, p := range g.planOf {
+			if node.plan[k], err = p.Throttle.bucket(); err != nil {
+				return nil, err
+			}
+		}
+		if hasStage {
+			if node.stage, err = cfg.Stage.bucket(); err != nil {
+				return nil, err
+			}
+		}
+		if node.account, err = cfg.Account.bucket(); err != nil {
+			return nil, err
+		}
 	}
 	return g, nil
+}
+
+// has reports whether b would admit one request at now, without spending:
+// a TokenBucket is a plain value, so a copy answers for it. The gateway
+// consults every throttle first and spends a token from each only when all
+// of them have one.
+func has(b *buckets.TokenBucket, now time.Time) bool {
+	probe := *b
+	return probe.AllowN(now, 1).Allowed
 }
 
 // Handle decides one request. All throttles are consulted first and spent
@@ -200,20 +239,16 @@ func (g *Gateway) Handle(r Request) GatewayResult {
 	node := &g.nodes[g.next]
 	g.next = (g.next + 1) % len(g.nodes)
 	pb := node.plan[r.APIKey]
-	if pb == nil {
-		pb = &bucket{}
-		node.plan[r.APIKey] = pb
-	}
 	tooMany := GatewayResult{Status: http.StatusTooManyRequests, Message: "Too Many Requests"}
-	if !pb.ok(p.Throttle, r.At) {
+	if !has(pb, r.At) {
 		tooMany.Layer = LayerPlanThrottle
 		return tooMany
 	}
-	if g.hasStag && !node.stage.ok(g.cfg.Stage, r.At) {
+	if node.stage != nil && !has(node.stage, r.At) {
 		tooMany.Layer = LayerStage
 		return tooMany
 	}
-	if !node.account.ok(g.cfg.Account, r.At) {
+	if !has(node.account, r.At) {
 		tooMany.Layer = LayerAccount
 		return tooMany
 	}
@@ -231,11 +266,11 @@ func (g *Gateway) Handle(r Request) GatewayResult {
 			return GatewayResult{Status: http.StatusTooManyRequests, Layer: LayerQuota, Message: "Limit Exceeded"}
 		}
 	}
-	pb.take()
-	if g.hasStag {
-		node.stage.take()
+	pb.AllowN(r.At, 1)
+	if node.stage != nil {
+		node.stage.AllowN(r.At, 1)
 	}
-	node.account.take()
+	node.account.AllowN(r.At, 1)
 	if q != nil {
 		q.used++
 	}

@@ -2,6 +2,7 @@ package cloud_test
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"testing"
 	"time"
@@ -119,7 +120,58 @@ func TestE18_StageAndAccountThrottlesCanRejectFirst(t *testing.T) {
 	}
 }
 
-func TestE18_GatewayThrottleIsBestEffort(t *testing.T) {
+// TestGatewaySpendsOnlyWhenEveryThrottleAdmits: a request the stage
+// rejects does not spend the usage plan's token (in this model every
+// throttle is consulted before any is spent).
+func TestGatewaySpendsOnlyWhenEveryThrottleAdmits(t *testing.T) {
+	slowPlan := plan("slow", 0.001, 2, cloud.Quota{}, "k") // two tokens, then one per 1,000 s
+	g := gateway(t, cloud.GatewayConfig{Plans: []cloud.UsagePlan{slowPlan}, Stage: cloud.Throttle{Rate: 1, Burst: 1}})
+	var layers []string
+	for _, ms := range []int64{0, 0, 1000, 2000} {
+		r := g.Handle(cloud.Request{At: at(ms), APIKey: "k"})
+		layers = append(layers, fmt.Sprintf("%d %s", r.Status, r.Layer))
+	}
+	// 0 ms: both admit. 0 ms again: the stage is empty, the plan keeps its
+	// second token. 1 s: the stage has refilled and the plan still has it.
+	// 2 s: the plan is empty (the stage alone would admit).
+	want := []string{"200 ", "429 " + cloud.LayerStage, "200 ", "429 " + cloud.LayerPlanThrottle}
+	if fmt.Sprint(layers) != fmt.Sprint(want) {
+		t.Fatalf("got %q, want %q", layers, want)
+	}
+}
+
+// TestE18_AccountThrottleDefaults: with no account throttle given, the
+// gateway applies AWS's default for most Regions, a burst of 5,000; newer
+// Regions get 1,250. The 5,001st (1,251st) simultaneous request is rejected
+// by the account throttle however generous the plan.
+func TestE18_AccountThrottleDefaults(t *testing.T) {
+	generous := plan("generous", 1e6, 1e6, cloud.Quota{}, "k")
+	for _, c := range []struct {
+		account cloud.Throttle
+		burst   int
+	}{{cloud.Throttle{}, 5000}, {cloud.NewerRegionAccountThrottle, 1250}} {
+		g := gateway(t, cloud.GatewayConfig{Plans: []cloud.UsagePlan{generous}, Account: c.account})
+		passed := 0
+		var last cloud.GatewayResult
+		for range c.burst + 1 {
+			if last = g.Handle(cloud.Request{At: at(0), APIKey: "k"}); last.Status == http.StatusOK {
+				passed++
+			}
+		}
+		if passed != c.burst || last.Layer != cloud.LayerAccount {
+			t.Errorf("account %+v: %d of %d passed, last %+v; want %d, then the account throttle", c.account, passed, c.burst+1, last, c.burst)
+		}
+	}
+	if cloud.DefaultAccountThrottle.Rate != 10000 || cloud.NewerRegionAccountThrottle.Rate != 2500 {
+		t.Errorf("account rates %v and %v, want 10,000 and 2,500 per second", cloud.DefaultAccountThrottle.Rate, cloud.NewerRegionAccountThrottle.Rate)
+	}
+}
+
+// TestE18_BestEffortUnderAHypotheticalModel: AWS calls usage-plan
+// throttling best effort, not a hard cap, and documents no mechanism. This
+// course's hypothetical model keeps a bucket per front end: with Nodes front
+// ends, a burst-5 plan lets 5 × Nodes of a 30-request burst through.
+func TestE18_BestEffortUnderAHypotheticalModel(t *testing.T) {
 	for _, c := range []struct{ nodes, want int }{{1, 5}, {2, 10}, {3, 15}} {
 		g := gateway(t, cloud.GatewayConfig{Plans: []cloud.UsagePlan{plan("p", 1, 5, cloud.Quota{}, "k")}, Nodes: c.nodes})
 		passed := 0
@@ -160,6 +212,8 @@ func TestGatewayRejectsBadConfig(t *testing.T) {
 		{"no plans", cloud.GatewayConfig{}, "usage plans"},
 		{"rate 0", cloud.GatewayConfig{Plans: []cloud.UsagePlan{plan("p", 0, 5, cloud.Quota{}, "k")}}, "usage plan p throttle rate"},
 		{"burst 0", cloud.GatewayConfig{Plans: []cloud.UsagePlan{plan("p", 1, 0, cloud.Quota{}, "k")}}, "usage plan p throttle burst"},
+		{"burst 2e9", cloud.GatewayConfig{Plans: []cloud.UsagePlan{plan("p", 1, 2e9, cloud.Quota{}, "k")}}, "usage plan p throttle burst"},
+		{"refill over 1e9 s", cloud.GatewayConfig{Plans: []cloud.UsagePlan{plan("p", 1e-6, 10000, cloud.Quota{}, "k")}}, "usage plan p throttle rate"},
 		{"bad period", cloud.GatewayConfig{Plans: []cloud.UsagePlan{plan("p", 1, 1, cloud.Quota{Limit: 5, Period: 9}, "k")}}, "usage plan p quota period"},
 		{"negative quota", cloud.GatewayConfig{Plans: []cloud.UsagePlan{plan("p", 1, 1, cloud.Quota{Limit: -1, Period: cloud.Day}, "k")}}, "usage plan p quota limit"},
 		{"key twice", cloud.GatewayConfig{Plans: []cloud.UsagePlan{plan("p", 1, 1, cloud.Quota{}, "k"), plan("q", 1, 1, cloud.Quota{}, "k")}}, "api key"},
