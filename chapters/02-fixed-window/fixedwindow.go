@@ -8,14 +8,14 @@ import (
 	"github.com/ratelimit-course/ratelimit/core"
 )
 
-// Window is a counter of the cost seen in the current window [kW, (k+1)W),
-// k = floor(t/W), allowing a request while the counter stays at most L
+// Window is a counter per aligned window [kW, (k+1)W), k = floor(t/W): each
+// request adds its cost, and is allowed iff the count is then at most L
 // (`fixed-window`, CONTRACT.md §2).
 //
 // Every key shares the same grid, so a store can keep the counter under a key
-// named after k. A request adds its cost whether it is allowed or not, as
-// INCR does. The grid is the weakness: L requests just before kW and L just
-// after it all pass, 2L inside a span much shorter than W.
+// named after k. Rejected requests count too, as INCR does. The grid is the
+// weakness: L requests just before kW and L just after it all pass, 2L inside
+// a span much shorter than W.
 type Window struct {
 	width int64 // W in nanoseconds
 	limit int   // L
@@ -68,9 +68,9 @@ func (w *Window) Idle(now time.Time) bool {
 	return w.count == 0 || now.UnixNano()/w.width > w.id
 }
 
-// TTLWindow is a counter that opens a window of width W at the first request
-// after the previous window expired, allowing a request while the counter
-// stays at most L (`fixed-window-ttl`, CONTRACT.md §2).
+// TTLWindow is a counter per window [start, start+W) that opens at the first
+// request after the previous one expired: each request adds its cost, and is
+// allowed iff the count is then at most L (`fixed-window-ttl`, CONTRACT.md §2).
 //
 // It is INCR plus an expiry of W set when the key is new. A window opens only
 // on a request, which is therefore inside it, so no span of length W holds
@@ -99,9 +99,9 @@ func (w *TTLWindow) MaxCost() int { return w.limit }
 // AllowN decides a request of the given cost at now.
 func (w *TTLWindow) AllowN(now time.Time, cost int) core.Decision {
 	t := now.UnixNano()
-	// Expiry is decided by the clock, never by the count (E10). A late
-	// request has t-start below the latest request's, so it counts in the
-	// open window, as if decided at the latest time seen.
+	// Whether the window is open is computed from start and W on every
+	// request, never kept as a flag set once (CONTRACT.md E10). A late request
+	// has t-start below the latest one's, so it counts in the open window.
 	open, count := w.openings > 0 && t-w.start < w.width, w.count
 	if !open {
 		count = 0 // the key has expired (or never existed)
