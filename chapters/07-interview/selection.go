@@ -59,20 +59,62 @@ var selectionHeader = []string{"Algorithm", "Each key stores", "One decision", "
 
 // SelectionMarkdown renders the table as Markdown, one line per row.
 func SelectionMarkdown() string {
+	rows := make([][]string, len(Selection))
+	for i, r := range Selection {
+		rows[i] = []string{r.Name, r.State, r.Decision, r.Burst, r.MaxInWindow, r.GivesUp, r.SeenIn}
+	}
+	return markdownTable(selectionHeader, rows)
+}
+
+func markdownTable(header []string, rows [][]string) string {
 	var b strings.Builder
 	line := func(cells []string) {
 		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
 	}
-	line(selectionHeader)
-	sep := make([]string, len(selectionHeader))
+	line(header)
+	sep := make([]string, len(header))
 	for i := range sep {
 		sep[i] = "---"
 	}
 	line(sep)
-	for _, r := range Selection {
-		line([]string{r.Name, r.State, r.Decision, r.Burst, r.MaxInWindow, r.GivesUp, r.SeenIn})
+	for _, r := range rows {
+		line(r)
 	}
 	return b.String()
+}
+
+// Control is one row of the overload table: a limit that is not a rate per
+// key, for when the question is "the service is overloaded" rather than "a
+// client asks too much".
+type Control struct {
+	Name     string // the display name
+	Bounds   string // what it holds down
+	State    string // what it keeps
+	Response string // what a rejected request gets, and the numbers
+	GivesUp  string // the main cost
+	SeenIn   string // where it is commonly found
+}
+
+// Overload is the table below the selection table: the two controls a
+// rate limiter does not replace.
+var Overload = []Control{
+	{"In-flight (concurrency) limit", "requests in progress: by Little's law rate x latency, 100 rps x 0.2 s = 20",
+		"one counter, taken on entry and released on completion", "reject (or queue briefly) at N in flight; at 5 s latency a limit of 20 admits 4/s where a 100/s bucket lets 500 pile up",
+		"needs a release on every path, timeouts included", "Envoy circuit breakers (max_requests), Netflix concurrency-limits"},
+	{"Priority shedding", "total work when the service, not one client, is overloaded",
+		"load (utilisation, queue, latency) and a reserve per priority", "503 + Retry-After, lowest priority first; 1,000 slots with 20% reserved, 900 ordinary + 300 critical offered: 800 + 200 admitted",
+		"ordinary traffic under overload", "Google SRE criticality levels, Envoy overload manager"},
+}
+
+var overloadHeader = []string{"Control", "Holds down", "Keeps", "Rejects with", "Gives up", "Commonly found in"}
+
+// OverloadMarkdown renders the overload table as Markdown.
+func OverloadMarkdown() string {
+	rows := make([][]string, len(Overload))
+	for i, c := range Overload {
+		rows[i] = []string{c.Name, c.Bounds, c.State, c.Response, c.GivesUp, c.SeenIn}
+	}
+	return markdownTable(overloadHeader, rows)
 }
 
 // RowFor finds the row of an algorithm by its CLI name.
