@@ -36,7 +36,7 @@ var FourQuestions = []Question{
 	{
 		Name:    "placement",
 		Ask:     "Where is the request counted: edge, gateway or inside the service?",
-		Answers: "WAF/CDN for IP floods, API gateway for API keys, the service for users and costs; always after identity, before the work",
+		Answers: "WAF/CDN for IP floods, API gateway for API keys, the service for users and costs; always before the work: after identity for a per-user contract, before authentication (by network and by the account tried) on login",
 		Where:   "01 Chain (identity -> key -> limiter -> handler), 08 cloud layers",
 	},
 }
