@@ -1,7 +1,6 @@
 package buckets
 
 import (
-	"fmt"
 	"math"
 	"time"
 
@@ -18,56 +17,36 @@ type Config struct {
 	Rate     float64 // R: refills per second
 }
 
-// Limits that keep every instant an exact int64 count of nanoseconds. T must
-// be at least 1 ns, and refilling a whole bucket must take at most maxFill, so
-// that the debt TAT - now (at most C·T) always fits an int64 with room to
-// spare; TAT itself may pass the year 2262 (see clock).
-const (
-	maxRate     = 1e9     // one refill per nanosecond
-	maxFill     = 1e9     // seconds (about 31 years) to refill from empty
-	maxCapacity = 1 << 53 // larger counts are no longer exact in a float64
-	nsPerSecond = float64(time.Second)
-)
-
-// Validate reports the first bad parameter as a *core.ParamError naming
-// "capacity" or "rate" and what is accepted.
+// Validate reports the first parameter outside the course's domain as a
+// *core.ParamError: the capacity is an integer from 1 to 1e9 and the rate a
+// number of refills per second above 0 and at most 1e9, with a full refill
+// (C/R) taking at most 1e9 s.
 func (c Config) Validate() error {
-	if c.Capacity < 1 || c.Capacity > maxCapacity {
-		return core.BadParam("capacity", c.Capacity, "an integer from 1 to 2^53")
+	if err := core.CheckCount("capacity", c.Capacity); err != nil {
+		return err
 	}
-	r := c.Rate
-	if math.IsNaN(r) || math.IsInf(r, 0) || r <= 0 || r > maxRate {
-		return core.BadParam("rate", r, "a finite number > 0 and <= 1e9 (refills per second)")
-	}
-	if float64(c.Capacity)/r > maxFill {
-		return core.BadParam("rate", r, fmt.Sprintf(
-			"at least capacity/1e9 = %g per second (a full bucket of %d must refill within 1e9 s)",
-			float64(c.Capacity)/maxFill, c.Capacity))
-	}
-	return nil
+	return core.CheckRate("rate", c.Rate, c.Capacity)
 }
 
-// Interval is the emission interval T = 1/R to the nearest nanosecond, or 0
-// for an invalid Config. For rates that divide one second evenly (1, 2, 4, 5,
-// 10, 0.5 …) it is exact; otherwise (3 per second: 333 333 333.33… ns) GCRA
-// and the queue carry the fraction, so that three permits at R = 3 take
-// exactly one second, and the rounding here is for display only.
+// Interval is the emission interval T = 1/R to the nearest nanosecond (0 for
+// an invalid Config), for display: GCRA and the queue never add it up, they
+// compute n·T from the exact rate (see GCRA), so three permits at R = 3
+// take one second although T shows as 333.333333 ms.
 func (c Config) Interval() time.Duration {
 	if c.Validate() != nil {
 		return 0
 	}
-	return time.Duration(interval(c.Rate).round())
+	return time.Duration(math.Round(1e9 / c.Rate))
 }
 
-// Tau is the tolerance (C-1)·T to the nearest nanosecond, computed from the
-// exact T (or 0 for an invalid Config): how far the theoretical arrival time
-// may run ahead of now before GCRA rejects, and the longest a queued request
-// waits.
+// Tau is the tolerance (C-1)·T to the nearest nanosecond (0 for an invalid
+// Config): how far TAT may run ahead of now before GCRA rejects, and the
+// longest a queued request waits.
 func (c Config) Tau() time.Duration {
 	if c.Validate() != nil {
 		return 0
 	}
-	return time.Duration(interval(c.Rate).times(int64(c.Capacity - 1)).round())
+	return time.Duration(math.Round(float64(c.Capacity-1) * 1e9 / c.Rate))
 }
 
 // TokenState is a token bucket's whole state: the permits it held and the
