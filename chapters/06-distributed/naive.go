@@ -62,7 +62,7 @@ func (n *NaiveCounter) Allow(ctx context.Context, id string) (core.Decision, err
 //go:embed scripts/expire_on_first_hit.lua
 var expireOnFirstHitLua string
 
-var expireOnFirstHitScript = redis.NewScript(expireOnFirstHitLua)
+var expireOnFirstHitScript = newScript(expireOnFirstHitLua)
 
 // ExpireOnFirstHit is the trap of E10: the fixed-window-ttl counter, but the
 // expiry is set only when the request created the key (count == cost). It

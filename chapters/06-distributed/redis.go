@@ -7,16 +7,29 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
-	"github.com/ratelimit-course/ratelimit/core"
 	"github.com/redis/go-redis/v9"
+
+	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
+	sliding "github.com/ratelimit-course/ratelimit/chapters/03-sliding"
+	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 // The scripts. Each is one atomic step on the server: read, decide, write and
-// set the expiry with nothing in between (E9). go-redis's Script sends
+// set the expiry with nothing in between (E9). Each file holds its algorithm
+// only: newScript puts scripts/prelude.lua in front of it, which declares the
+// script's flags to Redis 7 (so Redis refuses it while out of memory, E20)
+// and sets the local now from ARGV[1] or Redis TIME. go-redis's Script sends
 // EVALSHA and falls back to EVAL the first time a server has not seen it.
+// The token bucket's body comes from scripts/token_bucket.lua, or from the
+// learner's exercise/token_bucket.lua under the exercise06 tag (script.go,
+// exercise.go).
 var (
+	//go:embed scripts/prelude.lua
+	prelude string
 	//go:embed scripts/fixed_window.lua
 	fixedWindowLua string
 	//go:embed scripts/fixed_window_ttl.lua
@@ -25,18 +38,19 @@ var (
 	slidingLogLua string
 	//go:embed scripts/sliding_counter.lua
 	slidingCounterLua string
-	//go:embed scripts/token_bucket.lua
-	tokenBucketLua string
 	//go:embed scripts/gcra.lua
 	gcraLua string
 
-	fixedWindowScript    = redis.NewScript(fixedWindowLua)
-	fixedWindowTTLScript = redis.NewScript(fixedWindowTTLLua)
-	slidingLogScript     = redis.NewScript(slidingLogLua)
-	slidingCounterScript = redis.NewScript(slidingCounterLua)
-	tokenBucketScript    = redis.NewScript(tokenBucketLua)
-	gcraScript           = redis.NewScript(gcraLua)
+	fixedWindowScript    = newScript(fixedWindowLua)
+	fixedWindowTTLScript = newScript(fixedWindowTTLLua)
+	slidingLogScript     = newScript(slidingLogLua)
+	slidingCounterScript = newScript(slidingCounterLua)
+	tokenBucketScript    = newScript(tokenBucketLua)
+	gcraScript           = newScript(gcraLua)
 )
+
+// newScript is a script body with the prelude in front.
+func newScript(body string) *redis.Script { return redis.NewScript(prelude + body) }
 
 // Key returns the Redis key of one identity's state: "rl:{id}:kind". The
 // braces are a hash tag: Redis Cluster places a key by the text between them
@@ -56,6 +70,13 @@ func checkID(id string) error {
 
 // WindowConfig configures the window algorithms: at most Limit cost units in
 // any Window. SubWindows applies to the sliding counter only (0 means 1).
+//
+// Each algorithm accepts exactly what its chapter's Config accepts
+// (fixedwindow.Config, sliding.Config: the course's domain, core/domain.go)
+// and refuses with the same words, plus what the scripts need: whole
+// milliseconds, and for the sliding counter whole-millisecond sub-windows
+// with Limit × sub-window ms at most 2^51 (its arithmetic stays exact in a
+// Lua double).
 type WindowConfig struct {
 	Window     time.Duration
 	Limit      int
@@ -63,33 +84,66 @@ type WindowConfig struct {
 }
 
 // BucketConfig configures the token bucket and GCRA: Capacity permits at most,
-// refilled at Rate per second.
+// refilled at Rate per second. It accepts exactly what buckets.Config
+// accepts: capacity 1..1e9, a rate above 0 and at most 1e9 per second that
+// refills a full bucket within 1e9 s.
 type BucketConfig struct {
 	Capacity int
 	Rate     float64
 }
 
+// maxScaled bounds the sliding counter's largest product, L × w, so that
+// every number its script computes (at most about 3 L w) is exact in a
+// double (2^53).
+const maxScaled = 1 << 51
+
+// check validates a config of the fixed windows: chapter 02's rule, and whole ms.
 func (c WindowConfig) check() error {
-	if c.Window < time.Millisecond || c.Window%time.Millisecond != 0 {
-		return core.BadParam("window", c.Window, "a whole number of milliseconds, at least 1ms")
+	if err := (fixedwindow.Config{Window: c.Window, Limit: c.Limit}).Validate(); err != nil {
+		return err
 	}
-	if c.Limit < 1 {
-		return core.BadParam("limit", c.Limit, "an integer >= 1")
+	return wholeMillis("window", c.Window)
+}
+
+// checkLog validates a sliding-log config: chapter 03's rule, and whole ms.
+func (c WindowConfig) checkLog() error {
+	if err := (sliding.Config{Window: c.Window, Limit: c.Limit, SubWindows: c.SubWindows}).Validate(); err != nil {
+		return err
 	}
-	if c.SubWindows < 0 || c.SubWindows > 1000 {
-		return core.BadParam("subwindows", c.SubWindows, "an integer from 1 to 1000 (0 means 1)")
+	return wholeMillis("window", c.Window)
+}
+
+// checkCounter validates a sliding-counter config: the log's rule, and
+// sub-windows of whole ms that keep the script's arithmetic exact.
+func (c WindowConfig) checkCounter() error {
+	if err := c.checkLog(); err != nil {
+		return err
+	}
+	n := int64(max(c.SubWindows, 1))
+	ms := c.Window.Milliseconds()
+	if ms%n != 0 {
+		return core.BadParam("subwindows", c.SubWindows,
+			fmt.Sprintf("a count that splits window %v into whole milliseconds (a divisor of %d)", c.Window, ms))
+	}
+	if w := ms / n; int64(c.Limit) > maxScaled/w {
+		return core.BadParam("limit", c.Limit, fmt.Sprintf(
+			"at most 2^51 / %d ms sub-window = %d (the script's arithmetic is exact up to 2^53)", w, maxScaled/w))
 	}
 	return nil
 }
 
-func (c BucketConfig) check() error {
-	if c.Capacity < 1 {
-		return core.BadParam("capacity", c.Capacity, "an integer >= 1")
-	}
-	if !(c.Rate > 0) || math.IsInf(c.Rate, 0) {
-		return core.BadParam("rate", c.Rate, "a finite number > 0 (permits per second)")
+// wholeMillis refuses a duration that is not a whole number of milliseconds:
+// the scripts count time in ms.
+func wholeMillis(param string, d time.Duration) error {
+	if d%time.Millisecond != 0 {
+		return core.BadParam(param, d, "a whole number of milliseconds (the Redis scripts count in ms)")
 	}
 	return nil
+}
+
+// check validates a bucket config: chapter 04's rule, nothing more.
+func (c BucketConfig) check() error {
+	return buckets.Config{Capacity: c.Capacity, Rate: c.Rate}.Validate()
 }
 
 // limiter is what every algorithm shares: a script, the kind of key it owns,
@@ -103,6 +157,8 @@ type limiter struct {
 	kind   string
 	params []any
 	max    int
+
+	noEviction atomic.Bool // the server's maxmemory-policy was found safe (E20)
 }
 
 // Allow decides one request of cost 1 for id, timed by the Redis server.
@@ -118,19 +174,19 @@ func (l *limiter) AllowN(ctx context.Context, id string, cost int) (core.Decisio
 	return d, err
 }
 
-// AllowNAt is AllowN at an explicit time (whole milliseconds since the Unix
-// epoch; earlier ones are an error). It exists so that tests can replay a
+// AllowNAt is AllowN at an explicit time, in whole milliseconds and inside
+// the course's domain (core.CheckTime: 1970 to 2200). It exists so that tests can replay a
 // sequence and compare with the in-memory chapters; production code lets
 // Redis read its own clock. As in chapters 02–04, time never runs backwards
 // for a key: a time earlier than one the key has seen is decided at that
 // latest time, and RetryAfter still counts from the time given. Expiry runs
-// on the server's clock whatever the time given.
+// on the server's clock whatever the time given, and is never longer than
+// the state's lifetime measured from the key's latest time.
 func (l *limiter) AllowNAt(ctx context.Context, id string, now time.Time, cost int) (core.Decision, error) {
-	ms := now.UnixMilli()
-	if ms < 0 {
-		return core.Decision{}, core.BadParam("now", now, "a time at or after the Unix epoch")
+	if err := core.CheckTime(now); err != nil {
+		return core.Decision{}, err
 	}
-	d, _, err := l.decide(ctx, id, ms, cost)
+	d, _, err := l.decide(ctx, id, now.UnixMilli(), cost)
 	return d, err
 }
 
@@ -138,7 +194,8 @@ func (l *limiter) AllowNAt(ctx context.Context, id string, now time.Time, cost i
 func (l *limiter) MaxCost() int { return l.max }
 
 // decide runs the script; nowMs < 0 means Redis TIME. It also returns the
-// time the script used, in ms. A Redis failure is returned wrapped, never
+// time the script used, in ms. A Redis failure (an outage, an OOM refusal, a
+// server that may evict the limiter's keys) is returned wrapped, never
 // turned into a decision: failing open or closed is the caller's policy.
 func (l *limiter) decide(ctx context.Context, id string, nowMs int64, cost int) (core.Decision, int64, error) {
 	if err := checkID(id); err != nil {
@@ -146,6 +203,13 @@ func (l *limiter) decide(ctx context.Context, id string, nowMs int64, cost int) 
 	}
 	if err := core.CheckCost(cost, l.max); err != nil {
 		return core.Decision{}, 0, err
+	}
+	if !l.noEviction.Load() {
+		// Once per limiter, on first use: a constructor does not dial.
+		if err := CheckNoEviction(ctx, l.rdb); err != nil {
+			return core.Decision{}, 0, fmt.Errorf("distributed: %s for %q: %w", l.name, id, err)
+		}
+		l.noEviction.Store(true)
 	}
 	args := make([]any, 0, 2+len(l.params))
 	args = append(args, nowMs, cost)
@@ -196,13 +260,14 @@ func NewFixedWindowTTL(rdb redis.Scripter, cfg WindowConfig) (*FixedWindowTTL, e
 		params: []any{cfg.Window.Milliseconds(), cfg.Limit}, max: cfg.Limit}}, nil
 }
 
-// SlidingLog keeps one sorted-set entry per allowed cost unit, scored by its
-// time: exact, and O(L) memory per key.
+// SlidingLog keeps one sorted-set entry per allowed request, scored by its
+// time and carrying its cost: exact, and O(L) memory per key at worst (L
+// requests of cost 1); a request of cost k is one entry whatever k is.
 type SlidingLog struct{ limiter }
 
 // NewSlidingLog returns a sliding-log limiter on rdb.
 func NewSlidingLog(rdb redis.Scripter, cfg WindowConfig) (*SlidingLog, error) {
-	if err := cfg.check(); err != nil {
+	if err := cfg.checkLog(); err != nil {
 		return nil, err
 	}
 	return &SlidingLog{limiter{rdb: rdb, script: slidingLogScript, name: "sliding-log", kind: "log",
@@ -215,7 +280,7 @@ type SlidingCounter struct{ limiter }
 
 // NewSlidingCounter returns a sliding-counter limiter on rdb.
 func NewSlidingCounter(rdb redis.Scripter, cfg WindowConfig) (*SlidingCounter, error) {
-	if err := cfg.check(); err != nil {
+	if err := cfg.checkCounter(); err != nil {
 		return nil, err
 	}
 	n := max(cfg.SubWindows, 1)

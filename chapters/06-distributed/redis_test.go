@@ -440,7 +440,7 @@ func TestBadInput(t *testing.T) {
 		{second(ok(NewGCRA(rdb, c3r2)).AllowN(ctx, "x", 4)), "cost"},
 		{second(ok(NewSlidingLog(rdb, w3)).AllowN(ctx, "x", 0)), "cost"},
 		{second(ok(NewTokenBucket(rdb, c3r2)).AllowN(ctx, "a}b", 1)), "id"},
-		{second(ok(NewFixedWindow(rdb, w3)).AllowNAt(ctx, "x", time.UnixMilli(-5), 1)), "now"},
+		{second(ok(NewFixedWindow(rdb, w3)).AllowNAt(ctx, "x", time.UnixMilli(-5), 1)), "time"},
 	} {
 		var pe *core.ParamError
 		require.ErrorAs(t, tc.err, &pe)

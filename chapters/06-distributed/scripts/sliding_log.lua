@@ -1,55 +1,72 @@
--- Sliding log: a sorted set of the allowed requests' times (score = ms).
--- A request of age >= W is outside the window; allow iff count + cost <= L.
--- One more member, "t", holds the latest time the key has seen as its score.
+-- Sliding log: one sorted-set entry per allowed request, scored with its
+-- time in ms. The window at now is (now - W, now]: an entry whose age has
+-- reached W is dropped. A request of cost k is allowed iff the cost of the
+-- entries left plus k is at most L. Rejected requests are not logged.
+--
+-- An entry is the member "<sum>:<cost>", where sum is the cost of that
+-- entry and every older one. The sums grow with time, so no two entries
+-- share a member (two requests in one ms stay two), and the cost inside
+-- the window is the newest sum minus the sum before the oldest entry.
+-- A request of cost k is one ZADD whatever k is, and memory grows with the
+-- number of requests, not their cost. Sums are kept modulo 2^50 so they
+-- stay exact in a double; a window never holds anywhere near that much.
+--
+-- One more member, "t", is scored with the latest time the key has seen.
+-- It sorts after every entry (letters come after digits), so the entries
+-- are ranks 0 .. n-1 and "t" is rank n.
 -- KEYS[1]  "rl:{id}:log"
--- ARGV     now_ms (negative: read Redis TIME), cost, window_ms, limit
+-- ARGV     now_ms, cost, window_ms, limit
 -- Returns  {allowed 0|1, remaining, retry_after_ms, now_ms}
-local now = tonumber(ARGV[1])
-if now < 0 then
-  local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
 local cost = tonumber(ARGV[2])
 local window = tonumber(ARGV[3])
 local limit = tonumber(ARGV[4])
 local key = KEYS[1]
+local M = 2 ^ 50
 
--- Time never runs backwards for a key: a caller whose time is behind the
--- latest one seen is decided at that time, as in chapter 03, and its retry
--- delay counts from its own time. (Deciding at the earlier time would also
--- break the members' uniqueness below.)
+-- Time never runs backwards for a key: a caller behind the latest time
+-- seen is decided at that time, and its retry delay counts from its own.
 local caller = now
 local last = tonumber(redis.call('ZSCORE', key, 't'))
 if last and last > now then now = last end
+redis.call('ZREMRANGEBYSCORE', key, '-inf', int(now - window))
+redis.call('ZADD', key, int(now), 't')
 
-redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
-local count = redis.call('ZCARD', key)
-if last and last > now - window then
-  count = count - 1 -- the "t" member survived the trim
-end
-redis.call('ZADD', key, now, 't')
-
-if count + cost <= limit then
-  -- Members must be unique or two requests in one millisecond would collapse
-  -- into one entry. Within one millisecond the count only grows, so
-  -- "now:position" never repeats.
-  for i = 1, cost do
-    redis.call('ZADD', key, now, now .. ':' .. (count + i))
-  end
-  -- The newest entry leaves the window W from now; then the key is empty.
-  redis.call('PEXPIRE', key, window + now - caller)
-  return {1, limit - count - cost, 0, caller}
+-- entry(rank) is the sum, cost and time of one entry.
+local function entry(rank)
+  local m = redis.call('ZRANGE', key, rank, rank, 'WITHSCORES')
+  local sum, c = string.match(m[1], '^(%d+):(%d+)$')
+  return tonumber(sum), tonumber(c), tonumber(m[2])
 end
 
--- Rejected: wait until enough of the oldest entries have aged out. ("t" sorts
--- after every entry: its score is the largest and letters sort after digits.)
-local need = count + cost - limit
-local entry = redis.call('ZRANGE', key, need - 1, need - 1, 'WITHSCORES')
-local retry = tonumber(entry[2]) + window - caller
-if retry < 1 then retry = 1 end
-if redis.call('PTTL', key) == -1 then
-  redis.call('PEXPIRE', key, window + now - caller)
+local used, newest, before = 0, 0, 0
+local n = redis.call('ZCARD', key) - 1
+if n > 0 then
+  local sum, c = entry(0)
+  before = sum - c
+  newest = entry(n - 1)
+  used = (newest - before) % M
 end
-local remaining = limit - count
-if remaining < 0 then remaining = 0 end
-return {0, remaining, retry, caller}
+
+if used + cost <= limit then
+  redis.call('ZADD', key, int(now), int((newest + cost) % M) .. ':' .. int(cost))
+  -- The new entry is the newest: W from now the log is empty.
+  redis.call('PEXPIRE', key, int(window))
+  return {1, limit - used - cost, 0, caller}
+end
+
+-- Rejected: the request fits once over = used + cost - L permits have left
+-- the window. Entries leave oldest first, so find the first entry whose sum
+-- reaches before + over (the sums grow with the rank: a binary search); the
+-- request fits when that entry's age reaches W.
+local over = used + cost - limit
+local lo, hi = 0, n - 1
+while lo < hi do
+  local mid = math.floor((lo + hi) / 2)
+  if (entry(mid) - before) % M >= over then hi = mid else lo = mid + 1 end
+end
+local _, _, at = entry(lo)
+if redis.call('PTTL', key) < 0 then
+  local _, _, t = entry(n - 1)
+  redis.call('PEXPIRE', key, int(t + window - now))
+end
+return {0, limit - used, at + window - caller, caller}

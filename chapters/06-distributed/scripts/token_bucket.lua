@@ -1,53 +1,49 @@
--- Token bucket: C tokens at first sight, refilled at R per second up to C;
--- a request of cost k is allowed iff tokens >= k, then spends k.
--- Tokens are fractional: they are stored as a decimal string (Redis writes a
--- Lua number with full precision) and compared with a 1e-9 tolerance so that
--- an exact tie allows, as exact arithmetic would.
--- KEYS[1]  "rl:{id}:tb", a hash {tokens, ts}
--- ARGV     now_ms (negative: read Redis TIME), cost, capacity, rate_per_s
+-- Token bucket: a bucket of C tokens, full at first sight and refilled at R
+-- per second up to C. A request of cost k is allowed iff the bucket holds k
+-- tokens, and then takes them.
+--
+-- Tokens are fractional and are stored as text with 17 significant digits,
+-- which gives back the same double. The comparison allows 1e-9 of slack so
+-- that an exact tie (at R = 3, one token is back after 1000/3 ms) allows,
+-- as exact arithmetic would.
+-- KEYS[1]  "rl:{id}:tb", a hash {tokens, ts = the latest time the key has seen}
+-- ARGV     now_ms, cost, capacity, rate_per_s
 -- Returns  {allowed 0|1, remaining, retry_after_ms, now_ms}
-local now = tonumber(ARGV[1])
-if now < 0 then
-  local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
 local cost = tonumber(ARGV[2])
 local C = tonumber(ARGV[3])
 local R = tonumber(ARGV[4])
 local key = KEYS[1]
 local eps = 1e-9
--- After this long without requests the bucket is full again, which is the same
--- as having no key at all.
+-- The state's lifetime: C/R seconds after its latest time the bucket is
+-- full again, exactly what a missing key means.
 local ttl = math.ceil(C * 1000 / R)
 
--- ts is the latest time the key has seen. A caller whose time is behind it
--- is decided then, as in chapter 04 (no refill), and its retry delay counts
--- from its own time.
-local state = redis.call('HMGET', key, 'tokens', 'ts')
 local tokens, last = C, now
+local state = redis.call('HMGET', key, 'tokens', 'ts')
 if state[1] then
-  tokens = tonumber(state[1])
-  last = tonumber(state[2])
+  tokens, last = tonumber(state[1]), tonumber(state[2])
 end
+-- Time never runs backwards for a key: a caller behind the key's latest
+-- time is decided then (no refill), and its retry delay counts from its own.
 if now > last then
   tokens = math.min(C, tokens + (now - last) * R / 1000)
   last = now
 end
+local late = last - now
 
-if tokens + eps >= cost then
-  tokens = tokens - cost
-  if tokens < 0 then tokens = 0 end
-  redis.call('HSET', key, 'tokens', tokens, 'ts', last)
-  redis.call('PEXPIRE', key, ttl + last - now)
-  return {1, math.floor(tokens + eps), 0, now}
+local allowed = tokens + eps >= cost
+if allowed then
+  tokens = math.max(0, tokens - cost)
+end
+-- A rejection writes too: the refill is kept and the key's time moves on.
+redis.call('HSET', key, 'tokens', string.format('%.17g', tokens), 'ts', int(last))
+if allowed or redis.call('PTTL', key) < 0 then
+  redis.call('PEXPIRE', key, int(ttl))
 end
 
--- Rejected: store the refilled state too, so that the key's time moves on,
--- and make sure the key can still expire.
-redis.call('HSET', key, 'tokens', tokens, 'ts', last)
-if redis.call('PTTL', key) == -1 then
-  redis.call('PEXPIRE', key, ttl + last - now)
+local remaining = math.floor(tokens + eps)
+if allowed then
+  return {1, remaining, 0, now}
 end
-local retry = math.ceil((cost - tokens) * 1000 / R - eps)
-if retry < 1 then retry = 1 end
-return {0, math.floor(tokens + eps), retry + last - now, now}
+local wait = math.max(1, math.ceil((cost - tokens) * 1000 / R - eps))
+return {0, remaining, wait + late, now}

@@ -1,0 +1,64 @@
+package distributed
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// ErrMayEvict is wrapped by the error a limiter returns when its Redis runs a
+// maxmemory-policy other than noeviction (E20). Every limiter key carries a
+// TTL, so a volatile-* policy evicts exactly those keys first and allkeys-*
+// evicts them among the rest; a limiter whose key has just been evicted sees
+// a fresh identity and admits a whole new limit. Under noeviction a full
+// Redis refuses the scripts instead (an OOM error), and the endpoint's
+// failure policy decides, as for any outage.
+var ErrMayEvict = errors.New("Redis may evict rate-limit keys (maxmemory-policy is not noeviction, E20)")
+
+// CheckNoEviction asks every primary behind rdb for its maxmemory-policy
+// (CONFIG GET) and returns nil only if each answers noeviction. It works with
+// a *redis.Client, a *redis.ClusterClient (every master) and a *redis.Ring
+// (every shard). Every limiter calls it on its first decision and fails
+// until it passes; call it yourself at start-up to fail early.
+//
+// A wrong policy gives an error wrapping ErrMayEvict. A server that cannot
+// answer (CONFIG disabled or renamed, as on many managed services, or an
+// ACL without +config) gives an error saying so: check the policy in the
+// provider's console and wrap the client with AssumeNoEviction.
+func CheckNoEviction(ctx context.Context, rdb redis.Scripter) error {
+	switch c := rdb.(type) {
+	case assumedNoEviction:
+		return nil
+	case *redis.ClusterClient:
+		return c.ForEachMaster(ctx, checkPolicy)
+	case *redis.Ring:
+		return c.ForEachShard(ctx, checkPolicy)
+	case *redis.Client:
+		return checkPolicy(ctx, c)
+	}
+	return fmt.Errorf("cannot check maxmemory-policy through a %T; if its Redis runs noeviction, wrap it with distributed.AssumeNoEviction", rdb)
+}
+
+func checkPolicy(ctx context.Context, c *redis.Client) error {
+	cfg, err := c.ConfigGet(ctx, "maxmemory-policy").Result()
+	if err != nil {
+		return fmt.Errorf("cannot read maxmemory-policy of %s (%w); if CONFIG is disabled there, make sure the policy is "+
+			"noeviction and wrap the client with distributed.AssumeNoEviction", c.Options().Addr, err)
+	}
+	if p := cfg["maxmemory-policy"]; p != "noeviction" {
+		return fmt.Errorf("%w: %s runs %q; set maxmemory-policy noeviction (or give the limiter a Redis of its own "+
+			"and wrap the client with distributed.AssumeNoEviction)", ErrMayEvict, c.Options().Addr, p)
+	}
+	return nil
+}
+
+// AssumeNoEviction wraps rdb so that limiters skip the maxmemory-policy check:
+// the opt-out for a Redis whose CONFIG command is disabled (check its policy
+// where the provider shows it) or one dedicated to the limiter, whose
+// operator has decided what eviction may cost. The wrapper only runs
+// scripts; use rdb itself for anything else.
+func AssumeNoEviction(rdb redis.Scripter) redis.Scripter { return assumedNoEviction{rdb} }
+
+type assumedNoEviction struct{ redis.Scripter }

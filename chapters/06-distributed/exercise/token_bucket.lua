@@ -1,0 +1,53 @@
+-- EXERCISE: the token bucket as one atomic Redis script.
+--
+-- `make exercise CH=06` loads this file instead of scripts/token_bucket.lua
+-- and runs chapter 06's Redis tests against it, among them the differential
+-- that replays random sequences through your script and through chapter
+-- 04's in-memory bucket and wants the same decision every time. Read the
+-- README's section "Exercise: write the atomic script" first.
+--
+-- The model (CONTRACT.md §2, token-bucket): a bucket of C tokens, full at
+-- first sight and refilled at R per second up to C. A request of cost k is
+-- allowed iff the bucket holds k tokens, and then takes them.
+--
+-- What you get
+--   KEYS[1]  "rl:{id}:tb": the one key you may touch. Keep the state in it,
+--            e.g. a hash {tokens = ..., ts = the latest time the key has seen}.
+--   ARGV[2]  cost k, a whole number from 1 to C (Go has checked it)
+--   ARGV[3]  capacity C, a whole number
+--   ARGV[4]  rate R in tokens per second, possibly fractional ("0.5", "3")
+--   now      the prelude (scripts/prelude.lua) has already set the local
+--            `now` to the time in whole ms: ARGV[1], or Redis TIME when the
+--            caller passed -1. It also defines int(x), which writes a whole
+--            number as digits for redis.call.
+--
+-- What you return: four integers, {allowed, remaining, retry_after_ms, now}
+--   allowed         1 or 0
+--   remaining       whole tokens left after this decision, floor(tokens)
+--   retry_after_ms  0 when allowed; else the first whole ms after which
+--                   this request would fit, never earlier:
+--                   ceil((k - tokens) * 1000 / R - 1e-9), and at least 1
+--                   (the 1e-9 keeps float noise from turning an exact
+--                   470 ms into 471)
+--   now             the `now` you were given
+--
+-- Pitfalls (each one has a test)
+--   1. Read, compute and write inside this one script. Redis runs a script
+--      whole before serving anyone else; that is what makes it atomic (E9).
+--   2. Every write sets an expiry (PEXPIRE), or the key lives forever (E10).
+--      C * 1000 / R ms after its latest time the bucket is full again, which
+--      is what a missing key means: use ceil(C * 1000 / R), nothing longer.
+--      On a rejection, set it only if the key has none (PTTL < 0).
+--   3. Tokens are fractional. Store them as text with every digit,
+--      string.format('%.17g', tokens); what you return is truncated to
+--      integers on the way out, so return floor(tokens), never tokens.
+--   4. Compare with a little slack, tokens + 1e-9 >= k: at R = 3 a token
+--      takes 1000/3 ms and an exact tie must allow.
+--   5. Time never runs backwards for a key. If `now` is behind the ts you
+--      stored (a late request), decide at ts (no refill, ts stays) and add
+--      the lateness, ts - now, to retry_after_ms: the caller waits from its
+--      own time.
+--   6. Touch KEYS[1] only; Redis Cluster routes the call by it.
+--
+-- Replace the line below with your script.
+return redis.error_reply('exercise: write the token bucket in chapters/06-distributed/exercise/token_bucket.lua (README: "Exercise: write the atomic script")')

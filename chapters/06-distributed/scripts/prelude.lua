@@ -1,0 +1,28 @@
+#!lua
+-- The prelude. redis.go puts these lines in front of every script when it
+-- loads it, so each script file holds its algorithm and nothing else.
+--
+-- Line 1 is a Redis 7 shebang: it declares the script's flags, here none.
+-- A script without the no-writes flag may write, so while used memory is
+-- over maxmemory Redis refuses to start it at all and the caller gets an
+-- OOM error, never a decision (E20). Without a shebang Redis refuses only
+-- a script's first write, and one that has already deleted something (a
+-- trim) may go on adding data past the limit.
+--
+-- ARGV[1] is the caller's time in whole ms since the Unix epoch. A negative
+-- value asks for the server's own clock, Redis TIME: one clock for every
+-- app node (E11).
+local now = tonumber(ARGV[1])
+if now < 0 then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+
+-- int writes a whole number as digits. A Lua number passed to redis.call
+-- reaches Redis as text with 17 significant digits, so from 1e17 on it
+-- would arrive as "1e+17", which PEXPIRE and HINCRBY refuse as not an
+-- integer.
+local function int(x)
+  return string.format('%d', x)
+end
+
