@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -17,7 +18,7 @@ import (
 )
 
 const drillUsage = `usage: tui drill [--n N] [--shuffle] [--seed S] [--answers=false]
-                 [--chapter 01..08] [--width 80]
+                 [--chapter 01..08] [--width 80] [--json]
 
 Prints the chapter 07 interview drill: questions with model answers, wrapped
 to the width. Answer each question aloud before reading the model answer.
@@ -27,6 +28,9 @@ to the width. Answer each question aloud before reading the model answer.
   --answers      show the model answers (default true; --answers=false quizzes)
   --chapter CH   only the questions of one chapter, e.g. 06
   --width W      wrap at W columns, 40 to 200 (default 80)
+  --json         one JSON array of the selected cards instead:
+                 [{"chapter":"01","topic":…,"question":…,"answer":…}, …]
+                 (no "answer" with --answers=false)
 `
 
 // drillOptions is what the drill flags hold after parsing.
@@ -38,6 +42,15 @@ type drillOptions struct {
 	answers bool
 	chapter string
 	width   int
+	asJSON  bool
+}
+
+// drillCard is one card of `drill --json`.
+type drillCard struct {
+	Chapter  string `json:"chapter"`
+	Topic    string `json:"topic"`
+	Question string `json:"question"`
+	Answer   string `json:"answer,omitempty"`
 }
 
 func parseDrillFlags(args []string) (drillOptions, error) {
@@ -55,6 +68,7 @@ func parseDrillFlags(args []string) (drillOptions, error) {
 	c.boolean("answers", &o.answers)
 	c.str("chapter", chapterAccept, &o.chapter)
 	c.integer("width", "an integer from 40 to 200", &o.width)
+	c.boolean("json", &o.asJSON)
 	if err := c.parse(args); err != nil {
 		return o, err
 	}
@@ -168,6 +182,19 @@ func runDrill(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return badInput(stderr, "drill", err)
 	}
-	writeDrill(stdout, o, drillSelect(o))
+	qs := drillSelect(o)
+	if o.asJSON {
+		cards := make([]drillCard, len(qs))
+		for i, q := range qs {
+			cards[i] = drillCard{Chapter: q.Chapter, Topic: q.Topic, Question: q.Q}
+			if o.answers {
+				cards[i].Answer = q.A
+			}
+		}
+		out, _ := json.Marshal(cards)
+		fmt.Fprintf(stdout, "%s\n", out)
+		return 0
+	}
+	writeDrill(stdout, o, qs)
 	return 0
 }

@@ -2,10 +2,14 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/charmbracelet/lipgloss"
 
 	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
 )
@@ -109,6 +113,7 @@ func TestDrillBadFlagsExit2WithOneLine(t *testing.T) {
 		{[]string{"--width", "wide"}, "--width"},
 		{[]string{"--chapter", "09"}, "--chapter"},
 		{[]string{"--answers=maybe"}, "--answers"},
+		{[]string{"--json=yes"}, "--json"},
 		{[]string{"--bogus"}, "--bogus"},
 		{[]string{"extra"}, "extra"},
 	}
@@ -132,5 +137,64 @@ func TestDrillWrapCutsLongWords(t *testing.T) {
 	}
 	if got := flat(strings.ReplaceAll(strings.Join(lines, ""), " ", "")); got != "a"+strings.Repeat("x", 100)+"b" {
 		t.Fatalf("text lost: %q", got)
+	}
+}
+
+// TestDrillJSON: --json prints every card (chapter, topic, question, answer)
+// as one JSON array, in course order, and honours --chapter, --n, --shuffle
+// and --answers=false like the text output.
+func TestDrillJSON(t *testing.T) {
+	decode := func(args ...string) []map[string]string {
+		t.Helper()
+		out, errOut, code := runDrillArgs(t, args...)
+		if code != 0 || errOut != "" || strings.Count(out, "\n") != 1 {
+			t.Fatalf("%v: exit %d, stderr %q, %d lines", args, code, errOut, strings.Count(out, "\n"))
+		}
+		var cards []map[string]string
+		if err := json.Unmarshal([]byte(out), &cards); err != nil {
+			t.Fatalf("%v: %v in %q", args, err, out)
+		}
+		return cards
+	}
+	all := decode("--json")
+	if len(all) != len(interview.Drill) {
+		t.Fatalf("%d cards, want %d", len(all), len(interview.Drill))
+	}
+	for i, q := range interview.Drill {
+		want := map[string]string{"chapter": q.Chapter, "topic": q.Topic, "question": q.Q, "answer": q.A}
+		if fmt.Sprint(all[i]) != fmt.Sprint(want) {
+			t.Errorf("card %d: %v, want %v", i+1, all[i], want)
+		}
+	}
+	six := decode("--json", "--chapter", "06")
+	for _, c := range six {
+		if c["chapter"] != "06" {
+			t.Errorf("--chapter 06 --json printed %v", c)
+		}
+	}
+	if len(six) == 0 || len(decode("--json", "--n", "3")) != 3 {
+		t.Error("--chapter and --n must select cards in --json too")
+	}
+	for _, c := range decode("--json", "--answers=false") {
+		if _, ok := c["answer"]; ok || c["question"] == "" {
+			t.Fatalf("--answers=false --json printed %v", c)
+		}
+	}
+	a, b := decode("--json", "--shuffle", "--seed", "7"), decode("--json", "--shuffle", "--seed", "7")
+	if fmt.Sprint(a) != fmt.Sprint(b) || fmt.Sprint(a) == fmt.Sprint(all) {
+		t.Error("--shuffle --seed 7 --json must be repeatable and reordered")
+	}
+}
+
+// TestDrillCardsFitTheScreen: every card, answer revealed, fits the
+// terminal app's 80×24 screen, so no model answer is cut off.
+func TestDrillCardsFitTheScreen(t *testing.T) {
+	th := newTheme(lipgloss.NewRenderer(io.Discard))
+	for i, q := range interview.Drill {
+		frame := flat(cardsView(cardsModel{i: i, reveal: true}, 80, 24, th))
+		words := strings.Fields(q.A)
+		if last := strings.Join(words[len(words)-3:], " "); !strings.Contains(frame, last) {
+			t.Errorf("card %d (%s): the answer's end %q is not on the 80x24 screen", i+1, q.Topic, last)
+		}
 	}
 }
