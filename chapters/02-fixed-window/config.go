@@ -30,7 +30,7 @@ func (c Config) Validate() error {
 // TTLWindow, WindowID counts how many windows the key has opened and Start is
 // when the current one opened. Count is the cost of every request seen in the
 // window, rejected ones included: that is what an INCR-based counter holds.
-// A key that has seen nothing has WindowID 0 and Count 0.
+// A key that has seen nothing has WindowID 0, Start the Unix epoch and Count 0.
 type State struct {
 	WindowID int64
 	Start    time.Time

@@ -26,7 +26,8 @@ import (
 )
 
 // todo is what every unfinished constructor returns, so the tests fail with
-// a pointer to the place to work instead of a nil-pointer panic.
+// a pointer to the place to work instead of a nil-pointer panic. Delete it
+// when you are done.
 func todo(fn string) error {
 	return fmt.Errorf("exercise: implement %s in chapters/02-fixed-window/exercise.go — see the chapter README", fn)
 }

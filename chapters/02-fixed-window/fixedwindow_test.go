@@ -349,6 +349,13 @@ func TestBadCostLeavesStateUntouched(t *testing.T) {
 		if after := a.State(); after != before {
 			t.Errorf("%T: a bad cost changed the state from %+v to %+v", a, before, after)
 		}
+		// After the window has rolled over, Remaining is the new window's.
+		if d := a.AllowN(at(1200), 4); d.Allowed || d.RetryAfter != 0 || d.Remaining != 3 {
+			t.Errorf("%T cost 4 in a later window: %+v, want rejected, RetryAfter 0, Remaining 3", a, d)
+		}
+		if after := a.State(); after != before {
+			t.Errorf("%T: a bad cost in a later window changed the state from %+v to %+v", a, before, after)
+		}
 		if a.MaxCost() != 3 {
 			t.Errorf("%T: MaxCost %d, want 3", a, a.MaxCost())
 		}
