@@ -4,6 +4,8 @@ package framing_test
 
 import (
 	"fmt"
+	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -43,15 +45,60 @@ func e16Stack(t *testing.T) (framing.Stack, framing.Limiter) {
 	}, l3
 }
 
+// verified builds the layers' identities the way the chain does: each user
+// holds an API key the store issued, and every request arrives through the
+// balancer at 10.0.0.5, which appends the client's address to
+// X-Forwarded-For. The user id and the address are the server's findings,
+// never the request's claims.
+type verified struct {
+	t        *testing.T
+	store    *framing.MemoryKeyStore
+	identify framing.IdentifyFunc
+	keys     map[string]string // user → API key
+}
+
+func newVerified(t *testing.T) *verified {
+	lb, err := framing.NewTrustedProxies("10.0.0.0/8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := &verified{t: t, store: framing.NewMemoryKeyStore(), keys: map[string]string{}}
+	v.identify = framing.IdentifyByAPIKey(v.store, lb)
+	return v
+}
+
+// as returns the identity of user's request from client.
+func (v *verified) as(user, client string) framing.Identity {
+	v.t.Helper()
+	k, ok := v.keys[user]
+	if !ok {
+		k = "k-" + user + "." + strings.Repeat("s", 20)
+		if err := v.store.Add(k, framing.Account{UserID: user, Plan: framing.Free}); err != nil {
+			v.t.Fatal(err)
+		}
+		v.keys[user] = k
+	}
+	r := httptest.NewRequest("GET", "/read", nil)
+	r.RemoteAddr = "10.0.0.5:443"
+	r.Header.Set("X-Forwarded-For", "6.6.6.6, "+client) // the first entry is the client's own claim
+	r.Header.Set("X-API-Key", k)
+	r.Header.Set("X-User-ID", "someone-else") // ignored
+	id, err := v.identify(r)
+	if err != nil || id.UserID != user || id.IP != client {
+		v.t.Fatalf("identify %s from %s: %+v, %v", user, client, id, err)
+	}
+	return id
+}
+
 func TestE16_LayersRejectWhatTheyCount(t *testing.T) {
 	day0 := time.Date(2026, 3, 10, 0, 0, 0, 0, time.UTC)
 
 	t.Run("one IP floods: L1", func(t *testing.T) {
 		s, l3 := e16Stack(t)
+		v := newVerified(t)
 		byLayer := map[string]int{}
 		for i := 0; i < 150; i++ { // 150 different users behind one address, one instant
-			id := framing.Identity{IP: "198.51.100.7:4000", UserID: fmt.Sprint("u", i)}
-			d, err := s.AllowN(id, "/read", day0)
+			d, err := s.AllowN(v.as(fmt.Sprint("u", i), "198.51.100.7"), "/read", day0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -63,18 +110,25 @@ func TestE16_LayersRejectWhatTheyCount(t *testing.T) {
 			t.Fatalf("rejections by layer %v, want 50 by L1 only", byLayer)
 		}
 		// The layers behind L1 never saw the 50: the endpoint bucket spent 100.
-		d, _ := l3.AllowN("route:/read", day0, 1)
+		endpoint, _ := framing.KeyByRoute(framing.Identity{}, "/read")
+		d, _ := l3.AllowN(endpoint, day0, 1)
 		if d.Remaining != 5000-100-1 {
 			t.Fatalf("endpoint bucket remaining %d, want 4899", d.Remaining)
+		}
+		// A day later every layer's state is idle and a sweep forgets it:
+		// one address, the 100 users L1 let through, one endpoint.
+		if n := s.Sweep(day0.Add(25 * time.Hour)); n != 102 {
+			t.Fatalf("Sweep dropped %d keys, want 102", n)
 		}
 	})
 
 	t.Run("one user from many addresses: L2", func(t *testing.T) {
 		s, _ := e16Stack(t)
+		v := newVerified(t)
 		var last framing.StackDecision
 		allowed := 0
 		for i := 0; i < 1001; i++ { // one per minute: 1001 minutes < one day
-			id := framing.Identity{IP: fmt.Sprintf("203.0.%d.%d", i/250, i%250+1), UserID: "alice"}
+			id := v.as("alice", fmt.Sprintf("203.0.%d.%d", i/250, i%250+1))
 			d, err := s.AllowN(id, "/read", day0.Add(time.Duration(i)*time.Minute))
 			if err != nil {
 				t.Fatal(err)
@@ -95,9 +149,10 @@ func TestE16_LayersRejectWhatTheyCount(t *testing.T) {
 
 	t.Run("everyone on one endpoint: L3", func(t *testing.T) {
 		s, _ := e16Stack(t)
+		v := newVerified(t)
 		byLayer := map[string]int{}
 		for i := 0; i < 5001; i++ { // 5001 users on 5001 addresses in one instant
-			id := framing.Identity{IP: fmt.Sprintf("10.%d.%d.%d", i/65536, i/256%256, i%256), UserID: fmt.Sprint("u", i)}
+			id := v.as(fmt.Sprint("u", i), fmt.Sprintf("100.64.%d.%d", i/256, i%256))
 			d, err := s.AllowN(id, "/read", day0)
 			if err != nil {
 				t.Fatal(err)

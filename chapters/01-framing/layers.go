@@ -11,7 +11,9 @@ import (
 // algorithm that fits it: a short fixed window per IP against floods, a long
 // sliding log per user for the daily quota, a token bucket per endpoint to
 // protect capacity (CONTRACT.md E16). Dimensions are applied together: a request
-// must pass every layer.
+// must pass every layer. The Identity each layer keys on comes from the
+// Identify stage: a verified key's user, an address read by the
+// trusted-proxy rule.
 
 // Layer is one limiter in a stack together with the key it counts.
 type Layer struct {
@@ -34,6 +36,19 @@ type Stack []Layer
 type StackDecision struct {
 	core.Decision
 	Layer string // the layer that rejected, or the tightest one on success
+}
+
+// Sweep drops the idle keys of every layer whose limiter is a Sweeper and
+// reports how many. Run it on the request clock, e.g. once per the longest
+// layer's window, as Limit does for the chain.
+func (s Stack) Sweep(now time.Time) int {
+	n := 0
+	for _, l := range s {
+		if sw, ok := l.Limiter.(Sweeper); ok {
+			n += sw.Sweep(now)
+		}
+	}
+	return n
 }
 
 // AllowN runs the request through every layer in order.

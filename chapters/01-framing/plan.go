@@ -2,8 +2,8 @@ package framing
 
 import (
 	"fmt"
+	"net/http"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/ratelimit-course/ratelimit/core"
@@ -11,7 +11,9 @@ import (
 
 // Plan is a pricing tier: how many requests per minute an API key on it may
 // make. A flat limit for every customer is both unfair and bad pricing, so the
-// key's plan picks the limit.
+// key's plan picks the limit. The plan is the server's record of the key (an
+// Account in the KeyStore), never something the request spells out: a tier
+// written into the key ("enterprise_…") is a tier the client can write too.
 type Plan struct {
 	Name      string
 	PerMinute int
@@ -48,24 +50,6 @@ func PlanByName(name string) (Plan, bool) {
 	return Plan{}, false
 }
 
-// PlanForAPIKey reads the tier encoded in the key itself, as in
-// "free_3f9a…", "paid_…" or "enterprise_…". Encoding the tier in the key
-// lets the limiter decide without a database lookup; a real service may
-// instead look the key up in its credential store.
-func PlanForAPIKey(apiKey string) (Plan, error) {
-	tier, _, ok := strings.Cut(apiKey, "_")
-	if ok {
-		if p, found := PlanByName(tier); found {
-			return p, nil
-		}
-	}
-	names := make([]string, len(Plans))
-	for i, p := range Plans {
-		names[i] = p.Name + "_…"
-	}
-	return Plan{}, core.BadParam("api key", fmt.Sprintf("%q", apiKey), "a key starting with "+strings.Join(names, ", "))
-}
-
 // CostTable says how many permits one request to a route spends. Routes not
 // listed cost 1. A weighted cost is natural for a token bucket (it takes
 // cost tokens at once); window counters usually count every request as 1.
@@ -90,6 +74,17 @@ func NewCostTable(costs map[string]int, maxCost int) (CostTable, error) {
 		t[r] = costs[r]
 	}
 	return t, nil
+}
+
+// Route names a request's route from the table: its path if the table lists
+// it, otherwise "*", every unlisted route together. A route is a template
+// from a fixed list, never the raw path: a client that may invent routes
+// gets a fresh (API key, route) budget, and a fresh key's state, per path.
+func (t CostTable) Route(r *http.Request) string {
+	if _, ok := t[r.URL.Path]; ok {
+		return r.URL.Path
+	}
+	return "*"
 }
 
 // Cost returns the permits a request to route spends (1 if unlisted).

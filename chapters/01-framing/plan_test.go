@@ -3,6 +3,7 @@ package framing
 import (
 	"errors"
 	"math"
+	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -11,31 +12,27 @@ import (
 
 func TestE16_PlanLimits(t *testing.T) {
 	cases := []struct {
-		key      string
 		name     string
 		perMin   int
 		capacity int
 		rate     float64
 	}{
-		{"free_3f9a", "free", 60, 60, 1},
-		{"paid_77c1", "paid", 1000, 1000, 1000.0 / 60},
-		{"enterprise_x", "enterprise", 10000, 10000, 10000.0 / 60},
+		{"free", 60, 60, 1},
+		{"paid", 1000, 1000, 1000.0 / 60},
+		{"enterprise", 10000, 10000, 10000.0 / 60},
 	}
 	for _, c := range cases {
-		p, err := PlanForAPIKey(c.key)
-		if err != nil {
-			t.Fatal(err)
+		p, ok := PlanByName(c.name)
+		if !ok {
+			t.Fatalf("no plan %q", c.name)
 		}
 		if p.Name != c.name || p.PerMinute != c.perMin || p.Capacity() != c.capacity ||
 			math.Abs(p.RatePerSecond()-c.rate) > 1e-9 || p.Window() != time.Minute {
-			t.Errorf("%s: got %+v cap %d rate %v", c.key, p, p.Capacity(), p.RatePerSecond())
+			t.Errorf("%s: got %+v cap %d rate %v", c.name, p, p.Capacity(), p.RatePerSecond())
 		}
 	}
-	for _, bad := range []string{"", "gold_1", "free", "FREE_1"} {
-		var pe *core.ParamError
-		if _, err := PlanForAPIKey(bad); !errors.As(err, &pe) || pe.Param != "api key" {
-			t.Errorf("PlanForAPIKey(%q): err %v, want a ParamError naming api key", bad, err)
-		}
+	if _, ok := PlanByName("gold"); ok {
+		t.Error("a plan that does not exist was found")
 	}
 }
 
@@ -54,5 +51,15 @@ func TestE16_RouteCosts(t *testing.T) {
 	}
 	if _, err := NewCostTable(map[string]int{"/x": 0}, 10); err == nil {
 		t.Fatal("cost 0 accepted")
+	}
+}
+
+// TestRawPathIsNotARoute: the route a key is narrowed to is a listed
+// template, so a client inventing paths gets no fresh budget per path.
+func TestRawPathIsNotARoute(t *testing.T) {
+	for path, want := range map[string]string{"/upload": "/upload", "/read": "/read", "/read/1": "*", "/x%7Croute:/y": "*", "/": "*"} {
+		if got := DefaultCosts.Route(httptest.NewRequest("GET", path, nil)); got != want {
+			t.Errorf("Route(%q) = %q, want %q", path, got, want)
+		}
 	}
 }

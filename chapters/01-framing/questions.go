@@ -18,8 +18,8 @@ var FourQuestions = []Question{
 	{
 		Name:    "key",
 		Ask:     "Who is counted, and does every endpoint cost the same?",
-		Answers: "user id, API key, source IP grouped by CIDR, or (key, route); upload costs 5 permits, read 1",
-		Where:   "01: UserKey, APIKeyKey, IPGrouping, RouteKey, CostTable, Plans",
+		Answers: "an identity the server verified: the API key (checked against the key store, which also gives the plan and the user), the client network (rightmost untrusted X-Forwarded-For hop, grouped by CIDR), or (key, route); never a header the client writes; upload costs 5 permits, read 1",
+		Where:   "01: KeyStore, IdentifyByAPIKey, TrustedProxies, UserKey, APIKeyKey, IPGrouping, RouteKey, CostTable, Plans",
 	},
 	{
 		Name:    "traffic shape",
