@@ -3,6 +3,7 @@ package cloud
 import (
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -26,7 +27,7 @@ type KeyType int
 // Aggregation keys of a rate-based rule.
 const (
 	ByIP          KeyType = iota // the source address of the connection
-	ByForwardedIP                // the first address in a forwarding header
+	ByForwardedIP                // the client address in a forwarding header, read from the right
 	ByCustom                     // the values of the named headers, together
 )
 
@@ -58,8 +59,13 @@ type RateRule struct {
 	Limit  int           // requests per window per key; >= 10
 	Key    KeyType
 	// ForwardedHeader names the header ByForwardedIP reads; "" means
-	// X-Forwarded-For. Its first address is the client.
+	// X-Forwarded-For.
 	ForwardedHeader string
+	// TrustedProxies are the networks of the proxies in front of the WAF
+	// (a CDN, a balancer), as framing.NewTrustedProxies takes them. For
+	// ByForwardedIP the client is the rightmost forwarding hop that is not
+	// one of them; a source that is not one of them is the client itself.
+	TrustedProxies []string
 	// CustomHeaders are the headers ByCustom combines into one key.
 	CustomHeaders []string
 	// BlockStatus is the status of a blocked request; 0 means 403, the
@@ -70,17 +76,35 @@ type RateRule struct {
 // WAF is an executable model of one rate-based rule. It counts every
 // request a key sends in the trailing window, blocked ones included, so a
 // client is blocked for as long as it keeps sending faster than the limit
-// and released once its rate falls back. A request whose key cannot be
-// read (no forwarding header, a missing custom header) is not counted and
-// passes. The real service aggregates with some delay, which makes it
-// coarser still; the model counts exactly. Not safe for concurrent use.
+// and released once its rate falls back. The real service aggregates with
+// some delay, which makes it coarser still; the model counts exactly. Not
+// safe for concurrent use.
+//
+// The forwarded IP is where the model departs from the product on purpose.
+// AWS documents that its forwarded-IP option evaluates only the first
+// address in the header and does not apply the rule to a request without
+// the header. The first address is the one the client writes, so a client
+// that changes it on every request is a new key every time, and one that
+// drops the header is not counted at all. The model applies the rule a
+// limiter needs instead (chapter 01's TrustedProxies): the rightmost hop
+// that is not a trusted proxy, and a missing or unparsable header counted
+// under the source address, never skipped. On AWS the nearest equivalent is
+// to key on the source IP where the WAF sees the viewer (on CloudFront), or
+// to have the proxy in front overwrite the header rather than append to it.
+// A request without a custom key's header is still not counted, as on AWS.
+//
+// State is bounded: once per window, keys with no request left inside it
+// are dropped.
 type WAF struct {
-	rule RateRule
-	seen map[string][]int64 // key → request times (ns) inside the window
+	rule      RateRule
+	proxies   framing.TrustedProxies
+	seen      map[string][]int64 // key → request times (ns) inside the window
+	nextSweep int64              // Unix ns of the next sweep of empty keys
 }
 
-// NewWAF validates the rule: a window other than 1, 2, 5 or 10 minutes and
-// a limit below 10 are rejected with a *core.ParamError.
+// NewWAF validates the rule: a window other than 1, 2, 5 or 10 minutes, a
+// limit below 10 and a trusted proxy that is not a network or an address
+// are rejected with a *core.ParamError.
 func NewWAF(rule RateRule) (*WAF, error) {
 	if rule.Window == 0 {
 		rule.Window = DefaultEvaluationWindow
@@ -111,7 +135,11 @@ func NewWAF(rule RateRule) (*WAF, error) {
 	if rule.BlockStatus == 0 {
 		rule.BlockStatus = http.StatusForbidden
 	}
-	return &WAF{rule: rule, seen: map[string][]int64{}}, nil
+	proxies, err := framing.NewTrustedProxies(rule.TrustedProxies...)
+	if err != nil {
+		return nil, err
+	}
+	return &WAF{rule: rule, proxies: proxies, seen: map[string][]int64{}}, nil
 }
 
 // Rule returns the validated rule, defaults filled in.
@@ -133,8 +161,7 @@ func (w *WAF) Key(r Request) string {
 			return "ip:" + ip.String()
 		}
 	case ByForwardedIP:
-		first, _, _ := strings.Cut(r.Header.Get(w.rule.ForwardedHeader), ",")
-		if ip, err := framing.ParseAddr(first); err == nil {
+		if ip, err := w.proxies.Client(r.SourceIP, r.Header.Values(w.rule.ForwardedHeader)); err == nil {
 			return "fwd:" + ip.String()
 		}
 	case ByCustom:
@@ -144,7 +171,7 @@ func (w *WAF) Key(r Request) string {
 			if v == "" {
 				return ""
 			}
-			parts[i] = h + "=" + v
+			parts[i] = h + "=" + strconv.Quote(v) // quoted: a value holding "&" cannot pose as two
 		}
 		return "custom:" + strings.Join(parts, "&")
 	}
@@ -160,6 +187,14 @@ func (w *WAF) Inspect(r Request) WAFVerdict {
 	}
 	now := r.At.UnixNano()
 	cut := now - int64(w.rule.Window)
+	if now >= w.nextSweep {
+		for k, ts := range w.seen {
+			if ts[len(ts)-1] <= cut {
+				delete(w.seen, k)
+			}
+		}
+		w.nextSweep = now + int64(w.rule.Window)
+	}
 	ts := w.seen[key]
 	i := 0
 	for i < len(ts) && ts[i] <= cut {
@@ -173,3 +208,6 @@ func (w *WAF) Inspect(r Request) WAFVerdict {
 	}
 	return v
 }
+
+// Keys reports how many keys hold request times.
+func (w *WAF) Keys() int { return len(w.seen) }

@@ -2,6 +2,7 @@ package cloud_test
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -94,17 +95,20 @@ func TestE18_WAFBlocksWhileAboveThreshold(t *testing.T) {
 	}
 }
 
-func TestE18_WAFAggregationKeys(t *testing.T) {
-	hdr := func(kv ...string) http.Header {
-		h := http.Header{}
-		for i := 0; i < len(kv); i += 2 {
-			h.Set(kv[i], kv[i+1])
-		}
-		return h
+func hdr(kv ...string) http.Header {
+	h := http.Header{}
+	for i := 0; i < len(kv); i += 2 {
+		h.Add(kv[i], kv[i+1])
 	}
+	return h
+}
+
+func TestE18_WAFAggregationKeys(t *testing.T) {
 	proxy := "203.0.113.1:443"
+	edge := []string{"203.0.113.0/24", "10.0.0.0/8"} // the CDN and the internal balancers
 	byIP := waf(t, cloud.RateRule{Limit: 10, Key: cloud.ByIP})
-	byFwd := waf(t, cloud.RateRule{Limit: 10, Key: cloud.ByForwardedIP})
+	byFwd := waf(t, cloud.RateRule{Limit: 10, Key: cloud.ByForwardedIP, TrustedProxies: edge})
+	untrusting := waf(t, cloud.RateRule{Limit: 10, Key: cloud.ByForwardedIP})
 	byCustom := waf(t, cloud.RateRule{Limit: 10, Key: cloud.ByCustom, CustomHeaders: []string{"X-Api-Key"}})
 	a := cloud.Request{SourceIP: proxy, Header: hdr("X-Forwarded-For", "198.51.100.7, 10.0.0.1", "X-Api-Key", "partner")}
 	b := cloud.Request{SourceIP: proxy, Header: hdr("X-Forwarded-For", "198.51.100.8", "X-Api-Key", "partner")}
@@ -115,26 +119,94 @@ func TestE18_WAFAggregationKeys(t *testing.T) {
 	}{
 		// Behind one proxy every client shares the proxy's address.
 		{byIP, "ip:203.0.113.1", "ip:203.0.113.1", "ip:203.0.113.1"},
-		// The forwarded IP tells them apart; no header, no key: not counted.
-		{byFwd, "fwd:198.51.100.7", "fwd:198.51.100.8", ""},
-		{byCustom, "custom:X-Api-Key=partner", "custom:X-Api-Key=partner", ""},
+		// The forwarded IP tells them apart, read from the right past the
+		// trusted hops; no header: counted under the source.
+		{byFwd, "fwd:198.51.100.7", "fwd:198.51.100.8", "fwd:203.0.113.1"},
+		// Trusting nobody, the source is the client whatever it forwards.
+		{untrusting, "fwd:203.0.113.1", "fwd:203.0.113.1", "fwd:203.0.113.1"},
+		{byCustom, `custom:X-Api-Key="partner"`, `custom:X-Api-Key="partner"`, ""},
 	}
 	for _, c := range cases {
 		if got := []string{c.w.Key(a), c.w.Key(b), c.w.Key(none)}; got[0] != c.a || got[1] != c.b || got[2] != c.none {
 			t.Errorf("%v: keys %q, want %q", c.w.Rule().Key, got, []string{c.a, c.b, c.none})
 		}
 	}
-	// Unkeyed requests are never blocked, however many.
-	for i := 0; i < 50; i++ {
-		if v := byFwd.Inspect(cloud.Request{At: at(0), SourceIP: proxy}); v.Blocked || v.Key != "" {
-			t.Fatalf("request without the forwarding header: %+v", v)
-		}
+	// A custom value holding the separator cannot pose as two headers.
+	two := waf(t, cloud.RateRule{Limit: 10, Key: cloud.ByCustom, CustomHeaders: []string{"A", "B"}})
+	if k1, k2 := two.Key(cloud.Request{Header: hdr("A", "x&B=y", "B", "z")}), two.Key(cloud.Request{Header: hdr("A", "x", "B", "y&B=z")}); k1 == k2 {
+		t.Errorf("two different header pairs share the key %q", k1)
 	}
 	if _, err := cloud.NewWAF(cloud.RateRule{Limit: 10, Key: cloud.ByCustom}); err == nil {
 		t.Error("custom keys without headers accepted")
 	}
 	if _, err := cloud.NewWAF(cloud.RateRule{Limit: 10, Key: 7}); err == nil {
 		t.Error("unknown key type accepted")
+	}
+	var pe *core.ParamError
+	if _, err := cloud.NewWAF(cloud.RateRule{Limit: 10, Key: cloud.ByForwardedIP, TrustedProxies: []string{"cdn.example"}}); !errors.As(err, &pe) || pe.Param != "trusted proxy" {
+		t.Errorf("a bad trusted proxy: err %v, want a ParamError naming trusted proxy", err)
+	}
+}
+
+// TestWAFForwardedIPIsRightmostUntrustedHop is issue 11's finding: the
+// model trusted the first X-Forwarded-For entry, which the client writes,
+// so a client that changed it on every request was never blocked.
+func TestWAFForwardedIPIsRightmostUntrustedHop(t *testing.T) {
+	w := waf(t, cloud.RateRule{Window: time.Minute, Limit: 10, Key: cloud.ByForwardedIP, TrustedProxies: []string{"203.0.113.0/24"}})
+	blocked := 0
+	for i := 0; i < 30; i++ { // a fresh first entry each time; the CDN appends the real address
+		v := w.Inspect(cloud.Request{At: at(int64(i) * 100), SourceIP: "203.0.113.1:443",
+			Header: hdr("X-Forwarded-For", fmt.Sprintf("192.0.2.%d, 198.51.100.7", i))})
+		if v.Key != "fwd:198.51.100.7" {
+			t.Fatalf("request %d keyed %q, want the address the CDN appended", i, v.Key)
+		}
+		if v.Blocked {
+			blocked++
+		}
+	}
+	if blocked != 20 {
+		t.Fatalf("%d of 30 spoofing requests blocked, want 20 (from the 11th)", blocked)
+	}
+}
+
+// TestWAFMissingForwardedHeaderIsCounted is issue 11's finding: a request
+// without the forwarding header, or with an unparsable one, was not
+// counted at all, so dropping the header escaped the rule. It is counted
+// under the source address now.
+func TestWAFMissingForwardedHeaderIsCounted(t *testing.T) {
+	w := waf(t, cloud.RateRule{Window: time.Minute, Limit: 10, Key: cloud.ByForwardedIP, TrustedProxies: []string{"203.0.113.0/24"}})
+	blocked := 0
+	for i := 0; i < 50; i++ {
+		h := hdr()
+		if i%2 == 1 {
+			h = hdr("X-Forwarded-For", "not an address")
+		}
+		v := w.Inspect(cloud.Request{At: at(0), SourceIP: "203.0.113.1:443", Header: h})
+		if v.Key != "fwd:203.0.113.1" {
+			t.Fatalf("request %d keyed %q, want the source address", i, v.Key)
+		}
+		if v.Blocked {
+			blocked++
+		}
+	}
+	if blocked != 40 {
+		t.Fatalf("%d of 50 requests without a usable header blocked, want 40", blocked)
+	}
+}
+
+// TestWAFForgetsIdleKeys: 10,000 sources once each, then a window of
+// silence: one sweep leaves only the key of the request that ran it.
+func TestWAFForgetsIdleKeys(t *testing.T) {
+	w := waf(t, cloud.RateRule{Window: time.Minute, Limit: 10, Key: cloud.ByIP})
+	for i := 0; i < 10000; i++ {
+		w.Inspect(cloud.Request{At: at(int64(i)), SourceIP: fmt.Sprintf("10.0.%d.%d", i/256, i%256)})
+	}
+	if w.Keys() != 10000 {
+		t.Fatalf("%d keys, want 10000 within the window", w.Keys())
+	}
+	w.Inspect(cloud.Request{At: at(10_000 + 60_000), SourceIP: "198.51.100.7"})
+	if w.Keys() != 1 {
+		t.Fatalf("%d keys a window later, want 1", w.Keys())
 	}
 }
 
