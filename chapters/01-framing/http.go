@@ -171,10 +171,10 @@ func Identify(f IdentifyFunc) func(http.Handler) http.Handler {
 // KeyBy is the second stage: it computes the limiter key from the identity
 // and the route and stores it in the context. A key that cannot be built
 // (no user id where one is needed, an over-long route, an unparsable
-// address) is answered 400.
+// address) is answered 400. A nil route means DefaultCosts.Route.
 func KeyBy(f KeyFunc, route func(*http.Request) string) func(http.Handler) http.Handler {
 	if route == nil {
-		route = PathRoute
+		route = DefaultCosts.Route
 	}
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
