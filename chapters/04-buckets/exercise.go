@@ -67,7 +67,7 @@ func (b *TokenBucket) State() TokenState                            { return Tok
 //
 // TODO fields: capacity, rate, last, base time.Time, n int64.
 // TODO AllowN: t := the later of now and last; elapsed := float64(t.Sub(base));
-// if n·T <= elapsed { base, n = t, 0 } (TAT has passed: TAT = now).
+// if n·T <= elapsed { base, n, elapsed = t, 0, 0 } (TAT has passed: TAT = now).
 // over := (n + k - C)·T - elapsed (that is TAT + (k-1)·T - now - tau);
 // reject iff over > 1e-3, with RetryAfter = ceil(over - 1e-3) ns; else n += k.
 // Remaining = C - n + floor((elapsed + 1e-3)·R/1e9), kept within [0, C].

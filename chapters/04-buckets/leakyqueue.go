@@ -46,8 +46,14 @@ func (q *LeakyQueue) MaxCost() int { return q.meter.capacity }
 // held for Wait before it goes upstream. Remaining is how many more cost-1
 // requests could still join the queue now.
 func (q *LeakyQueue) AllowN(now time.Time, cost int) core.Decision {
-	d := q.meter.AllowN(now, cost)
-	t := q.meter.last // now, or the latest time seen if now is earlier
+	d, slot, late := q.meter.admit(now, cost)
+	if cost < 1 || cost > q.meter.capacity {
+		return d // changes nothing, not even which departures are past
+	}
+	t := now // the time decided at: now, or the latest time seen if later
+	if late > 0 {
+		t = now.Add(late)
+	}
 	for q.head < len(q.queue) && !q.queue[q.head].After(t) {
 		q.head++ // departed by t
 	}
@@ -55,11 +61,10 @@ func (q *LeakyQueue) AllowN(now time.Time, cost int) core.Decision {
 		q.queue, q.head = append(q.queue[:0], q.queue[q.head:]...), 0
 	}
 	if d.Allowed {
-		departure := q.meter.at(q.meter.n - int64(cost)) // the TAT before this request
-		if departure.After(t) {
-			q.queue = append(q.queue, departure)
+		d.Wait = slot + late // from the caller's now
+		if slot > 0 {
+			q.queue = append(q.queue, t.Add(slot))
 		}
-		d.Wait = departure.Sub(now) // from the caller's now
 	}
 	return d
 }

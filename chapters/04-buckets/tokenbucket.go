@@ -16,8 +16,9 @@ const eps = 1e-9
 // TokenBucket is a token bucket of size C, initially full and refilled at R
 // tokens per second; a request of cost k is admitted iff the bucket holds k
 // tokens, which it then spends, and goes upstream at once. As in
-// golang.org/x/time/rate the tokens are a float64 and last starts at the
-// zero time. Not safe for concurrent use; see NewTokenBucketLimiter.
+// golang.org/x/time/rate the tokens are a float64; last is the zero time
+// until the first request. Not safe for concurrent use; see
+// NewTokenBucketLimiter.
 type TokenBucket struct {
 	capacity int
 	rate     float64   // R, tokens per second
@@ -37,30 +38,36 @@ func NewTokenBucket(c Config) (*TokenBucket, error) {
 func (b *TokenBucket) MaxCost() int { return b.capacity }
 
 // AllowN refills the bucket up to now and spends cost tokens if it holds
-// them. Remaining is the whole tokens left; a rejection's RetryAfter is the
-// wait until it holds cost, counted from the caller's now.
+// them; a rejection's RetryAfter is the wait until it does.
 func (b *TokenBucket) AllowN(now time.Time, cost int) core.Decision {
-	t := now
-	if t.Before(b.last) { // decided at the latest time seen
-		t = b.last
-	}
-	tokens := b.Tokens(t)
+	elapsed := now.Sub(b.last) // < 0: now is late, and decided at last
+	tokens := b.refill(elapsed)
 	if cost < 1 || cost > b.capacity {
 		return core.Decision{Remaining: whole(tokens)}
 	}
-	b.tokens, b.last = tokens, t
+	b.tokens = tokens
+	if elapsed > 0 {
+		b.last = now
+	}
 	need := float64(cost)
 	if tokens < need-eps {
-		return core.Decision{Remaining: whole(tokens), RetryAfter: b.retryAfter(tokens, need) + t.Sub(now)}
+		return core.Decision{Remaining: whole(tokens), RetryAfter: b.retryAfter(tokens, need) + max(0, -elapsed)}
 	}
 	b.tokens = max(0, tokens-need) // a tie a hair below cost leaves 0, not -1e-16
 	return core.Decision{Allowed: true, Remaining: whole(b.tokens)}
 }
 
-// retryAfter is (need - tokens)/R rounded up to a whole nanosecond. The
-// contract's time tolerance (1e-9 ms) comes off first so that float noise
-// on an exact whole ns does not round up a step; the loop then checks it
-// against the refill a later AllowN computes, so it is never early.
+// refill is what the bucket holds elapsed after last: min(C, tokens + R·elapsed).
+func (b *TokenBucket) refill(elapsed time.Duration) float64 {
+	if elapsed <= 0 {
+		return b.tokens
+	}
+	return min(float64(b.capacity), b.tokens+elapsed.Seconds()*b.rate)
+}
+
+// retryAfter is (need - tokens)/R rounded up to a whole ns, less 1e-3 ns
+// first so that float noise on a whole ns does not add one; the loop checks
+// it against the refill a later AllowN computes, so it is never early.
 func (b *TokenBucket) retryAfter(tokens, need float64) time.Duration {
 	d := time.Duration(math.Ceil((need-tokens)/b.rate*1e9 - 1e-3))
 	for tokens+d.Seconds()*b.rate < need-eps {
@@ -71,12 +78,7 @@ func (b *TokenBucket) retryAfter(tokens, need float64) time.Duration {
 
 // Tokens reports the tokens held at now (at the latest time seen, if now is
 // earlier), without changing the bucket.
-func (b *TokenBucket) Tokens(now time.Time) float64 {
-	if !now.After(b.last) {
-		return b.tokens
-	}
-	return min(float64(b.capacity), b.tokens+now.Sub(b.last).Seconds()*b.rate)
-}
+func (b *TokenBucket) Tokens(now time.Time) float64 { return b.refill(now.Sub(b.last)) }
 
 // Idle reports whether the bucket is full again at now, the state of a key
 // never seen (core.Idler).
