@@ -14,21 +14,25 @@ const MaxSubWindows = 1 << 16
 // Config is one sliding-window policy: at most Limit cost units in any
 // window of width Window.
 type Config struct {
-	Window time.Duration // W; > 0
-	Limit  int           // L; >= 1
+	Window time.Duration // W
+	Limit  int           // L
 	// SubWindows is N for Counter: W is split into N equal sub-windows. 0 and
 	// 1 both mean the classic two-counter rule (previous and current window).
 	// W must split into whole nanoseconds. Log ignores it.
 	SubWindows int
 }
 
-// Validate reports the first bad parameter as a *core.ParamError.
+// Validate accepts the course's domain (core/domain.go), a window from 1 ns to
+// 1e18 ns, a limit from 1 to 1e9 and N from 0 to MaxSubWindows dividing the
+// window in ns, and reports anything else as a *core.ParamError. With instants
+// from 1970 to 2200 a time in ns is a non-negative int64, so t/S is floor(t/S)
+// and the age of an entry t - ts cannot overflow.
 func (c Config) Validate() error {
-	if c.Window <= 0 {
-		return core.BadParam("window", c.Window, "a duration > 0")
+	if err := core.CheckWindow("window", c.Window); err != nil {
+		return err
 	}
-	if c.Limit < 1 {
-		return core.BadParam("limit", c.Limit, "an integer >= 1")
+	if err := core.CheckCount("limit", c.Limit); err != nil {
+		return err
 	}
 	if c.SubWindows < 0 || c.SubWindows > MaxSubWindows {
 		return core.BadParam("subwindows", c.SubWindows,
@@ -41,9 +45,6 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// subWindows is N with 0 read as 1.
-func (c Config) subWindows() int { return max(1, c.SubWindows) }
-
 // LogState is a sliding log as of its last decision.
 type LogState struct {
 	// Timestamps of the allowed requests still kept, oldest first (a cost-k
@@ -54,11 +55,11 @@ type LogState struct {
 
 // CounterState is a sliding counter as of its last decision.
 //
-// With N = 1, WindowID is floor(t/W), Prev the allowed count of window
-// WindowID-1 and Curr of window WindowID. With N > 1, WindowID is the current
-// sub-window floor(t/(W/N)), Prev is the oldest, partly covered sub-window and
-// Curr the sum of the N newer ones. Either way the estimate is
-// Prev*(uncovered fraction) + Curr.
+// With N = 1, WindowID is t/W, Prev the allowed count of window WindowID-1
+// and Curr of window WindowID. With N > 1, WindowID is the current sub-window
+// t/(W/N), Prev is the oldest, partly covered sub-window and Curr the sum of
+// the N newer ones. Either way the estimate is Prev*(covered fraction) + Curr.
+// A key that has seen nothing has WindowID 0 and every count 0.
 type CounterState struct {
 	WindowID   int64
 	Prev, Curr int

@@ -3,6 +3,7 @@ package sliding
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -111,8 +112,11 @@ func TestBadParams(t *testing.T) {
 	}{
 		{Config{Window: 0, Limit: 3}, "window"},
 		{Config{Window: -time.Second, Limit: 3}, "window"},
+		{Config{Window: core.MaxWindow + 1, Limit: 3}, "window"},
 		{Config{Window: time.Second, Limit: 0}, "limit"},
 		{Config{Window: time.Second, Limit: -1}, "limit"},
+		{Config{Window: time.Second, Limit: core.MaxCount + 1}, "limit"},
+		{Config{Window: time.Second, Limit: math.MaxInt}, "limit"},
 		{Config{Window: time.Second, Limit: 3, SubWindows: -1}, "subwindows"},
 		{Config{Window: time.Second, Limit: 3, SubWindows: 3}, "subwindows"}, // 1e9 ns / 3 is not whole
 		{Config{Window: time.Second, Limit: 3, SubWindows: 7}, "subwindows"},
@@ -139,6 +143,8 @@ func TestBadParams(t *testing.T) {
 		{Window: time.Second, Limit: 3, SubWindows: 1},
 		{Window: time.Second, Limit: 3, SubWindows: 10},
 		{Window: 3 * time.Second, Limit: 3, SubWindows: 3},
+		{Window: time.Nanosecond, Limit: 1},
+		{Window: core.MaxWindow, Limit: core.MaxCount, SubWindows: 1000},
 	} {
 		if _, err := NewCounter(good); err != nil {
 			t.Errorf("NewCounter(%+v) = %v, want no error", good, err)
@@ -251,40 +257,79 @@ func TestKeyedConcurrentExactCounts(t *testing.T) {
 	}
 }
 
-// TestRetryAfterFromCallersNow is a regression test: a request stamped
-// earlier than the latest time the key has seen is decided at that latest
-// time, but its RetryAfter is counted from the caller's own now, so that
-// waiting it out never arrives early.
+// TestRetryAfterFromCallersNow: a request stamped earlier than the latest
+// time the key has seen is decided at that latest time, but its RetryAfter
+// counts from the caller's own now (core.Algorithm), so that waiting it out
+// never arrives early.
 func TestRetryAfterFromCallersNow(t *testing.T) {
-	for _, a := range []core.Algorithm{newLog(t, time.Second, 1), newCounter(t, time.Second, 1, 1)} {
-		a.AllowN(at(500), 1)
-		a.AllowN(at(900), 1) // latest seen: 900
-		d := a.AllowN(at(800), 1)
-		// Decided at 900; the log frees a permit at 1500, the counter at
-		// 1000 + 1 ns (the estimate at 1000 is exactly 1, a tie): 700 ms
-		// and 200 ms + 1 ns after the caller's 800.
-		want := 700 * time.Millisecond
-		if _, ok := a.(*Counter); ok {
-			want = 200*time.Millisecond + 1
+	for _, mk := range []func() core.Algorithm{
+		func() core.Algorithm { return newLog(t, time.Second, 1) },
+		func() core.Algorithm { return newCounter(t, time.Second, 1, 1) },
+	} {
+		late, onTime := mk(), mk()
+		for _, a := range []core.Algorithm{late, onTime} {
+			a.AllowN(at(500), 1)
+			a.AllowN(at(900), 1) // rejected; the latest time seen is 900
 		}
-		if d.Allowed || d.RetryAfter != want {
-			t.Fatalf("%T: %+v, want rejected with RetryAfter %v", a, d, want)
+		dl, d := late.AllowN(at(800), 1), onTime.AllowN(at(900), 1)
+		if dl.Allowed || d.Allowed || dl.RetryAfter != d.RetryAfter+100*time.Millisecond {
+			t.Fatalf("%T: at 800 (late) %+v, at 900 %+v; want both rejected, 100ms apart", late, dl, d)
 		}
-		if !a.AllowN(at(800).Add(d.RetryAfter), 1).Allowed {
-			t.Fatalf("%T: not allowed after waiting RetryAfter from the caller's now", a)
+		// The log frees its permit at 1500, 600 ms after 900. The counter's
+		// estimate stays 1 = L (a tie) until 1000, then falls: a few ns later.
+		if _, isLog := late.(*Log); isLog && d.RetryAfter != 600*time.Millisecond ||
+			!isLog && (d.RetryAfter <= 100*time.Millisecond || d.RetryAfter > 100*time.Millisecond+time.Microsecond) {
+			t.Fatalf("%T: RetryAfter at 900 = %v", late, d.RetryAfter)
+		}
+		if !late.AllowN(at(800).Add(dl.RetryAfter), 1).Allowed {
+			t.Fatalf("%T: not allowed after waiting RetryAfter from the caller's now", late)
 		}
 	}
 }
 
-// TestFarApartInstants is a regression test: requests more than 292 years
-// apart (the span of an int64 of nanoseconds) used to overflow the age test,
-// so a log entry from the 1700s never expired.
-func TestFarApartInstants(t *testing.T) {
-	early, late := time.Date(1700, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2200, 1, 1, 0, 0, 0, 0, time.UTC)
+// TestDomainEdges runs both ends of the domain: instants at the Unix epoch
+// and just before 2200, and the widest window with the largest limit.
+func TestDomainEdges(t *testing.T) {
+	first, final := core.Epoch, core.End.Add(-time.Nanosecond)
 	for _, a := range []core.Algorithm{newLog(t, time.Hour, 1), newCounter(t, time.Hour, 1, 1), newCounter(t, time.Hour, 1, 4)} {
-		ds := []core.Decision{a.AllowN(early, 1), a.AllowN(early, 1), a.AllowN(late, 1), a.AllowN(late, 1)}
+		ds := []core.Decision{a.AllowN(first, 1), a.AllowN(first, 1), a.AllowN(final, 1), a.AllowN(final, 1)}
 		if got := algotest.Letters(ds); got != "A R A R" {
 			t.Fatalf("%T: %s, want A R A R", a, got)
 		}
 	}
+	huge := Config{Window: core.MaxWindow, Limit: core.MaxCount}
+	for _, mk := range []func() core.Algorithm{
+		func() core.Algorithm { return ok(NewLog(huge)) },
+		func() core.Algorithm { return ok(NewCounter(huge)) },
+		func() core.Algorithm { h := huge; h.SubWindows = 1000; return ok(NewCounter(h)) },
+	} {
+		a := mk()
+		arrivals := []time.Time{first, final, final, final}
+		costs := []int{core.MaxCount, core.MaxCount - 1, 2, 1}
+		var ds []core.Decision
+		for i := range arrivals {
+			ds = append(ds, a.AllowN(arrivals[i], costs[i]))
+		}
+		if got := algotest.Letters(ds); got != "A A R A" {
+			t.Fatalf("%T: %s, want A A R A", a, got)
+		}
+		d := ds[2]
+		if d.RetryAfter <= 0 || d.RetryAfter > 2*core.MaxWindow {
+			t.Fatalf("%T: RetryAfter %v outside (0, 2W]", a, d.RetryAfter)
+		}
+		b := mk()
+		for i := range 2 {
+			b.AllowN(arrivals[i], costs[i])
+		}
+		if !b.AllowN(final.Add(d.RetryAfter), 2).Allowed {
+			t.Fatalf("%T: not allowed after waiting RetryAfter %v", a, d.RetryAfter)
+		}
+	}
+}
+
+func ok[A any](a A, err error) A {
+	if err != nil {
+		panic(err)
+	}
+	return a
 }
