@@ -84,7 +84,7 @@ func BenchmarkLeakyQueue(b *testing.B) {
 }
 
 // R = 999 per second makes T = 1 001 001.001 ns, not a whole number, so
-// GCRA and the queue carry a fraction on every step; the clock is the same.
+// n·T is a whole number of ns only every 999th permit; the clock is the same.
 var benchFractional = Config{Capacity: 10, Rate: 999}
 
 func BenchmarkGCRAFractionalT(b *testing.B) {
