@@ -1,7 +1,11 @@
 package distributed
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ratelimit-course/ratelimit/core"
@@ -59,7 +63,12 @@ func (c BreakerConfig) Validate() error {
 // so tests drive it with a fake clock.
 //
 // Usage: ask Allow before a call; if it says yes, report the outcome with
-// Success or Failure; if it says no, do not call and take the fallback.
+// the ticket it gave (Success, Failure or Abandon); if it says no, do not
+// call and take the fallback. A ticket belongs to the breaker's state at the
+// moment the call began: once the breaker has changed state (opened, turned
+// half-open, closed again), outcomes reported with an older ticket are
+// ignored. A slow call that began before an outage and succeeds during it
+// says nothing about Redis now, and must not close the breaker.
 type Breaker struct {
 	cfg BreakerConfig
 
@@ -67,7 +76,11 @@ type Breaker struct {
 	state    BreakerState
 	failures int       // consecutive failures while closed
 	retryAt  time.Time // when an open breaker lets a probe through
+	period   Ticket    // counts changes of state
 }
+
+// Ticket names the breaker period in which a call began.
+type Ticket uint64
 
 // NewBreaker returns a closed breaker.
 func NewBreaker(c BreakerConfig) (*Breaker, error) {
@@ -77,54 +90,68 @@ func NewBreaker(c BreakerConfig) (*Breaker, error) {
 	return &Breaker{cfg: c}, nil
 }
 
-// Allow reports whether the caller may call the store at now. When an open
-// breaker's cool-down has passed, exactly one caller is let through as the
-// probe and the breaker turns half-open.
-func (b *Breaker) Allow(now time.Time) bool {
+// set changes state and starts a new period, so that outcomes of calls
+// begun in the old one no longer count.
+func (b *Breaker) set(s BreakerState) { b.state, b.failures, b.period = s, 0, b.period+1 }
+
+// Allow reports whether the caller may call the store at now, and the ticket
+// to report the outcome with. When an open breaker's cool-down has passed,
+// exactly one caller is let through as the probe and the breaker turns
+// half-open.
+func (b *Breaker) Allow(now time.Time) (Ticket, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	switch b.state {
 	case BreakerClosed:
-		return true
+		return b.period, true
 	case BreakerOpen:
 		if now.Before(b.retryAt) {
-			return false
+			return 0, false
 		}
-		b.state = BreakerHalfOpen
-		return true
+		b.set(BreakerHalfOpen)
+		return b.period, true
 	}
-	return false // half-open: the probe is already out
+	return 0, false // half-open: the probe is already out
 }
 
 // Success records a call that answered: the breaker closes.
-func (b *Breaker) Success() {
+func (b *Breaker) Success(t Ticket) {
 	b.mu.Lock()
-	b.state, b.failures = BreakerClosed, 0
-	b.mu.Unlock()
+	defer b.mu.Unlock()
+	switch {
+	case t != b.period: // began before the breaker last changed: stale
+	case b.state == BreakerHalfOpen:
+		b.set(BreakerClosed)
+	default:
+		b.failures = 0
+	}
 }
 
 // Failure records a call that failed or timed out at now. A failed probe
 // opens the breaker again for a full cool-down.
-func (b *Breaker) Failure(now time.Time) {
+func (b *Breaker) Failure(t Ticket, now time.Time) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if t != b.period {
+		return
+	}
 	if b.state == BreakerClosed {
 		b.failures++
 		if b.failures < b.cfg.Failures {
 			return
 		}
 	}
-	b.state, b.failures = BreakerOpen, 0
+	b.set(BreakerOpen)
 	b.retryAt = now.Add(b.cfg.Cooldown)
 }
 
 // Abandon records a call that ended without telling anything about the
 // store (the caller gave up first). A probe's slot is handed back so that the
 // next caller probes instead; a closed breaker is left as it is.
-func (b *Breaker) Abandon() {
+func (b *Breaker) Abandon(t Ticket) {
 	b.mu.Lock()
-	if b.state == BreakerHalfOpen {
-		b.state = BreakerOpen // retryAt has passed: the next Allow probes
+	if t == b.period && b.state == BreakerHalfOpen {
+		b.set(BreakerOpen) // retryAt has passed: the next Allow probes
 	}
 	b.mu.Unlock()
 }
@@ -137,7 +164,7 @@ func (b *Breaker) State() BreakerState {
 }
 
 // RetryIn is how long until an open breaker will probe again, measured from
-// now (0 unless open). The fail-closed path offers it as Retry-After.
+// now (0 unless open).
 func (b *Breaker) RetryIn(now time.Time) time.Duration {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -145,4 +172,68 @@ func (b *Breaker) RetryIn(now time.Time) time.Duration {
 		return 0
 	}
 	return b.retryAt.Sub(now)
+}
+
+// guarded is how a node calls the shared store: under a deadline it owns and
+// through a breaker. The Guard and a PrefetchNode that talk to the same
+// Redis can share one breaker, so that one verdict about the store covers
+// every call made to it.
+type guarded struct {
+	breaker         *Breaker
+	timeout         time.Duration
+	now             func() time.Time // the breaker's clock
+	calls, failures atomic.Int64
+}
+
+// do runs fn, one call to the store, through the breaker and under the
+// deadline. fn runs on a goroutine of its own, and do returns when fn does or
+// when the deadline passes, whichever comes first, so no client setting can
+// hold a decision past its deadline: go-redis without ContextTimeoutEnabled
+// waits for its ReadTimeout (3 s by default) on a frozen server, and retries
+// a refused dial 5 times. A call abandoned at the deadline finishes on its
+// own and its answer is dropped; the breaker has counted it as a failure.
+//
+// The error is ErrUnavailable (wrapping the cause) when the breaker is open
+// or the store failed or missed the deadline; ctx's error when the caller
+// gave up first; a *core.ParamError as it came (a bad request says nothing
+// about the store).
+func do[T any](g *guarded, ctx context.Context, fn func(context.Context) (T, error)) (T, error) {
+	var zero T
+	ticket, ok := g.breaker.Allow(g.now())
+	if !ok {
+		return zero, ErrUnavailable
+	}
+	g.calls.Add(1)
+	cctx, cancel := context.WithTimeout(ctx, g.timeout)
+	defer cancel() // also tells an abandoned call to stop, if its client listens
+	type result struct {
+		v   T
+		err error
+	}
+	done := make(chan result, 1) // buffered: an abandoned call never blocks
+	go func() {
+		v, err := fn(cctx)
+		done <- result{v, err}
+	}()
+	var r result
+	select {
+	case r = <-done:
+	case <-cctx.Done():
+		r.err = cctx.Err()
+	}
+	var pe *core.ParamError
+	switch {
+	case r.err == nil:
+		g.breaker.Success(ticket)
+		return r.v, nil
+	case ctx.Err() != nil:
+		g.breaker.Abandon(ticket) // the caller gave up: not the store's fault
+		return zero, ctx.Err()
+	case errors.As(r.err, &pe):
+		g.breaker.Abandon(ticket)
+		return zero, r.err
+	}
+	g.failures.Add(1)
+	g.breaker.Failure(ticket, g.now())
+	return zero, fmt.Errorf("%w: %v", ErrUnavailable, r.err)
 }

@@ -212,3 +212,93 @@ func TestE15_FailurePolicyOnRedis(t *testing.T) {
 	}
 	redisDecides("restarted", id+".restarted")
 }
+
+// TestGuardDeadlineWithClientDefaults: the Guard's deadline holds whatever
+// the client's settings. A go-redis client with every option at its default
+// (no ContextTimeoutEnabled, so a 3 s ReadTimeout; dial retried 5 times)
+// talks to a Redis that is SIGSTOPped for 2 s, then SIGKILLed. Every
+// decision returns by the 5 ms deadline (plus scheduling slack), and the
+// breaker opens after 3 calls in each outage. Before the Guard enforced the
+// deadline itself, the first paused decision took 2.0 s (the whole pause)
+// and then succeeded, so the breaker never opened and every request went on
+// calling Redis.
+func TestGuardDeadlineWithClientDefaults(t *testing.T) {
+	own := redistest.StartDedicated(t)
+	t.Logf("dedicated Redis: %s", own.How)
+	const (
+		deadline = 5 * time.Millisecond
+		slack    = 250 * time.Millisecond // scheduling delay on a busy machine under -race
+		pause    = 2 * time.Second
+		requests = 20
+	)
+	rdb := redis.NewClient(&redis.Options{Addr: own.Addr()}) // every option at its default
+	t.Cleanup(func() { _ = rdb.Close() })
+	remote, err := NewFixedWindow(rdb, WindowConfig{Window: time.Minute, Limit: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	clk := newFakeClock()
+	g, err := NewGuard(GuardConfig{Remote: remote, Timeout: deadline,
+		Breaker: BreakerConfig{Failures: 3, Cooldown: time.Second}, Classes: e15Classes(t), Now: clk.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	id := redistest.ID(t)
+	if _, err := remote.AllowN(ctx, id+".warm", 1); err != nil { // connect, load the script
+		t.Fatal(err)
+	}
+
+	outage := func(phase string) {
+		t.Helper()
+		before := g.Stats().RemoteCalls
+		var slowest time.Duration
+		for i := 0; i < requests; i++ {
+			start := time.Now()
+			o, err := g.Allow(ctx, "read", id+"."+phase)
+			took := time.Since(start)
+			slowest = max(slowest, took)
+			if err != nil || o.Source != SourceLocal {
+				t.Errorf("%s: request %d = %+v, %v after %v; want a local decision", phase, i+1, o, err, took)
+			}
+		}
+		calls := g.Stats().RemoteCalls - before
+		t.Logf("%s, go-redis defaults, deadline %v: slowest decision %v; %d of %d requests called Redis; breaker %v",
+			phase, deadline, slowest.Round(time.Microsecond), calls, requests, g.Breaker().State())
+		if slowest > deadline+slack {
+			t.Errorf("%s: a decision took %v; deadline %v (+%v slack)", phase, slowest, deadline, slack)
+		}
+		if calls != 3 || g.Breaker().State() != BreakerOpen {
+			t.Errorf("%s: %d requests called Redis, breaker %v; want 3, open", phase, calls, g.Breaker().State())
+		}
+	}
+
+	if err := own.Pause(); err != nil {
+		t.Fatal(err)
+	}
+	resumed := make(chan error, 1)
+	time.AfterFunc(pause, func() { resumed <- own.Resume() })
+	outage("paused")
+	if err := <-resumed; err != nil {
+		t.Fatal(err)
+	}
+	// Back: the calls abandoned during the pause complete; the next probe
+	// closes the breaker.
+	ok := false
+	for try := 0; try < 20 && !ok; try++ {
+		clk.Advance(time.Second)
+		o, err := g.Allow(ctx, "read", id+".back")
+		ok = err == nil && o.Source == SourceRemote && g.Breaker().State() == BreakerClosed
+		if !ok {
+			time.Sleep(50 * time.Millisecond)
+		}
+	}
+	if !ok {
+		t.Fatalf("after the pause Redis never decided again (breaker %v)", g.Breaker().State())
+	}
+
+	if err := own.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	outage("killed")
+}

@@ -31,55 +31,97 @@ func TestBreakerLifecycle(t *testing.T) {
 		}
 	}
 	step("new", BreakerClosed)
-	for i := 0; i < 2; i++ {
-		if !b.Allow(clk.Now()) {
-			t.Fatal("closed breaker refused a call")
+	allow := func() Ticket {
+		t.Helper()
+		tk, ok := b.Allow(clk.Now())
+		if !ok {
+			t.Fatalf("breaker %v refused a call", b.State())
 		}
-		b.Failure(clk.Now())
+		return tk
+	}
+	refused := func(what string) {
+		t.Helper()
+		if _, ok := b.Allow(clk.Now()); ok {
+			t.Fatalf("%s: the breaker let a call through", what)
+		}
+	}
+	for i := 0; i < 2; i++ {
+		b.Failure(allow(), clk.Now())
 	}
 	step("two failures", BreakerClosed)
-	b.Success()
-	b.Failure(clk.Now())
-	b.Failure(clk.Now())
+	b.Success(allow())
+	b.Failure(allow(), clk.Now())
+	b.Failure(allow(), clk.Now())
 	step("a success resets the count", BreakerClosed)
-	b.Failure(clk.Now())
+	b.Failure(allow(), clk.Now())
 	step("three failures in a row", BreakerOpen)
-	if b.Allow(clk.Now()) {
-		t.Fatal("open breaker let a call through")
-	}
+	refused("open")
 	if got := b.RetryIn(clk.Now()); got != time.Second {
 		t.Fatalf("RetryIn = %v, want 1s", got)
 	}
 	clk.Advance(999 * time.Millisecond)
-	if b.Allow(clk.Now()) {
-		t.Fatal("open breaker let a call through before the cool-down")
-	}
+	refused("before the cool-down")
 	clk.Advance(time.Millisecond)
-	if !b.Allow(clk.Now()) {
-		t.Fatal("no probe after the cool-down")
-	}
+	probe := allow()
 	step("probe out", BreakerHalfOpen)
-	if b.Allow(clk.Now()) {
-		t.Fatal("a second caller got through while the probe is out")
-	}
-	b.Failure(clk.Now())
+	refused("a second caller while the probe is out")
+	b.Failure(probe, clk.Now())
 	step("failed probe", BreakerOpen)
 	if got := b.RetryIn(clk.Now()); got != time.Second {
 		t.Fatalf("after a failed probe RetryIn = %v, want a full cool-down", got)
 	}
 	clk.Advance(time.Second)
-	if !b.Allow(clk.Now()) {
-		t.Fatal("no second probe")
-	}
-	b.Abandon()
+	b.Abandon(allow())
 	step("abandoned probe", BreakerOpen)
-	if !b.Allow(clk.Now()) {
-		t.Fatal("the next caller should probe after an abandoned probe")
-	}
-	b.Success()
+	b.Success(allow()) // the next caller probes after an abandoned probe
 	step("probe answered", BreakerClosed)
-	if !b.Allow(clk.Now()) || b.RetryIn(clk.Now()) != 0 {
+	if _, ok := b.Allow(clk.Now()); !ok || b.RetryIn(clk.Now()) != 0 {
 		t.Fatal("closed breaker after recovery refuses calls")
+	}
+}
+
+// TestBreakerIgnoresCallsBegunBeforeItOpened: a call that began while the
+// breaker was closed and answers after it opened (a slow success from
+// before the outage) neither closes it nor, failing late, restarts its
+// cool-down. Before tickets, the late success closed the breaker again.
+func TestBreakerIgnoresCallsBegunBeforeItOpened(t *testing.T) {
+	clk := newFakeClock()
+	b, err := NewBreaker(BreakerConfig{Failures: 3, Cooldown: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow, _ := b.Allow(clk.Now())
+	late, _ := b.Allow(clk.Now())
+	for i := 0; i < 3; i++ {
+		tk, _ := b.Allow(clk.Now())
+		b.Failure(tk, clk.Now())
+	}
+	if b.State() != BreakerOpen {
+		t.Fatalf("breaker %v after 3 failures, want open", b.State())
+	}
+	b.Success(slow)
+	if b.State() != BreakerOpen {
+		t.Fatalf("a success begun before the breaker opened moved it to %v", b.State())
+	}
+	clk.Advance(900 * time.Millisecond)
+	b.Failure(late, clk.Now())
+	if got := b.RetryIn(clk.Now()); got != 100*time.Millisecond {
+		t.Fatalf("a late failure restarted the cool-down: RetryIn %v, want 100ms", got)
+	}
+	// The probe's own outcome counts; an old ticket still does not.
+	clk.Advance(100 * time.Millisecond)
+	probe, ok := b.Allow(clk.Now())
+	if !ok {
+		t.Fatal("no probe after the cool-down")
+	}
+	b.Abandon(slow)
+	b.Failure(late, clk.Now())
+	if b.State() != BreakerHalfOpen {
+		t.Fatalf("old tickets changed a half-open breaker to %v", b.State())
+	}
+	b.Success(probe)
+	if b.State() != BreakerClosed {
+		t.Fatalf("the probe's success left the breaker %v", b.State())
 	}
 }
 

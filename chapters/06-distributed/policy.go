@@ -12,12 +12,13 @@ import (
 )
 
 // Remote is the shared limiter the policy layer protects, typically one
-// Redis script call (part 1's limiters fit as they are). It must return once
-// ctx is done. With go-redis that takes three options: ContextTimeoutEnabled
-// (the deadline reaches the socket), MaxRetries -1 (a retry would spend the
+// Redis script call (part 1's limiters fit as they are). The Guard owns the
+// deadline: it stops waiting when the deadline passes, whatever the client
+// does. A client that also honours ctx frees its connection at that moment
+// instead of later; with go-redis that takes ContextTimeoutEnabled (the
+// deadline reaches the socket), MaxRetries -1 (a retry would spend the
 // deadline twice) and DialerRetries 1 (by default a refused dial is retried
-// 5 times, 100 ms apart, so a dead Redis would cost every call its whole
-// deadline instead of failing at once).
+// 5 times, 100 ms apart).
 type Remote interface {
 	AllowN(ctx context.Context, key string, cost int) (core.Decision, error)
 }
@@ -38,13 +39,15 @@ const (
 	// attacker wants unlimited: login, one-time codes, password reset. A
 	// short outage must not become an open door for credential stuffing.
 	FailClosed Mode = iota + 1
-	// FailOpen admits through a small per-node token bucket per key. For
-	// ordinary reads, where refusing everyone hurts more than a bounded
-	// excess; never unlimited, so an outage is not a free-for-all.
+	// FailOpen admits through small per-node token buckets: one per key and
+	// one for the whole class. For ordinary reads, where refusing everyone
+	// hurts more than a bounded excess; never unlimited, so an outage is not
+	// a free-for-all, not even for a client that invents a new key per request.
 	FailOpen
-	// LocalShare admits through a per-node bucket holding about the global
-	// limit divided by the node count. For costly or billed calls: the fleet
-	// together stays near the limit it pays for.
+	// LocalShare admits through a per-node bucket per key holding about the
+	// global limit divided by the node count, and the class bucket. For
+	// costly or billed calls: the fleet together stays near the limit it
+	// pays for.
 	LocalShare
 )
 
@@ -62,22 +65,33 @@ func (m Mode) String() string {
 
 // ClassPolicy is one endpoint class's behaviour during an outage.
 type ClassPolicy struct {
-	Mode   Mode
-	Bucket buckets.Config // the local bucket per key (FailOpen, LocalShare)
+	Mode Mode
+	// Bucket is the local bucket per key (FailOpen, LocalShare).
+	Bucket buckets.Config
+	// Node is the one bucket for the whole class on this node, which every
+	// local admission also spends from: at least Bucket's capacity. It bounds
+	// what the node admits during an outage whatever keys arrive.
+	Node buckets.Config
+	// MaxKeys is how many keys' buckets the node keeps (0: DefaultMaxKeys);
+	// the one unused longest makes room for a new key.
+	MaxKeys int
 }
 
 // ClosedPolicy is the fail-closed class.
 func ClosedPolicy() ClassPolicy { return ClassPolicy{Mode: FailClosed} }
 
-// OpenPolicy fails open through a local token bucket per key: during an
-// outage one node admits at most Capacity + Rate × outage per key.
-func OpenPolicy(bucket buckets.Config) ClassPolicy {
-	return ClassPolicy{Mode: FailOpen, Bucket: bucket}
+// OpenPolicy fails open through a local token bucket per key and a bucket
+// node for the whole class: during an outage of length D one node admits at
+// most perKey's Capacity + Rate × D per key, and node's Capacity + Rate × D
+// in all.
+func OpenPolicy(perKey, node buckets.Config) ClassPolicy {
+	return ClassPolicy{Mode: FailOpen, Bucket: perKey, Node: node}
 }
 
-// SharePolicy fails over to a local bucket of floor(limit / nodes) permits
-// (at least 1) refilled over window, so that nodes × local ≈ limit.
-func SharePolicy(limit int, window time.Duration, nodes int) (ClassPolicy, error) {
+// SharePolicy fails over to a local bucket per key of floor(limit / nodes)
+// permits (at least 1) refilled over window, so that nodes × local ≈ limit,
+// and the class bucket node.
+func SharePolicy(limit int, window time.Duration, nodes int, node buckets.Config) (ClassPolicy, error) {
 	if limit < 1 {
 		return ClassPolicy{}, core.BadParam("limit", limit, "an integer >= 1")
 	}
@@ -88,13 +102,19 @@ func SharePolicy(limit int, window time.Duration, nodes int) (ClassPolicy, error
 		return ClassPolicy{}, core.BadParam("nodes", nodes, "an integer >= 1")
 	}
 	c := max(1, limit/nodes)
-	return ClassPolicy{Mode: LocalShare, Bucket: buckets.Config{Capacity: c, Rate: float64(c) / window.Seconds()}}, nil
+	return ClassPolicy{Mode: LocalShare, Bucket: buckets.Config{Capacity: c, Rate: float64(c) / window.Seconds()}, Node: node}, nil
 }
 
 // ErrUnavailable is the fail-closed answer: the limiter cannot decide right
 // now, so the request is refused. Serve it as a temporary error (503 with
 // Retry-After), not as 429: the client did nothing wrong.
 var ErrUnavailable = errors.New("rate limiter unavailable, try again shortly")
+
+// MinRetryAfter is the shortest RetryAfter a fail-closed refusal carries.
+// Retry-After counts whole seconds, and 0 would send every refused client
+// straight back into the outage; it is also what a refusal says before the
+// breaker has opened, or while its probe is out, when nobody knows better.
+const MinRetryAfter = time.Second
 
 // Source says who made a decision.
 type Source int
@@ -140,22 +160,21 @@ type GuardConfig struct {
 const DefaultTimeout = 5 * time.Millisecond
 
 // Guard puts a failure policy in front of a shared limiter. Every call to
-// the remote carries a deadline; a breaker stops calling a remote that keeps
-// failing; while the remote cannot answer, each endpoint class falls back as
-// its policy says. Safe for concurrent use.
+// the remote runs under a deadline the Guard enforces itself; a breaker stops
+// calling a remote that keeps failing; while the remote cannot answer, each
+// endpoint class falls back as its policy says. Safe for concurrent use.
 type Guard struct {
+	store   guarded
 	remote  Remote
-	timeout time.Duration
-	breaker *Breaker
 	now     func() time.Time
 	classes map[string]guardClass
 
-	remoteCalls, remoteFailures, fallbacks, refusals atomic.Int64
+	fallbacks, refusals atomic.Int64
 }
 
 type guardClass struct {
 	mode  Mode
-	local *core.Keyed[*buckets.TokenBucket] // nil for FailClosed
+	local *fallback // nil for FailClosed
 }
 
 // NewGuard validates c and returns a Guard.
@@ -176,16 +195,17 @@ func NewGuard(c GuardConfig) (*Guard, error) {
 	if len(c.Classes) == 0 {
 		return nil, core.BadParam("classes", "none", "at least one endpoint class")
 	}
-	g := &Guard{remote: c.Remote, timeout: c.Timeout, breaker: br, now: c.Now, classes: map[string]guardClass{}}
-	if g.now == nil {
-		g.now = time.Now
+	if c.Now == nil {
+		c.Now = time.Now
 	}
+	g := &Guard{store: guarded{breaker: br, timeout: c.Timeout, now: c.Now}, remote: c.Remote, now: c.Now,
+		classes: map[string]guardClass{}}
 	for name, p := range c.Classes {
 		gc := guardClass{mode: p.Mode}
 		switch p.Mode {
 		case FailClosed:
 		case FailOpen, LocalShare:
-			if gc.local, err = buckets.NewTokenBucketLimiter(p.Bucket); err != nil {
+			if gc.local, err = newClassFallback(p); err != nil {
 				return nil, fmt.Errorf("class %q: %w", name, err)
 			}
 		default:
@@ -196,46 +216,56 @@ func NewGuard(c GuardConfig) (*Guard, error) {
 	return g, nil
 }
 
+func newClassFallback(p ClassPolicy) (*fallback, error) {
+	if err := p.Bucket.Validate(); err != nil {
+		return nil, err
+	}
+	if err := p.Node.Validate(); err != nil {
+		return nil, fmt.Errorf("node bucket: %w", err)
+	}
+	if p.Node.Capacity < p.Bucket.Capacity {
+		return nil, core.BadParam("node capacity", p.Node.Capacity,
+			fmt.Sprintf("at least the per-key capacity (%d)", p.Bucket.Capacity))
+	}
+	if p.MaxKeys == 0 {
+		p.MaxKeys = DefaultMaxKeys
+	}
+	if err := core.CheckCount("max keys", p.MaxKeys); err != nil {
+		return nil, err
+	}
+	return newFallback(p.Bucket, p.Node, p.MaxKeys)
+}
+
 // AllowN decides a request of the given cost for key in an endpoint class.
 //
-// While the breaker is closed it asks the remote under the deadline. If the
-// remote fails, times out, or the breaker is open, the class policy decides:
-// FailClosed returns ErrUnavailable (with RetryAfter set to the breaker's
-// time to its next probe when known), the others consult the node's local
-// bucket. A caller whose own ctx ends first gets ctx's error, and the
-// breaker does not count it against Redis.
+// While the breaker is closed it asks the remote, and stops waiting at the
+// deadline. If the remote fails, misses the deadline, or the breaker is
+// open, the class policy decides: FailClosed returns ErrUnavailable with
+// RetryAfter set to the breaker's time to its next probe, and never less
+// than MinRetryAfter; the others consult the node's local buckets. A caller
+// whose own ctx ends first gets ctx's error, and the breaker does not count
+// it against Redis.
 func (g *Guard) AllowN(ctx context.Context, class, key string, cost int) (Outcome, error) {
 	gc, ok := g.classes[class]
 	if !ok {
 		return Outcome{}, core.BadParam("class", class, "an endpoint class given to NewGuard")
 	}
-	if g.breaker.Allow(g.now()) {
-		g.remoteCalls.Add(1)
-		cctx, cancel := context.WithTimeout(ctx, g.timeout)
-		d, err := g.remote.AllowN(cctx, key, cost)
-		cancel()
-		if err == nil {
-			g.breaker.Success()
-			return Outcome{Decision: d, Source: SourceRemote}, nil
-		}
-		if ctx.Err() != nil {
-			g.breaker.Abandon() // not Redis's fault
-			return Outcome{}, ctx.Err()
-		}
-		var pe *core.ParamError
-		if errors.As(err, &pe) {
-			g.breaker.Abandon() // a bad request says nothing about the store
+	d, err := do(&g.store, ctx, func(ctx context.Context) (core.Decision, error) {
+		return g.remote.AllowN(ctx, key, cost)
+	})
+	if !errors.Is(err, ErrUnavailable) {
+		if err != nil {
 			return Outcome{}, err
 		}
-		g.remoteFailures.Add(1)
-		g.breaker.Failure(g.now())
+		return Outcome{Decision: d, Source: SourceRemote}, nil
 	}
 	if gc.mode == FailClosed {
 		g.refusals.Add(1)
-		return Outcome{Decision: core.Decision{RetryAfter: g.breaker.RetryIn(g.now())}, Source: SourceNone}, ErrUnavailable
+		wait := max(MinRetryAfter, g.store.breaker.RetryIn(g.now()))
+		return Outcome{Decision: core.Decision{RetryAfter: wait}, Source: SourceNone}, err
 	}
 	g.fallbacks.Add(1)
-	d, err := gc.local.AllowN(key, g.now(), cost)
+	d, err = gc.local.AllowN(key, g.now(), cost)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -247,13 +277,14 @@ func (g *Guard) Allow(ctx context.Context, class, key string) (Outcome, error) {
 	return g.AllowN(ctx, class, key, 1)
 }
 
-// Breaker exposes the guard's breaker (to read its state).
-func (g *Guard) Breaker() *Breaker { return g.breaker }
+// Breaker exposes the guard's breaker: to read its state, and to hand to a
+// PrefetchNode that borrows from the same Redis.
+func (g *Guard) Breaker() *Breaker { return g.store.breaker }
 
 // GuardStats counts what a Guard has done.
 type GuardStats struct {
 	RemoteCalls    int64 // calls made to the remote
-	RemoteFailures int64 // of which failed or timed out
+	RemoteFailures int64 // of which failed or missed the deadline
 	Fallbacks      int64 // decisions made by a local bucket
 	Refusals       int64 // fail-closed refusals
 }
@@ -261,8 +292,8 @@ type GuardStats struct {
 // Stats reports the counters.
 func (g *Guard) Stats() GuardStats {
 	return GuardStats{
-		RemoteCalls:    g.remoteCalls.Load(),
-		RemoteFailures: g.remoteFailures.Load(),
+		RemoteCalls:    g.store.calls.Load(),
+		RemoteFailures: g.store.failures.Load(),
 		Fallbacks:      g.fallbacks.Load(),
 		Refusals:       g.refusals.Load(),
 	}

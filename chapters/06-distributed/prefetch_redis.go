@@ -80,28 +80,63 @@ func Borrow(ctx context.Context, rdb redis.Scripter, c BorrowConfig, now time.Ti
 //
 // Once the centre reports the window drained, the node rejects locally until
 // the window ends instead of paying a round trip to hear "no" again.
+//
+// One borrow is in flight at a time: requests that find the node empty while
+// it is out wait for its answer (or for their own ctx) rather than borrow
+// again and strand more quota. No lock is held across the round trip, and
+// every borrow runs under a deadline and through a breaker (NodeOptions), so
+// a frozen Redis costs a request at most the deadline.
 type PrefetchNode struct {
-	rdb redis.Scripter
-	cfg BorrowConfig
+	rdb   redis.Scripter
+	cfg   BorrowConfig
+	store guarded
 
 	mu         sync.Mutex
 	held       int
 	drained    bool
-	until      time.Time // end of the window the held permits belong to
+	until      time.Time     // end of the window the held permits belong to
+	borrowing  chan struct{} // closed when the borrow in flight returns; nil if none
 	roundTrips int64
 	borrowed   int64
 }
 
+// NodeOptions are how a PrefetchNode calls Redis.
+type NodeOptions struct {
+	// Timeout is one borrow's deadline (0: DefaultTimeout).
+	Timeout time.Duration
+	// Breaker decides whether to call Redis at all. Pass the node's
+	// Guard.Breaker() so that one verdict about Redis covers both; nil gives
+	// the node a breaker of its own (3 failures, 1 s cool-down).
+	Breaker *Breaker
+	// Now is the breaker's clock (nil: time.Now).
+	Now func() time.Time
+}
+
 // NewPrefetchNode returns a node drawing on the limit c in Redis rdb.
-func NewPrefetchNode(rdb redis.Scripter, c BorrowConfig) (*PrefetchNode, error) {
+func NewPrefetchNode(rdb redis.Scripter, c BorrowConfig, o NodeOptions) (*PrefetchNode, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	return &PrefetchNode{rdb: rdb, cfg: c}, nil
+	if o.Timeout == 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.Timeout < 0 {
+		return nil, core.BadParam("timeout", o.Timeout, "a duration > 0 (a few ms)")
+	}
+	if o.Breaker == nil {
+		o.Breaker, _ = NewBreaker(BreakerConfig{Failures: 3, Cooldown: time.Second})
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return &PrefetchNode{rdb: rdb, cfg: c, store: guarded{breaker: o.Breaker, timeout: o.Timeout, now: o.Now}}, nil
 }
 
 // Allow decides one request using the Redis server's clock for the window
-// and the local clock to expire what the node holds.
+// and the local clock to expire what the node holds. The error wraps
+// ErrUnavailable when the node holds nothing and cannot borrow: the breaker
+// is open, or Redis failed or missed the deadline. The caller then applies
+// the endpoint's failure policy.
 func (n *PrefetchNode) Allow(ctx context.Context) (bool, error) {
 	return n.allow(ctx, time.Now(), false)
 }
@@ -114,32 +149,56 @@ func (n *PrefetchNode) AllowAt(ctx context.Context, now time.Time) (bool, error)
 
 func (n *PrefetchNode) allow(ctx context.Context, now time.Time, explicit bool) (bool, error) {
 	n.mu.Lock()
-	defer n.mu.Unlock()
-	if !now.Before(n.until) {
-		n.held, n.drained = 0, false // the window these belonged to is over
-	}
-	if n.held == 0 && !n.drained {
-		// The lock is held across the round trip on purpose: other requests
-		// of this node would only borrow again and strand more quota.
+	for {
+		if !now.Before(n.until) {
+			n.held, n.drained = 0, false // the window these belonged to is over
+		}
+		switch {
+		case n.held > 0:
+			n.held--
+			n.mu.Unlock()
+			return true, nil
+		case n.drained:
+			n.mu.Unlock()
+			return false, nil
+		case n.borrowing != nil: // another request is asking: wait for its answer
+			wait := n.borrowing
+			n.mu.Unlock()
+			select {
+			case <-wait:
+			case <-ctx.Done():
+				return false, ctx.Err()
+			}
+			n.mu.Lock()
+			continue
+		}
+		done := make(chan struct{})
+		n.borrowing = done
+		n.mu.Unlock()
 		at := time.Time{}
 		if explicit {
 			at = now
 		}
-		g, err := Borrow(ctx, n.rdb, n.cfg, at)
+		g, err := do(&n.store, ctx, func(ctx context.Context) (Grant, error) { return Borrow(ctx, n.rdb, n.cfg, at) })
+		n.mu.Lock()
+		n.borrowing = nil
+		close(done)
 		if err != nil {
+			n.mu.Unlock()
 			return false, err
 		}
 		n.roundTrips++
 		n.borrowed += int64(g.Granted)
-		n.held = g.Granted
+		n.held += g.Granted
 		n.drained = g.Remaining == 0
 		n.until = now.Add(g.TTL)
+		ok := n.held > 0
+		if ok {
+			n.held--
+		}
+		n.mu.Unlock()
+		return ok, nil
 	}
-	if n.held > 0 {
-		n.held--
-		return true, nil
-	}
-	return false, nil
 }
 
 // NodeStats is what a node has done so far.

@@ -17,6 +17,10 @@ var prefetchBase = time.UnixMilli(1_700_000_000_000)
 
 func prefetchKey(t *testing.T) string { return "rl:{" + redistest.ID(t) + "}:prefetch" }
 
+// slowOK gives borrows a deadline no healthy call misses on a loaded 2-core
+// machine under -race: these tests are about the counts, not the deadline.
+var slowOK = NodeOptions{Timeout: time.Second}
+
 // TestE13_PrefetchOnRedis replays E13 with four PrefetchNodes against a real
 // Redis and finds the simulation's figures: grants 8, 8, 4, 0, six allowed,
 // four round trips, node 4 asking once.
@@ -28,7 +32,7 @@ func TestE13_PrefetchOnRedis(t *testing.T) {
 	nodes := make([]*PrefetchNode, 4)
 	for i := range nodes {
 		var err error
-		if nodes[i], err = NewPrefetchNode(rdb, cfg); err != nil {
+		if nodes[i], err = NewPrefetchNode(rdb, cfg, slowOK); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -81,7 +85,7 @@ func TestPrefetchRedisNeverOverAdmits(t *testing.T) {
 		rdb := redistest.Client(t)
 		nodes := make([]*PrefetchNode, nodeCount)
 		for i := range nodes {
-			nodes[i], _ = NewPrefetchNode(rdb, cfg)
+			nodes[i], _ = NewPrefetchNode(rdb, cfg, slowOK)
 		}
 		var requests, trips int64
 		for w := 0; w < windowCount; w++ {
@@ -159,7 +163,7 @@ func TestPrefetchRedisServerClock(t *testing.T) {
 	if err != nil || ttl <= 0 || ttl > cfg.Window {
 		t.Fatalf("key TTL %v, %v; want (0, 500ms]", ttl, err)
 	}
-	n, _ := NewPrefetchNode(rdb, cfg)
+	n, _ := NewPrefetchNode(rdb, cfg, slowOK)
 	if ok, err := n.Allow(ctx); err != nil || !ok {
 		t.Fatalf("Allow = %v, %v", ok, err)
 	}
@@ -214,11 +218,11 @@ func TestBorrowConfigValidate(t *testing.T) {
 		{Key: "k", Limit: 1, Batch: 1, Window: 0},
 		{Key: "k", Limit: 1, Batch: 1, Window: 1500 * time.Microsecond},
 	} {
-		if _, err := NewPrefetchNode(nil, c); err == nil {
+		if _, err := NewPrefetchNode(nil, c, NodeOptions{}); err == nil {
 			t.Errorf("%+v accepted", c)
 		}
 	}
-	if _, err := NewPrefetchNode(nil, ok); err != nil {
+	if _, err := NewPrefetchNode(nil, ok, NodeOptions{}); err != nil {
 		t.Error(err)
 	}
 }
@@ -236,7 +240,7 @@ func BenchmarkPrefetchRedis(b *testing.B) {
 			var trips atomic.Int64
 			b.ReportAllocs()
 			b.RunParallel(func(pb *testing.PB) {
-				n, _ := NewPrefetchNode(rdb, cfg)
+				n, _ := NewPrefetchNode(rdb, cfg, slowOK)
 				for pb.Next() {
 					if ok, err := n.Allow(ctx); err != nil || !ok {
 						b.Errorf("Allow = %v, %v", ok, err)
