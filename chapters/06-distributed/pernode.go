@@ -10,8 +10,8 @@ import (
 // receive PerNode requests, and the limit is meant to be Limit in total.
 type PerNodeConfig struct {
 	Nodes   int // 1..MaxSimNodes
-	Limit   int // the intended global limit for the window, >= 0
-	PerNode int // requests each node receives in the window, >= 0
+	Limit   int // the intended global limit for the window, 0..MaxSimLimit
+	PerNode int // requests each node receives in the window; Nodes × PerNode <= MaxSimRequests
 }
 
 // Validate reports the first bad field as a *core.ParamError.
@@ -19,14 +19,10 @@ func (c PerNodeConfig) Validate() error {
 	if c.Nodes < 1 || c.Nodes > MaxSimNodes {
 		return core.BadParam("nodes", c.Nodes, fmt.Sprintf("an integer from 1 to %d", MaxSimNodes))
 	}
-	if c.Limit < 0 {
-		return core.BadParam("limit", c.Limit, "an integer >= 0")
+	if c.Limit < 0 || c.Limit > MaxSimLimit {
+		return core.BadParam("limit", c.Limit, fmt.Sprintf("an integer from 0 to %d", MaxSimLimit))
 	}
-	if c.PerNode < 0 || c.Nodes*c.PerNode > MaxSimRequests {
-		return core.BadParam("per-node", c.PerNode,
-			fmt.Sprintf("an integer from 0 to %d", MaxSimRequests/c.Nodes))
-	}
-	return nil
+	return checkPerNode(c.PerNode, c.Nodes)
 }
 
 // PerNodeResult compares the two ways of counting.

@@ -6,15 +6,27 @@ import (
 	"github.com/ratelimit-course/ratelimit/core"
 )
 
-// Bounds on a prefetch simulation, so that a typo on the command line cannot
-// ask for gigabytes of per-step snapshots.
+// Bounds on a simulation. Counts come from the course's domain; the number
+// of requests replayed is what keeps memory small: a prefetch replay keeps a
+// snapshot of every node per request, at most 10,000 × 100 of them (8 MB).
 const (
 	MaxSimNodes    = 100
 	MaxSimRequests = 10000
-	MaxSimLimit    = 1000000 // also the largest batch
+	MaxSimLimit    = core.MaxCount // 1e9, also the largest batch
 	MaxSimRTTMS    = 60000
 	MaxSimWindowMS = 86400000 // one day, for the write-back simulation
 )
+
+// checkPerNode validates per-node requests on nodes nodes (already valid):
+// nodes × perNode at most MaxSimRequests, checked without forming the
+// product, which a huge perNode would wrap.
+func checkPerNode(perNode, nodes int) error {
+	if most := MaxSimRequests / nodes; perNode < 0 || perNode > most {
+		return core.BadParam("per-node", perNode, fmt.Sprintf(
+			"an integer from 0 to %d (at most %d requests in all, to keep the replay small)", most, MaxSimRequests))
+	}
+	return nil
+}
 
 // PrefetchConfig describes one window of the local-quota-prefetch story
 // (CONTRACT.md E12, E13): Nodes application nodes share a global Limit; each node
@@ -36,9 +48,8 @@ func (c PrefetchConfig) Validate() error {
 		return core.BadParam("nodes", c.Nodes, fmt.Sprintf("an integer from 1 to %d", MaxSimNodes))
 	}
 	if c.Order == nil {
-		if c.PerNode < 0 || c.Nodes*c.PerNode > MaxSimRequests {
-			return core.BadParam("per-node", c.PerNode,
-				fmt.Sprintf("an integer from 0 to %d (at most %d requests in all)", MaxSimRequests/c.Nodes, MaxSimRequests))
+		if err := checkPerNode(c.PerNode, c.Nodes); err != nil {
+			return err
 		}
 	}
 	if c.Limit < 0 || c.Limit > MaxSimLimit {
@@ -50,7 +61,7 @@ func (c PrefetchConfig) Validate() error {
 	if c.Order != nil {
 		if len(c.Order) > MaxSimRequests {
 			return core.BadParam("order", fmt.Sprintf("(%d entries)", len(c.Order)),
-				fmt.Sprintf("at most %d node numbers", MaxSimRequests))
+				fmt.Sprintf("at most %d node numbers, to keep the replay small", MaxSimRequests))
 		}
 		for _, n := range c.Order {
 			if n < 1 || n > c.Nodes {
@@ -178,10 +189,13 @@ type PrefetchResult struct {
 //     asking again until the window ends (otherwise every request at a
 //     drained node would still pay a round trip just to hear "no").
 //
-// Nothing is ever over-admitted: every allowed request spends a permit the
-// centre handed out. The cost is stranded quota — permits sitting at one node
-// while another rejects — which Batch = 1 removes at the price of a round
-// trip per request.
+// Within the window nothing is over-admitted: every allowed request spends
+// a permit the centre handed out, so at most Limit are allowed. That holds
+// per aligned window only: over a sliding window of the same width prefetch
+// can admit 2 × Limit, as any fixed window can (Limit spent just before the
+// edge, Limit just after; TestPrefetchAdmits2LAcrossWindowEdge). The cost of
+// prefetch is stranded quota — permits sitting at one node while another
+// rejects — which Batch = 1 removes at the price of a round trip per request.
 func SimulatePrefetch(c PrefetchConfig) (PrefetchResult, error) {
 	if err := c.Validate(); err != nil {
 		return PrefetchResult{}, err

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ratelimit-course/ratelimit/core"
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
 )
 
@@ -144,6 +145,48 @@ func TestPrefetchRedisNeverOverAdmits(t *testing.T) {
 			t.Errorf("batch %d: %d round trips for %d requests; prefetch should save most of them", batch, trips, requests)
 		}
 	}
+}
+
+// TestPrefetchAdmits2LAcrossWindowEdge: prefetch never admits more than L
+// per aligned window, and that is all it promises. Measured over a sliding
+// window of the same width it admits 2L, as any fixed window does: with
+// L = 5 and W = 1 s, one node borrows and spends 5 permits in the last 5 ms
+// of a window and 5 more in the first 5 ms of the next, so 10 requests pass
+// within 10 ms.
+func TestPrefetchAdmits2LAcrossWindowEdge(t *testing.T) {
+	ctx := context.Background()
+	rdb := redistest.Client(t)
+	const limit = 5
+	cfg := BorrowConfig{Key: prefetchKey(t), Limit: limit, Batch: limit, Window: time.Second}
+	n, err := NewPrefetchNode(rdb, cfg, slowOK)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edge := prefetchBase.Add(time.Second) // a window boundary
+	var sent []int64
+	perWindow := map[int64]int{}
+	for ms := int64(-5); ms < 5; ms++ {
+		at := edge.Add(time.Duration(ms) * time.Millisecond)
+		ok, err := n.AllowAt(ctx, at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok {
+			sent = append(sent, at.UnixMilli())
+			perWindow[at.UnixMilli()/1000]++
+		}
+	}
+	for w, c := range perWindow {
+		if c > limit {
+			t.Errorf("window %d admitted %d, more than L = %d", w, c, limit)
+		}
+	}
+	most, windows := core.MaxInWindow(sent, 1000)
+	if most != 2*limit || len(sent) != 2*limit {
+		t.Fatalf("admitted %d, at most %d in one sliding 1 s window; want 2L = %d both", len(sent), most, 2*limit)
+	}
+	t.Logf("L = %d per aligned window; %d admitted within %v of the edge: %d in the sliding window %v", limit,
+		len(sent), 10*time.Millisecond, most, windows[0])
 }
 
 // TestPrefetchRedisServerClock uses the server's TIME for the window: the

@@ -3,6 +3,8 @@ package distributed
 import (
 	"context"
 	"errors"
+	"math"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -162,6 +164,32 @@ func TestPrefetchValidate(t *testing.T) {
 	res, err := SimulatePrefetch(PrefetchConfig{Nodes: 2, PerNode: -1, Limit: 0, Batch: 1, Order: []int{2, 2}})
 	if err != nil || res.Prefetch.Rejected != 2 || res.Prefetch.RoundTrips != 1 {
 		t.Fatalf("limit 0: %+v, %v; want 2 rejected after 1 round trip", res.Prefetch, err)
+	}
+}
+
+// TestPrefetchValidateHugePerNode: nodes × per-node used to be formed in
+// Validate, where a huge per-node wraps: 4 × (2^63 − 1) is −4 and 4 × 2^62
+// is 0, both "at most 10,000", and the replay then panicked (a negative
+// capacity) or ran out of memory. Now both are a ParamError naming
+// per-node and the bound; so for chapter 06's other simulations.
+func TestPrefetchValidateHugePerNode(t *testing.T) {
+	for _, per := range []int{math.MaxInt, 1 << 62, math.MaxInt/4 + 1, MaxSimRequests/4 + 1} {
+		err := PrefetchConfig{Nodes: 4, PerNode: per, Limit: 20, Batch: 8}.Validate()
+		var pe *core.ParamError
+		if !errors.As(err, &pe) || pe.Param != "per-node" || !strings.Contains(pe.Accept, "from 0 to 2500") {
+			t.Errorf("prefetch per-node %d: %v; want a ParamError naming per-node, from 0 to 2500", per, err)
+		}
+		err = PerNodeConfig{Nodes: 4, Limit: 10, PerNode: per}.Validate()
+		if !errors.As(err, &pe) || pe.Param != "per-node" {
+			t.Errorf("E8 per-node %d: %v; want a ParamError naming per-node", per, err)
+		}
+		err = WriteBackConfig{Nodes: 4, Limit: 10, PerNode: per, WindowMS: 1000, SyncMS: 100}.Validate()
+		if !errors.As(err, &pe) || pe.Param != "per-node" {
+			t.Errorf("write-back per-node %d: %v; want a ParamError naming per-node", per, err)
+		}
+	}
+	if err := (PrefetchConfig{Nodes: 4, PerNode: MaxSimRequests / 4, Limit: MaxSimLimit, Batch: MaxSimLimit}).Validate(); err != nil {
+		t.Errorf("the largest valid replay was refused: %v", err)
 	}
 }
 

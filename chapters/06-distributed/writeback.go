@@ -10,7 +10,7 @@ import (
 // locally and reports its count to the centre only every SyncMS.
 type WriteBackConfig struct {
 	Nodes    int   // 1..MaxSimNodes
-	Limit    int   // global target for the window, >= 0
+	Limit    int   // global target for the window, 0..MaxSimLimit
 	PerNode  int   // requests each node receives, evenly spread over the window
 	WindowMS int64 // window width in ms, >= 1
 	SyncMS   int64 // write-back interval in ms, >= 1 (>= WindowMS: no sync inside the window)
