@@ -1,3 +1,5 @@
+//go:build !exercise06
+
 package distributed
 
 import (
@@ -252,4 +254,34 @@ func TestMemoryUsageTable(t *testing.T) {
 			require.LessOrEqual(t, large, small+16, "%s is O(1): %d bytes at L=100, %d at L=10000", r.name, small, large)
 		}
 	}
+}
+
+// BenchmarkSlidingLogCost: one sliding-log decision of cost 1 beside one of
+// cost 1e6 (L = 1e6), in the same run. Each request comes a window after
+// the last, so each is allowed and writes one entry. A cost-k request used
+// to write k entries; now both costs do the same work.
+func BenchmarkSlidingLogCost(b *testing.B) {
+	rdb := redis.NewClient(&redis.Options{Addr: redistest.Addr(b)})
+	defer rdb.Close()
+	ctx := context.Background()
+	const L = 1_000_000
+	l := ok(NewSlidingLog(rdb, WindowConfig{Window: time.Second, Limit: L}))
+	perOp := map[int]float64{}
+	for _, cost := range []int{1, L} {
+		b.Run(fmt.Sprintf("cost=%d", cost), func(b *testing.B) {
+			id := fmt.Sprintf("bench-log-%d-%d", time.Now().UnixNano(), cost)
+			for i := 0; b.Loop(); i++ {
+				d, err := l.AllowNAt(ctx, id, time.UnixMilli(base+int64(i)*1000), cost)
+				if err != nil || !d.Allowed {
+					b.Fatalf("request %d: %+v, %v", i, d, err)
+				}
+			}
+			perOp[cost] = float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+		})
+	}
+	if perOp[1] > 0 && perOp[L] > 0 {
+		fmt.Printf("\nsliding log: cost 1 %.1f µs, cost %d %.1f µs per decision (%.2fx)\n",
+			perOp[1]/1e3, L, perOp[L]/1e3, perOp[L]/perOp[1])
+	}
+	cleanup(ctx, rdb, "rl:{bench-log-*")
 }

@@ -220,3 +220,32 @@ func FuzzScriptsMatchMemory(f *testing.F) {
 		compare(t, rdb, p, seq, p.name)
 	})
 }
+
+// TestSlidingLogManyEntries: a log holding hundreds of entries of mixed
+// costs, where a large request has to wait for many small ones to leave.
+// Its retry delay comes from the running sums stored in the entries (a
+// binary search); the chapter 03 log walks its entries. Both must agree.
+func TestSlidingLogManyEntries(t *testing.T) {
+	if learnerScript {
+		t.Skip("the exercise replaces the token bucket only")
+	}
+	rdb := redistest.Client(t)
+	w := WindowConfig{Window: time.Second, Limit: 300}
+	p := pair{"sliding-log/L=300", ok(NewSlidingLog(rdb, w)),
+		func() core.Algorithm { return ok(sliding.NewLog(sliding.Config{Window: w.Window, Limit: w.Limit})) }, w.Limit, 3}
+	r := rand.New(rand.NewPCG(11, 3))
+	seq := make([]request, 3000)
+	at := int64(0)
+	for i := range seq {
+		at += r.Int64N(4)
+		cost := 1
+		if r.IntN(10) == 0 {
+			cost = 1 + r.IntN(w.Limit)
+		}
+		seq[i] = request{at: at, cost: cost}
+	}
+	allowed := compare(t, rdb, p, seq, p.name)
+	require.Greater(t, allowed, 300)
+	require.Less(t, allowed, len(seq)-300)
+	t.Logf("%d of %d allowed, identical on both sides", allowed, len(seq))
+}

@@ -3,17 +3,18 @@
 -- reached W is dropped. A request of cost k is allowed iff the cost of the
 -- entries left plus k is at most L. Rejected requests are not logged.
 --
--- An entry is the member "<sum>:<cost>", where sum is the cost of that
--- entry and every older one. The sums grow with time, so no two entries
--- share a member (two requests in one ms stay two), and the cost inside
--- the window is the newest sum minus the sum before the oldest entry.
--- A request of cost k is one ZADD whatever k is, and memory grows with the
--- number of requests, not their cost. Sums are kept modulo 2^50 so they
--- stay exact in a double; a window never holds anywhere near that much.
+-- An entry is the member "<seq>:<sum>:<cost>". sum is the cost of that
+-- entry and every older one, so the cost inside the window is the newest
+-- sum minus the sum before the oldest entry, and a request of cost k is one
+-- ZADD whatever k is: memory grows with the number of requests, not their
+-- cost. Sums are kept modulo 2^50 so they stay exact in a double; a window
+-- never holds anywhere near that much. seq numbers the entries of one ms
+-- from 0, zero-padded: a sorted set orders equal scores by member, and seq
+-- keeps that order the order of arrival.
 --
 -- One more member, "t", is scored with the latest time the key has seen.
 -- It sorts after every entry (letters come after digits), so the entries
--- are ranks 0 .. n-1 and "t" is rank n.
+-- are ranks 0 .. n-1, oldest first, and "t" is rank n.
 -- KEYS[1]  "rl:{id}:log"
 -- ARGV     now_ms, cost, window_ms, limit
 -- Returns  {allowed 0|1, remaining, retry_after_ms, now_ms}
@@ -31,24 +32,26 @@ if last and last > now then now = last end
 redis.call('ZREMRANGEBYSCORE', key, '-inf', int(now - window))
 redis.call('ZADD', key, int(now), 't')
 
--- entry(rank) is the sum, cost and time of one entry.
+-- entry(rank) is the sum, cost, time and seq of one entry.
 local function entry(rank)
   local m = redis.call('ZRANGE', key, rank, rank, 'WITHSCORES')
-  local sum, c = string.match(m[1], '^(%d+):(%d+)$')
-  return tonumber(sum), tonumber(c), tonumber(m[2])
+  local seq, sum, c = string.match(m[1], '^(%d+):(%d+):(%d+)$')
+  return tonumber(sum), tonumber(c), tonumber(m[2]), tonumber(seq)
 end
 
-local used, newest, before = 0, 0, 0
+local used, newest, before, seq = 0, 0, 0, 0
 local n = redis.call('ZCARD', key) - 1
 if n > 0 then
   local sum, c = entry(0)
   before = sum - c
-  newest = entry(n - 1)
-  used = (newest - before) % M
+  local top, _, at, s = entry(n - 1)
+  newest, used = top, (top - before) % M
+  if at == now then seq = s + 1 end
 end
 
 if used + cost <= limit then
-  redis.call('ZADD', key, int(now), int((newest + cost) % M) .. ':' .. int(cost))
+  local member = string.format('%010d:%d:%d', seq, (newest + cost) % M, cost)
+  redis.call('ZADD', key, int(now), member)
   -- The new entry is the newest: W from now the log is empty.
   redis.call('PEXPIRE', key, int(window))
   return {1, limit - used - cost, 0, caller}
