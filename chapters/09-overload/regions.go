@@ -82,10 +82,10 @@ func Lagged(limit int, arrivals [][]time.Duration, lag time.Duration) ([]int, er
 	slices.SortStableFunc(all, func(a, b arrival) int { return cmp.Compare(a.at, b.at) })
 	admitted := make([][]time.Duration, len(arrivals)) // each region's admission times, in order
 	for _, a := range all {
-		view := len(admitted[a.region])
+		view := len(admitted[a.region]) // its own count, at once
 		for j, ts := range admitted {
-			if j != a.region { // what region j had admitted by a.at − lag
-				view += sort.Search(len(ts), func(k int) bool { return ts[k] > a.at-lag })
+			if j != a.region { // the others', as of lag ago
+				view += countUpTo(ts, a.at-lag)
 			}
 		}
 		if view < limit {
@@ -97,6 +97,11 @@ func Lagged(limit int, arrivals [][]time.Duration, lag time.Duration) ([]int, er
 		out[i] = len(ts)
 	}
 	return out, nil
+}
+
+// countUpTo is how many of the sorted times ts are at or before t.
+func countUpTo(ts []time.Duration, t time.Duration) int {
+	return sort.Search(len(ts), func(k int) bool { return ts[k] > t })
 }
 
 func checkRegions(limit int, demand []int) error {
