@@ -37,6 +37,7 @@ var uiChapters = []chapterEntry{
 	{6, chapters.README(6), []interactive{ivPrefetch}},
 	{7, chapters.README(7), []interactive{ivDrill}},
 	{8, chapters.README(8), nil},
+	{9, chapters.README(9), nil},
 }
 
 // chapterDoc is a README split into its parts.

@@ -106,7 +106,7 @@ func TestAppMenuNavigation(t *testing.T) {
 	f := m.View()
 	appCheckFrame(t, f, 80, 24)
 	appWant(t, f, "▸ 01 · ", "05 · ", "[lab] [worst case]", "[prefetch]")
-	for n := 1; n <= 8; n++ {
+	for n := 1; n <= len(uiChapters); n++ {
 		appWant(t, f, fmt.Sprintf("0%d · ", n))
 	}
 
@@ -115,11 +115,11 @@ func TestAppMenuNavigation(t *testing.T) {
 		t.Fatalf("down: menuSel %d", m.menuSel)
 	}
 	m = appPress(m, "up", "up")
-	if m.menuSel != 7 {
+	if m.menuSel != len(uiChapters)-1 {
 		t.Fatalf("up wraps to the last chapter, got %d", m.menuSel)
 	}
 	m = appPress(m, "enter")
-	if m.scr != scrChapter || m.chapter != 7 {
+	if m.scr != scrChapter || m.chapter != len(uiChapters)-1 {
 		t.Fatalf("enter opens the selected chapter: scr %d chapter %d", m.scr, m.chapter)
 	}
 	m = appPress(m, "esc", "5")

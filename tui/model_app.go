@@ -223,7 +223,7 @@ func (m appModel) menuKey(k string) (tea.Model, tea.Cmd) {
 		m.menuSel = (m.menuSel + n - 1) % n
 	case "enter", "right", "l":
 		m.openChapter(uiChapters[m.menuSel].num)
-	case "1", "2", "3", "4", "5", "6", "7", "8":
+	case "1", "2", "3", "4", "5", "6", "7", "8", "9":
 		m.openChapter(int(k[0] - '0'))
 	case "L":
 		return m.openView(ivLab)

@@ -89,7 +89,7 @@ func menuView(sel, w, h int, th theme) string {
 		line{{"Labs: ", stDim}, {"L", stKey}, {" one sequence, two algorithms   ", stDim},
 			{"W", stKey}, {" worst case   ", stDim}, {"P", stKey}, {" prefetch   ", stDim},
 			{"D", stKey}, {" drill", stDim}})
-	footer := []line{sty(stKey, "↑↓ choose  enter open  1–8 jump  L W P D labs  ? help  q quit")}
+	footer := []line{sty(stKey, "↑↓ choose  enter open  1–9 jump  L W P D labs  ? help  q quit")}
 	return compose(body, footer, w, h, th)
 }
 
@@ -209,7 +209,7 @@ func chapterView(idx, scroll, w, h int, th theme) string {
 var helpKeys = []struct{ scope, keys, what string }{
 	{"anywhere", "?  q  ctrl+c", "this help · quit (q is text while editing)"},
 	{"", "esc", "back: lab → chapter → menu"},
-	{"menu", "↑↓ enter 1–8", "choose / open a chapter"},
+	{"menu", "↑↓ enter 1–9", "choose / open a chapter"},
 	{"", "L  W  P  D", "straight to lab / worst case / prefetch / drill"},
 	{"chapter", "↑↓ space pgup", "scroll · n N next / previous chapter"},
 	{"", "enter  w", "open its lab / the worst-case search"},
