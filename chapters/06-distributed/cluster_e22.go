@@ -1,0 +1,329 @@
+package distributed
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/ratelimit-course/ratelimit/core"
+	"github.com/redis/go-redis/v9"
+)
+
+// E22Config is the hot-key run: Requests spread evenly over Windows aligned
+// windows; of every 100 requests the first HotPercent are one identity's and
+// the rest go round-robin to Spread others; every identity may make Limit
+// requests per Window.
+type E22Config struct {
+	Prefix     string        `json:"-"`
+	Requests   int           `json:"requests"`
+	HotPercent int           `json:"hot_percent"`
+	Spread     int           `json:"spread_ids"`
+	Limit      int           `json:"limit"`
+	Window     time.Duration `json:"window_ns"`
+	Windows    int           `json:"windows"`
+	Batch      int           `json:"batch"`     // prefetch batch
+	AppNodes   int           `json:"app_nodes"` // prefetch nodes sharing the hot identity's limit
+	Workers    int           `json:"workers"`   // goroutines sending requests
+}
+
+// DefaultE22 is the run of the README: 10,000 requests, 80 % from one
+// identity, 200 others, 1,000 per window each, four windows, prefetch batch
+// 25 on four app nodes, eight goroutines. The windows are a minute wide but
+// stamped explicitly, so a run takes as long as its requests do.
+func DefaultE22(prefix string) E22Config {
+	return E22Config{Prefix: prefix, Requests: 10000, HotPercent: 80, Spread: 200, Limit: 1000,
+		Window: time.Minute, Windows: 4, Batch: 25, AppNodes: 4, Workers: 8}
+}
+
+// Validate reports the first bad field as a *core.ParamError.
+func (c E22Config) Validate() error {
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"requests", c.Requests}, {"windows", c.Windows}, {"spread", c.Spread}, {"limit", c.Limit},
+		{"batch", c.Batch}, {"app nodes", c.AppNodes}, {"workers", c.Workers}} {
+		if f.v < 1 {
+			return core.BadParam(f.name, f.v, "an integer >= 1")
+		}
+	}
+	if c.HotPercent < 0 || c.HotPercent > 100 {
+		return core.BadParam("hot percent", c.HotPercent, "an integer from 0 to 100")
+	}
+	if c.Window < time.Millisecond || c.Window%time.Millisecond != 0 {
+		return core.BadParam("window", c.Window, "a whole number of milliseconds >= 1ms")
+	}
+	return checkID(c.Prefix)
+}
+
+// E22Result is what RunE22 measured.
+type E22Result struct {
+	Config     E22Config      `json:"config"`
+	Hot        string         `json:"hot_id"`
+	HotPrimary string         `json:"hot_primary"`
+	Mixed      []PrimaryShare `json:"mixed"`       // script calls per primary, every request a script call
+	HotShare   float64        `json:"hot_share"`   // the hot primary's share of Mixed
+	HotCentral int64          `json:"hot_central"` // the hot identity alone: its primary's script calls, no prefetch
+	HotBorrow  int64          `json:"hot_borrow"`  // the same requests through prefetch
+	OtherCalls int64          `json:"other_calls"` // script calls on the other primaries in the hot-only runs
+	Reduction  float64        `json:"reduction"`   // HotCentral / HotBorrow
+	// The hot identity's admitted requests per aligned window: mixed run,
+	// hot alone without prefetch, hot alone with prefetch.
+	MixedAdmitted    []int64  `json:"mixed_admitted"`
+	CentralAdmitted  []int64  `json:"central_admitted"`
+	PrefetchAdmitted []int64  `json:"prefetch_admitted"`
+	Split            E22Split `json:"split"`
+}
+
+// E22Split is E22's split key on the cluster: the hot identity's limit of
+// 100 as four keys of 25 (four identities, so four slots), against one key
+// of 100 and four keys of 100 each, for each demand of Cases.
+type E22Split struct {
+	Primaries []string       `json:"primaries"` // the primary of each quarter's key
+	Cases     []E22SplitCase `json:"cases"`
+}
+
+// E22SplitCase is one demand per shard and what each layout admitted.
+type E22SplitCase struct {
+	Demand     []int `json:"demand"`
+	Single     int   `json:"single"`      // one key, limit 100
+	Split      int   `json:"split"`       // four keys, limit 25 each
+	FullShares int   `json:"full_shares"` // four keys, limit 100 each
+}
+
+// RunE22 measures the hot key (E22) on the cluster behind cc: the share of
+// script calls each primary serves under mixed traffic (INFO commandstats,
+// reset before the run), the hot identity's calls with and without local
+// prefetch, what each admits per window, and the split key.
+func RunE22(ctx context.Context, cc *redis.ClusterClient, c E22Config) (E22Result, error) {
+	res := E22Result{Config: c, Hot: c.Prefix + "-hot"}
+	if err := c.Validate(); err != nil {
+		return res, err
+	}
+	if err := loadScripts(ctx, cc); err != nil {
+		return res, err
+	}
+	top, err := readTopologyAny(ctx, cc)
+	if err != nil {
+		return res, err
+	}
+	owner, _ := top.Owner(KeySlot(Key(res.Hot, "fw")))
+	res.HotPrimary = owner.Addr
+	var addrs []string
+	for _, p := range top.Primaries() {
+		addrs = append(addrs, p.Addr)
+	}
+	nodes := nodeClients(addrs...)
+	defer closeAll(nodes)
+	counted := func(run func() error) (map[string]int64, error) {
+		for _, n := range nodes {
+			if err := n.ConfigResetStat(ctx).Err(); err != nil {
+				return nil, err
+			}
+		}
+		if err := run(); err != nil {
+			return nil, err
+		}
+		m := map[string]int64{}
+		for a, n := range nodes {
+			if m[a], err = scriptCalls(ctx, n); err != nil {
+				return nil, err
+			}
+		}
+		return m, nil
+	}
+
+	perWindow := c.Requests / c.Windows
+	base := time.UnixMilli(1_700_000_040_000).Truncate(c.Window) // explicit, aligned instants
+	at := func(w, i, n int) time.Time {
+		return base.Add(time.Duration(w)*c.Window + time.Duration(i)*c.Window/time.Duration(n))
+	}
+	fw, err := NewFixedWindow(cc, WindowConfig{Window: c.Window, Limit: c.Limit})
+	if err != nil {
+		return res, err
+	}
+
+	// 1. Mixed traffic, one script call per request.
+	hot, cold := c.HotPercent, 100-c.HotPercent
+	var admitted []atomic.Int64
+	mixed, err := counted(func() error {
+		admitted = make([]atomic.Int64, c.Windows)
+		return runWindows(ctx, c.Windows, perWindow, c.Workers, func(w, i int) error {
+			id := res.Hot
+			if i%100 >= hot { // the k-th request of someone else
+				k := i/100*cold + i%100 - hot
+				id = fmt.Sprintf("%s-%d", c.Prefix, k%c.Spread)
+			}
+			d, err := fw.AllowNAt(ctx, id, at(w, i, perWindow), 1)
+			if err == nil && d.Allowed && id == res.Hot {
+				admitted[w].Add(1)
+			}
+			return err
+		})
+	})
+	if err != nil {
+		return res, err
+	}
+	res.MixedAdmitted = loads(admitted)
+	res.Mixed = shares(top, mixed)
+	for _, s := range res.Mixed {
+		if s.Addr == res.HotPrimary {
+			res.HotShare = s.Share
+		}
+	}
+
+	// 2. The hot identity's requests alone, in later windows: once with a
+	// script call each, once through prefetch.
+	nHot := perWindow * c.HotPercent / 100
+	hotOnly := func(first int, decide func(t time.Time, i int) (bool, error)) (map[string]int64, []int64, error) {
+		admitted := make([]atomic.Int64, c.Windows)
+		m, err := counted(func() error {
+			return runWindows(ctx, c.Windows, nHot, c.Workers, func(w, i int) error {
+				ok, err := decide(at(first+w, i, nHot), i)
+				if ok {
+					admitted[w].Add(1)
+				}
+				return err
+			})
+		})
+		return m, loads(admitted), err
+	}
+	m, central, err := hotOnly(c.Windows, func(t time.Time, _ int) (bool, error) {
+		d, err := fw.AllowNAt(ctx, res.Hot, t, 1)
+		return d.Allowed, err
+	})
+	if err != nil {
+		return res, err
+	}
+	res.CentralAdmitted, res.HotCentral = central, m[res.HotPrimary]
+	app := make([]*PrefetchNode, c.AppNodes)
+	bc := BorrowConfig{Key: Key(res.Hot, "prefetch"), Limit: c.Limit, Batch: c.Batch, Window: c.Window}
+	for k := range app {
+		if app[k], err = NewPrefetchNode(cc, bc, NodeOptions{Timeout: time.Second}); err != nil {
+			return res, err
+		}
+	}
+	m, res.PrefetchAdmitted, err = hotOnly(2*c.Windows, func(t time.Time, i int) (bool, error) {
+		return app[i%len(app)].AllowAt(ctx, t)
+	})
+	if err != nil {
+		return res, err
+	}
+	res.HotBorrow = m[res.HotPrimary]
+	for a, n := range m {
+		if a != res.HotPrimary {
+			res.OtherCalls += n
+		}
+	}
+	if res.HotBorrow > 0 {
+		res.Reduction = float64(res.HotCentral) / float64(res.HotBorrow)
+	}
+
+	res.Split, err = splitOnCluster(ctx, cc, top, c.Prefix+"-split", base)
+	return res, err
+}
+
+func loads(a []atomic.Int64) []int64 {
+	out := make([]int64, len(a))
+	for i := range a {
+		out[i] = a[i].Load()
+	}
+	return out
+}
+
+// splitOnCluster replays TestSplitHotKey's 70/10/10/10 and 100/100/100/100
+// cases on the cluster, every request a fixed-window call at one instant.
+func splitOnCluster(ctx context.Context, cc *redis.ClusterClient, top Topology, prefix string, at time.Time) (E22Split, error) {
+	var s E22Split
+	for q := 0; q < 4; q++ {
+		owner, _ := top.Owner(KeySlot(Key(fmt.Sprintf("%s-0-quarter.%d", prefix, q), "fw")))
+		s.Primaries = append(s.Primaries, owner.Addr)
+	}
+	// admit sends n requests for id against limit and counts the admitted.
+	admit := func(id string, limit, n int) (int, error) {
+		l, err := NewFixedWindow(cc, WindowConfig{Window: time.Minute, Limit: limit})
+		if err != nil {
+			return 0, err
+		}
+		got := 0
+		for i := 0; i < n; i++ {
+			d, err := l.AllowNAt(ctx, id, at, 1)
+			if err != nil {
+				return got, err
+			}
+			if d.Allowed {
+				got++
+			}
+		}
+		return got, nil
+	}
+	for c, demand := range [][]int{{70, 10, 10, 10}, {100, 100, 100, 100}} {
+		sc := E22SplitCase{Demand: demand}
+		total := 0
+		for q, d := range demand {
+			split, err := admit(fmt.Sprintf("%s-%d-quarter.%d", prefix, c, q), 25, d)
+			if err != nil {
+				return s, err
+			}
+			full, err := admit(fmt.Sprintf("%s-%d-full.%d", prefix, c, q), 100, d)
+			if err != nil {
+				return s, err
+			}
+			sc.Split, sc.FullShares, total = sc.Split+split, sc.FullShares+full, total+d
+		}
+		single, err := admit(fmt.Sprintf("%s-%d-single", prefix, c), 100, total)
+		if err != nil {
+			return s, err
+		}
+		sc.Single = single
+		s.Cases = append(s.Cases, sc)
+	}
+	return s, nil
+}
+
+// runWindows sends n requests in each of windows windows, window after
+// window, from workers goroutines; decide(w, i) decides request i of window
+// w. The first error stops the run.
+func runWindows(ctx context.Context, windows, n, workers int, decide func(w, i int) error) error {
+	for w := 0; w < windows; w++ {
+		var next atomic.Int64
+		var first error
+		var once sync.Once
+		var wg sync.WaitGroup
+		for g := 0; g < workers; g++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+					if err := decide(w, i); err != nil {
+						once.Do(func() { first = err })
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		if first != nil {
+			return first
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readTopologyAny reads the topology from the first node of cc's seeds that
+// answers (E23 kills some of them).
+func readTopologyAny(ctx context.Context, cc *redis.ClusterClient) (Topology, error) {
+	var lastErr error
+	for _, a := range cc.Options().Addrs {
+		t, err := ReadTopology(ctx, a)
+		if err == nil {
+			return t, nil
+		}
+		lastErr = err
+	}
+	return nil, lastErr
+}

@@ -1,0 +1,39 @@
+package distributed
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/ratelimit-course/ratelimit/internal/redistest"
+)
+
+// TestClusterSlotMigration moves the slot of an identity under traffic from
+// eight goroutines to another primary. No decision fails: the client
+// follows ASK while the slot is half moved and MOVED once it has moved. The
+// limit holds exactly (1,000 of more than 2,500, for the fixed window and
+// the sliding log) and the count arrives whole: the new owner holds one
+// count per request sent.
+func TestClusterSlotMigration(t *testing.T) {
+	c := redistest.NewCluster(t)
+	cc := c.Client(t)
+	ctx := context.Background()
+	cfg := DefaultMigration(redistest.ID(t))
+	res, err := RunMigration(ctx, cc, cfg)
+	require.NoError(t, err)
+	t.Logf("%+v", res)
+	require.Zero(t, res.Errors, "decisions that failed during the migration")
+	require.Equal(t, cfg.Fillers+2, res.Keys, "fillers plus the two limiter keys moved")
+	require.GreaterOrEqual(t, res.Sent, int64(cfg.Requests))
+	require.Positive(t, res.During, "requests decided while the slot moved")
+	require.Equal(t, int64(cfg.Limit), res.AdmittedFW)
+	require.Equal(t, int64(cfg.Limit), res.AdmittedLog)
+	require.Equal(t, res.Sent, res.CountOnTo, "every request counted once, on the new owner")
+	require.Positive(t, res.Asking, "the client followed ASK")
+	require.Positive(t, res.Moved, "the client followed MOVED")
+	top, err := ReadTopology(ctx, res.To)
+	require.NoError(t, err)
+	owner, _ := top.Owner(res.Slot)
+	require.Equal(t, res.To, owner.Addr)
+}
