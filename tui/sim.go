@@ -1,26 +1,40 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
 	"github.com/ratelimit-course/ratelimit/core"
 )
 
 const simUsage = `usage: tui sim --algo ALGO --arrivals 820,880,... [--window 1000] [--limit 3]
-               [--capacity 3] [--rate 2] [--subwindows 1] [--costs 1,5,...] [--json]
+               [--capacity 3] [--rate 2] [--subwindows 1] [--costs 1,5,...]
+               [--json [--explain]]
+       tui sim --algo ALGO --arrivals-file PATH|- [same flags]
+       tui sim --algo ALGO --traffic SHAPE [--seed 1] [same flags]
        tui sim --scenario NAME [--left ALGO] [--right ALGO] [same budget flags] [--json]
 
 Replays arrivals (integer ms, non-decreasing) through one algorithm, or a
 prepared scenario through two side by side, and measures what went upstream:
 the most requests sent inside any window [s, s+W).
+
+--arrivals-file reads the arrivals from a file (- for stdin): one per line or
+  comma-separated, each line optionally followed by a space and its cost.
+--traffic generates them: poisson:RATE:DURATION, steady:RATE:DURATION or
+  bursts:SIZE:EVERY:DURATION (RATE per second; EVERY, the mean gap between
+  bursts, and DURATION in ms or with a unit: poisson:1000:1000s is a million).
+--json prints the numbers only; --explain adds each request's state and why.
 
 algorithms: fixed-window fixed-window-ttl sliding-log sliding-counter
             token-bucket gcra leaky-queue
@@ -47,6 +61,11 @@ var simAccept = map[string]string{
 	"subwindows": "an integer >= 1",
 	"arrivals":   "integers from 0 to 1e12 in non-decreasing order (ms), comma-separated",
 	"costs":      "comma-separated integers, one per arrival",
+	"arrivals-file": "a file (- for stdin) of arrivals one per line or comma-separated, " +
+		"integer ms from 0 to 1e12 in non-decreasing order, each line optionally followed by a space and its cost",
+	"traffic": "poisson:RATE:DURATION, steady:RATE:DURATION or bursts:SIZE:EVERY:DURATION " +
+		"(RATE per second; EVERY and DURATION in ms or with a unit, e.g. poisson:100:60s)",
+	"seed": "an integer from 0 to 2^64-1",
 }
 
 // simArgs is what the sim and worst flags hold after parsing.
@@ -58,6 +77,9 @@ type simArgs struct {
 	arrivals       []int64
 	costs          []int
 	asJSON         bool
+	explain        bool
+	file, traffic  string // --arrivals-file and --traffic, read by loadArrivals
+	seed           uint64
 }
 
 func (a simArgs) set(name string) bool { return a.flags.isSet(name) }
@@ -99,6 +121,11 @@ func parseSimFlags(cmd string, args []string) (simArgs, error) {
 		c.str("scenario", simAccept["scenario"], &a.scenario)
 		c.str("left", simAccept["algo"], &a.left)
 		c.str("right", simAccept["algo"], &a.right)
+		c.str("arrivals-file", simAccept["arrivals-file"], &a.file)
+		c.str("traffic", simAccept["traffic"], &a.traffic)
+		a.seed = 1
+		c.value("seed", simAccept["seed"], func(s string) (err error) { a.seed, err = strconv.ParseUint(s, 10, 64); return err })
+		c.boolean("explain", &a.explain)
 	}
 	return a, c.parse(args)
 }
@@ -130,19 +157,15 @@ func simFail(stderr io.Writer, cmd string, err error, algoFlag string) int {
 	return badInput(stderr, cmd, err)
 }
 
-// simScenarioJSON is the CONTRACT.md §4 shape of `sim --scenario --json`.
-type simScenarioJSON struct {
-	Scenario string     `json:"scenario"`
-	Left     lab.Result `json:"left"`
-	Right    lab.Result `json:"right"`
-}
-
 // runSim is the headless chapter 05 lab (CONTRACT.md §4).
 func runSim(args []string, stdout, stderr io.Writer) int {
 	a, err := parseSimFlags("sim", args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(stdout, simUsage)
 		return 0
+	}
+	if err == nil {
+		err = a.checkCombinations()
 	}
 	if err != nil {
 		return simFail(stderr, "sim", err, "")
@@ -157,41 +180,90 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	case !a.set("algo"):
 		return simFail(stderr, "sim", errors.New("missing --algo (or --scenario): accepted "+
 			strings.Join(lab.Algorithms, ", ")), "")
-	case !a.set("arrivals"):
-		return simFail(stderr, "sim", errors.New("missing --arrivals: accepted "+simAccept["arrivals"]), "")
+	case a.source() == "":
+		return simFail(stderr, "sim", errors.New("missing --arrivals (or --arrivals-file, --traffic): accepted "+
+			simAccept["arrivals"]), "")
+	}
+	lines, err := a.loadArrivals()
+	if err == nil {
+		err = checkFileCosts(a, lines, a.algo)
+	}
+	if err != nil {
+		return simFail(stderr, "sim", err, "")
 	}
 	res, err := lab.Run(a.algo, a.p, a.arrivals, a.costs)
 	if err != nil {
 		return simFail(stderr, "sim", err, "")
 	}
+	out := bufio.NewWriterSize(stdout, 64<<10)
+	defer out.Flush()
 	if a.asJSON {
-		out, _ := json.Marshal(res)
-		fmt.Fprintf(stdout, "%s\n", out)
+		_ = res.WriteJSON(out, a.explain)
+		out.WriteByte('\n')
 		return 0
 	}
-	writeSimRun(stdout, res)
+	writeSimRun(out, res)
 	return 0
 }
 
 func scenarioNames() []string { return append(lab.ScenarioNames(), "custom") }
 
+// source is the flag that gives the arrivals, "" if none does.
+func (a simArgs) source() string {
+	for _, f := range []string{"arrivals", "arrivals-file", "traffic"} {
+		if a.set(f) {
+			return f
+		}
+	}
+	return ""
+}
+
+// checkCombinations refuses flags that cannot go together: two sources of
+// arrivals, --seed without generated traffic, --explain without --json.
+func (a simArgs) checkCombinations() error {
+	var given []string
+	for _, f := range []string{"arrivals", "arrivals-file", "traffic"} {
+		if a.set(f) {
+			given = append(given, "--"+f)
+		}
+	}
+	switch {
+	case len(given) > 1:
+		return fmt.Errorf("%s cannot be combined with %s: accepted one of --arrivals, --arrivals-file, --traffic",
+			given[0], given[1])
+	case a.set("seed") && !strings.HasPrefix(a.traffic, "poisson:") && !strings.HasPrefix(a.traffic, "bursts:"):
+		return errors.New("--seed needs --traffic poisson:... or bursts:...: accepted --traffic poisson:RATE:DURATION --seed N")
+	case a.explain && !a.asJSON:
+		return errors.New("--explain needs --json (the text output explains every request anyway): accepted --json --explain")
+	}
+	return nil
+}
+
 func runScenario(a simArgs, stdout, stderr io.Writer) int {
 	sc, ok := lab.ScenarioByName(a.scenario)
 	switch {
 	case a.scenario == "custom":
-		if !a.set("arrivals") {
-			return simFail(stderr, "sim", errors.New("--scenario custom needs --arrivals: accepted "+simAccept["arrivals"]), "")
+		if a.source() == "" {
+			return simFail(stderr, "sim", errors.New("--scenario custom needs --arrivals (or --arrivals-file, --traffic): accepted "+simAccept["arrivals"]), "")
 		}
-		sc = lab.Scenario{Name: "custom", Title: "your own arrivals", Arrivals: a.arrivals,
-			Params: lab.DefaultParams(), Left: "fixed-window", Right: "sliding-log"}
 	case !ok:
 		return simFail(stderr, "sim", core.BadParam("scenario", strconv.Quote(a.scenario),
 			strings.Join(scenarioNames(), ", ")), "")
-	case a.set("arrivals"):
-		return simFail(stderr, "sim", fmt.Errorf("--arrivals cannot change --scenario %s: accepted --scenario custom --arrivals ...", a.scenario), "")
+	case a.source() != "":
+		return simFail(stderr, "sim", fmt.Errorf("--%s cannot change --scenario %s: accepted --scenario custom --%s ...",
+			a.source(), a.scenario, a.source()), "")
 	}
 	if a.set("algo") {
 		return simFail(stderr, "sim", errors.New("--algo cannot be combined with --scenario: accepted --left ALGO --right ALGO"), "")
+	}
+	var lines []int
+	if a.scenario == "custom" {
+		var err error
+		if lines, err = a.loadArrivals(); err != nil {
+			return simFail(stderr, "sim", err, "")
+		}
+		sc = lab.Scenario{Name: "custom", Title: "your own arrivals", Arrivals: a.arrivals,
+			Params: lab.DefaultParams(), Left: "fixed-window", Right: "sliding-log"}
 	}
 	// The scenario's budget, with any flag given on the command line on top.
 	p := sc.Params
@@ -216,6 +288,13 @@ func runScenario(a simArgs, stdout, stderr io.Writer) int {
 	if a.set("right") {
 		sc.Right = a.right
 	}
+	a.p = p
+	if err := checkFileCosts(a, lines, sc.Left); err != nil {
+		return simFail(stderr, "sim", err, "left")
+	}
+	if err := checkFileCosts(a, lines, sc.Right); err != nil {
+		return simFail(stderr, "sim", err, "right")
+	}
 	left, err := lab.Run(sc.Left, p, sc.Arrivals, a.costs)
 	if err != nil {
 		return simFail(stderr, "sim", err, "left")
@@ -224,13 +303,256 @@ func runScenario(a simArgs, stdout, stderr io.Writer) int {
 	if err != nil {
 		return simFail(stderr, "sim", err, "right")
 	}
+	out := bufio.NewWriterSize(stdout, 64<<10)
+	defer out.Flush()
 	if a.asJSON {
-		out, _ := json.Marshal(simScenarioJSON{Scenario: sc.Name, Left: left, Right: right})
-		fmt.Fprintf(stdout, "%s\n", out)
+		name, _ := json.Marshal(sc.Name)
+		fmt.Fprintf(out, `{"scenario":%s,"left":`, name)
+		_ = left.WriteJSON(out, a.explain)
+		out.WriteString(`,"right":`)
+		_ = right.WriteJSON(out, a.explain)
+		out.WriteString("}\n")
 		return 0
 	}
-	writeSimScenario(stdout, sc, left, right)
+	writeSimScenario(out, sc, left, right)
 	return 0
+}
+
+// ---- arrivals from a file or a generator ----
+
+// simStdin is what --arrivals-file - reads; tests replace it.
+var simStdin io.Reader = os.Stdin
+
+// maxFileBytes bounds what --arrivals-file reads: a million arrivals with
+// costs take about 15 MB.
+const maxFileBytes = 1 << 30
+
+// loadArrivals fills a.arrivals (and a.costs from a file's cost column) from
+// --arrivals-file or --traffic; --arrivals was parsed with the flags. With a
+// cost column it returns each request's line number, for messages.
+func (a *simArgs) loadArrivals() (lines []int, err error) {
+	switch a.source() {
+	case "arrivals-file":
+		var costs []int
+		a.arrivals, costs, lines, err = readArrivalsFile(a.file)
+		if err == nil && costs != nil {
+			if a.set("costs") {
+				return nil, fmt.Errorf("--costs cannot be combined with the cost column of --arrivals-file %s: accepted one of them", a.file)
+			}
+			a.costs = costs
+		}
+		return lines, err
+	case "traffic":
+		a.arrivals, err = generateTraffic(a.traffic, a.seed)
+	}
+	return nil, err
+}
+
+// readArrivalsFile reads arrivals, one per line or comma-separated, each
+// line optionally followed by whitespace and its cost (then every line
+// has one). Blank lines and lines starting with # are skipped. A mistake
+// is a *core.ParamError naming the line, the value and, if the line holds
+// more, an excerpt of it.
+func readArrivalsFile(path string) (arrivals []int64, costs []int, lines []int, err error) {
+	name, r := fileName(path), simStdin
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, nil, nil, core.BadParam("arrivals-file", strconv.Quote(path), "a readable file, or - for stdin ("+
+				strings.TrimPrefix(err.Error(), "open "+path+": ")+")")
+		}
+		defer f.Close()
+		r = f
+	}
+	data, err := io.ReadAll(io.LimitReader(r, maxFileBytes+1))
+	if err != nil {
+		return nil, nil, nil, core.BadParam("arrivals-file", name, "a readable file, or - for stdin ("+err.Error()+")")
+	}
+	if len(data) > maxFileBytes {
+		return nil, nil, nil, core.BadParam("arrivals-file", name, "a file of at most 1 GiB")
+	}
+	bad := func(line int, what, text, token string) error {
+		if t := strings.TrimSpace(text); t != token {
+			what += " in " + strconv.Quote(around(t, token))
+		}
+		return fileError(name, line, what, simAccept["arrivals-file"])
+	}
+	withCost, costLine := false, 0
+	var prev int64
+	for n, line := 1, ""; len(data) > 0; n++ {
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = string(data[:i]), data[i+1:]
+		} else {
+			line, data = string(data), nil
+		}
+		text := strings.TrimSpace(line)
+		if text == "" || text[0] == '#' {
+			continue
+		}
+		items := []string{text}
+		if strings.Contains(text, ",") {
+			items = strings.Split(text, ",")
+		}
+		for _, item := range items {
+			fields := strings.Fields(item)
+			switch {
+			case len(fields) == 0:
+				return nil, nil, nil, bad(n, "an empty item", text, "")
+			case len(fields) > 2 || len(fields) == 2 && len(items) > 1:
+				return nil, nil, nil, bad(n, quoteClip(strings.TrimSpace(item))+" is more than an arrival and a cost", text, strings.TrimSpace(item))
+			}
+			t, err := strconv.ParseInt(fields[0], 10, 64)
+			switch {
+			case err != nil:
+				return nil, nil, nil, bad(n, quoteClip(fields[0])+" is not an integer", text, fields[0])
+			case t < 0 || t > 1_000_000_000_000:
+				return nil, nil, nil, bad(n, fields[0]+" is outside 0 to 1e12", text, fields[0])
+			case len(arrivals) > 0 && t < prev:
+				return nil, nil, nil, bad(n, fmt.Sprintf("%d after %d", t, prev), text, fields[0])
+			case len(arrivals) == lab.MaxArrivals:
+				return nil, nil, nil, bad(n, "more than 1e7 arrivals", text, text)
+			}
+			if len(arrivals) == 0 {
+				withCost, costLine = len(fields) == 2, n
+			}
+			if withCost != (len(fields) == 2) {
+				what := fmt.Sprintf("a cost, but line %d has none", costLine)
+				if withCost {
+					what = fmt.Sprintf("no cost, but line %d has one (every line or none)", costLine)
+				}
+				return nil, nil, nil, bad(n, what, text, text)
+			}
+			if withCost {
+				c, err := strconv.Atoi(fields[1])
+				if err != nil || c < 1 {
+					return nil, nil, nil, bad(n, "cost "+quoteClip(fields[1])+" is not an integer >= 1", text, fields[1])
+				}
+				costs, lines = append(costs, c), append(lines, n)
+			}
+			arrivals, prev = append(arrivals, t), t
+		}
+	}
+	if len(arrivals) == 0 {
+		return nil, nil, nil, fmt.Errorf("invalid --arrivals-file %s (no arrivals): accepted %s", printablePath(name), simAccept["arrivals-file"])
+	}
+	return arrivals, costs, lines, nil
+}
+
+// fileError is the one line for a mistake on a line of an arrivals file,
+// worded as a *core.ParamError is but holding more than one value: the file,
+// the line and what is wrong there.
+func fileError(name string, line int, what, accept string) error {
+	return fmt.Errorf("invalid --arrivals-file %s line %d: %s: accepted %s", printablePath(name), line, what, accept)
+}
+
+// printablePath is a file name for an error line: as it is, or quoted and
+// cut to 40 bytes if it is long or holds what a terminal would not print.
+func printablePath(name string) string {
+	if q := strconv.Quote(name); q != `"`+name+`"` || strings.Contains(name, " ") || len(name) > 40 {
+		return quoteClip(name)
+	}
+	return name
+}
+
+// fileName names a file in messages: stdin for -.
+func fileName(path string) string {
+	if path == "-" {
+		return "stdin"
+	}
+	return path
+}
+
+// around is at most 40 bytes of text around token.
+func around(text, token string) string {
+	const most = 40
+	if len(text) <= most {
+		return text
+	}
+	i := max(0, strings.Index(text, token))
+	from := max(0, min(i-most/2+len(token)/2, len(text)-most+4))
+	out := text[from:min(len(text), from+most-4)]
+	if from > 0 {
+		out = ".." + out
+	} else {
+		out += ".."
+	}
+	if from > 0 && from+most-4 < len(text) {
+		out += ".."
+	}
+	return out
+}
+
+// quoteClip quotes a token of a file, cut to 40 bytes.
+func quoteClip(s string) string {
+	if len(s) > 40 {
+		s = s[:38] + ".."
+	}
+	return strconv.Quote(s)
+}
+
+// checkFileCosts checks a file's cost column against algo's largest cost,
+// naming the line (costs from --costs are the lab's to check).
+func checkFileCosts(a simArgs, lines []int, algo string) error {
+	if lines == nil {
+		return nil
+	}
+	most, name, err := lab.MaxCost(algo, a.p)
+	if err != nil {
+		return nil // lab.Run reports it
+	}
+	for i, c := range a.costs {
+		if c > most {
+			return fileError(fileName(a.file), lines[i], fmt.Sprintf("cost %d", c),
+				fmt.Sprintf("costs from 1 to %s (%d) for %s", name, most, algo))
+		}
+	}
+	return nil
+}
+
+// generateTraffic reads a --traffic shape and generates it (chapter 05's
+// generators).
+func generateTraffic(spec string, seed uint64) ([]int64, error) {
+	bad := core.BadParam("traffic", strconv.Quote(spec), simAccept["traffic"])
+	parts := strings.Split(spec, ":")
+	num := func(s string) (float64, bool) {
+		v, err := strconv.ParseFloat(s, 64)
+		return v, err == nil
+	}
+	switch {
+	case (parts[0] == "poisson" || parts[0] == "steady") && len(parts) == 3:
+		rate, ok1 := num(parts[1])
+		d, ok2 := msOf(parts[2])
+		if !ok1 || !ok2 {
+			return nil, bad
+		}
+		if parts[0] == "steady" {
+			return lab.SteadyArrivals(rate, wholeMS(d))
+		}
+		return lab.PoissonArrivals(rate, wholeMS(d), seed)
+	case parts[0] == "bursts" && len(parts) == 4:
+		size, err := strconv.Atoi(parts[1])
+		every, ok1 := msOf(parts[2])
+		d, ok2 := msOf(parts[3])
+		if err != nil || !ok1 || !ok2 {
+			return nil, bad
+		}
+		return lab.BurstArrivals(size, every, wholeMS(d), seed)
+	}
+	return nil, bad
+}
+
+// wholeMS floors a duration in ms, any beyond the lab's range kept beyond it
+// so that the generator names the range.
+func wholeMS(d float64) int64 { return int64(max(-1, min(d, 2e12))) }
+
+// msOf reads a time span: a number of ms ("1500", "0.5") or a Go duration
+// ("60s", "2h").
+func msOf(s string) (float64, bool) {
+	if v, err := strconv.ParseFloat(s, 64); err == nil {
+		return v, !math.IsNaN(v) && !math.IsInf(v, 0)
+	}
+	d, err := time.ParseDuration(s)
+	return float64(d) / 1e6, err == nil
 }
 
 // runWorst is the headless worst-case search.
@@ -567,14 +889,15 @@ func writeSimRun(w io.Writer, r lab.Result) {
 	sw := sentWidth(r)
 	stateW := 80 - (iw + 1 + aw + 1 + cw + 2 + sw + 1 + ww + 2)
 	fmt.Fprintf(w, "%*s %*s %*s  %-*s %*s  %s\n", iw, "#", aw, "arrival", cw, "cost", sw, "sent", ww, "wait", "state after")
-	for _, q := range r.Requests {
+	words := r.Explanations()
+	for i, q := range r.Requests {
 		wait := ""
 		if q.WaitMS != nil {
 			wait = strconv.FormatInt(*q.WaitMS, 10)
 		}
 		fmt.Fprintf(w, "%*d %*d %*d  %s %*s  %s\n", iw, q.Index, aw, q.ArrivalMS, cw, q.Cost,
-			sentText(q, sw), ww, wait, clip(q.State, stateW))
-		fmt.Fprintf(w, "%16s%s\n", "", clip(q.Why, 64))
+			sentText(q, sw), ww, wait, clip(words[i].State, stateW))
+		fmt.Fprintf(w, "%16s%s\n", "", clip(words[i].Why, 64))
 	}
 	fmt.Fprintln(w)
 	writeMetrics(w, r)
@@ -598,20 +921,21 @@ func writeSimScenario(w io.Writer, sc lab.Scenario, left, right lab.Result) {
 	}
 	aw, sw := column("arrival", arr...), sentWidth(left, right)
 	room := 80 - aw - 6
-	need := func(r lab.Result) int {
+	lw, rw := left.Explanations(), right.Explanations()
+	need := func(r lab.Result, words []lab.Explanation) int {
 		n := len(r.Algorithm)
-		for _, q := range r.Requests {
-			n = max(n, sw+1+len(q.State))
+		for _, ex := range words {
+			n = max(n, sw+1+len(ex.State))
 		}
 		return n
 	}
-	leftW := min(need(left), 35, room-min(need(right), room/2))
+	leftW := min(need(left, lw), 35, room-min(need(right, rw), room/2))
 	rightW := room - leftW
 	fmt.Fprintf(w, "%*s | %-*s | %s\n", aw, "arrival", leftW, clip(left.Algorithm, leftW), clip(right.Algorithm, rightW))
 	for i, q := range left.Requests {
 		r := right.Requests[i]
 		fmt.Fprintf(w, "%*d | %s %-*s | %s %s\n", aw, q.ArrivalMS,
-			sentText(q, sw), leftW-sw-1, clip(q.State, leftW-sw-1), sentText(r, sw), clip(r.State, rightW-sw-1))
+			sentText(q, sw), leftW-sw-1, clip(lw[i].State, leftW-sw-1), sentText(r, sw), clip(rw[i].State, rightW-sw-1))
 	}
 	fmt.Fprintln(w, "A sent-at: allowed and sent upstream then; R: rejected; state after the request")
 	fmt.Fprintln(w)

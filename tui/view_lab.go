@@ -510,8 +510,9 @@ func statePanel(m labModel, rows, w int) []line {
 			what = fmt.Sprintf("%c allowed, sent at once", glyphSent)
 		}
 		title[s] = line{{name, stLabel}, {what, st}}
-		state[s] = uiWrap("state: "+r.State, w-2)
-		why[s] = uiWrap("why: "+r.Why, w-2)
+		ex := m.res[s].Explain(i) // only the request on screen is put in words
+		state[s] = uiWrap("state: "+ex.State, w-2)
+		why[s] = uiWrap("why: "+ex.Why, w-2)
 	}
 	size := func() int { return 2 + len(state[0]) + len(state[1]) + len(why[0]) + len(why[1]) }
 	withHead := size()+1 <= rows

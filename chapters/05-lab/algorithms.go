@@ -70,7 +70,10 @@ type fixedKey struct {
 func (k *fixedKey) maxCost() int                            { return k.a.MaxCost() }
 func (k *fixedKey) maxCostName() string                     { return "the limit" }
 func (k *fixedKey) allow(now int64, cost int) core.Decision { return k.a.AllowN(at(now), cost) }
-func (k *fixedKey) step(now int64, cost int) (core.Decision, string, string, int) {
+func (k *fixedKey) step(now int64, cost int) (core.Decision, int) {
+	return k.allow(now, cost), 2
+}
+func (k *fixedKey) explain(now int64, cost int) (core.Decision, int, string, string) {
 	d := k.allow(now, cost)
 	s := k.a.State()
 	start := ms(s.Start)
@@ -93,13 +96,16 @@ func (k *fixedKey) step(now int64, cost int) (core.Decision, string, string, int
 		why = fmt.Sprintf("count %d > L %d (rejects count too); window %d opens at %d",
 			s.Count, k.p.Limit, s.WindowID+1, start+k.p.WindowMS)
 	}
-	return d, state, why, 2
+	return d, 2, state, why
 }
 
-// stateCopyMax bounds the values a snapshot copies out of a key per step.
+// stateCopyMax bounds the values a description copies out of a key: a
+// longer log shows only its size (and a deeper queue is read from the
+// departures the lab keeps), so putting one request in words stays cheap.
 const stateCopyMax = 1024
 
-// logKey reads the sliding log: its values are the timestamps it keeps.
+// logKey reads the sliding log: its values are the timestamps it keeps, a
+// cost-k request k times, which is L - Remaining after every decision.
 type logKey struct {
 	a *sliding.Log
 	p Params
@@ -108,19 +114,16 @@ type logKey struct {
 func (k *logKey) maxCost() int                            { return k.a.MaxCost() }
 func (k *logKey) maxCostName() string                     { return "the limit" }
 func (k *logKey) allow(now int64, cost int) core.Decision { return k.a.AllowN(at(now), cost) }
-func (k *logKey) step(now int64, cost int) (core.Decision, string, string, int) {
+func (k *logKey) step(now int64, cost int) (core.Decision, int) {
 	d := k.allow(now, cost)
-	// The log holds L - Remaining permits after the decision. Copying a
-	// huge log on every step would make a long run quadratic, so beyond
-	// stateCopyMax only its size is shown.
-	n := k.p.Limit - d.Remaining
-	var state string
+	return d, k.p.Limit - d.Remaining
+}
+func (k *logKey) explain(now int64, cost int) (core.Decision, int, string, string) {
+	d, n := k.step(now, cost)
+	state := fmt.Sprintf("log [%d timestamps]", n)
 	if n <= stateCopyMax {
 		kept := k.a.State().Timestamps
-		n = len(kept)
-		state = "log " + listText(n, func(i int) string { return fmt.Sprint(ms(kept[i])) })
-	} else {
-		state = fmt.Sprintf("log [%d timestamps]", n)
+		state = "log " + listText(len(kept), func(i int) string { return fmt.Sprint(ms(kept[i])) })
 	}
 	in := n
 	if d.Allowed {
@@ -131,7 +134,7 @@ func (k *logKey) step(now int64, cost int) (core.Decision, string, string, int) 
 		why = fmt.Sprintf("%d in (%d, %d] + cost %d > L %d; the oldest leaves at %d",
 			in, now-k.p.WindowMS, now, cost, k.p.Limit, now+ceilMS(d.RetryAfter))
 	}
-	return d, state, why, n
+	return d, n, state, why
 }
 
 // counterKey reads the sliding counter: N+1 counts and the window id.
@@ -143,8 +146,11 @@ type counterKey struct {
 func (k *counterKey) maxCost() int                            { return k.a.MaxCost() }
 func (k *counterKey) maxCostName() string                     { return "the limit" }
 func (k *counterKey) allow(now int64, cost int) core.Decision { return k.a.AllowN(at(now), cost) }
-func (k *counterKey) step(now int64, cost int) (core.Decision, string, string, int) {
-	d := k.allow(now, cost)
+func (k *counterKey) step(now int64, cost int) (core.Decision, int) {
+	return k.allow(now, cost), k.p.SubWindows + 2
+}
+func (k *counterKey) explain(now int64, cost int) (core.Decision, int, string, string) {
+	d, values := k.step(now, cost)
 	s := k.a.State()
 	est := num(s.Estimate)
 	var state string
@@ -168,7 +174,7 @@ func (k *counterKey) step(now int64, cost int) (core.Decision, string, string, i
 		why = fmt.Sprintf("estimate %s = %s, not < L %d; fits at %s",
 			est, terms, k.p.Limit, msText(now*msNS+int64(d.RetryAfter)))
 	}
-	return d, state, why, k.p.SubWindows + 2
+	return d, values, state, why
 }
 
 // tokenKey reads the token bucket: tokens and the last refill time.
@@ -177,10 +183,11 @@ type tokenKey struct {
 	p Params
 }
 
-func (k *tokenKey) maxCost() int                            { return k.a.MaxCost() }
-func (k *tokenKey) maxCostName() string                     { return "the capacity" }
-func (k *tokenKey) allow(now int64, cost int) core.Decision { return k.a.AllowN(at(now), cost) }
-func (k *tokenKey) step(now int64, cost int) (core.Decision, string, string, int) {
+func (k *tokenKey) maxCost() int                                  { return k.a.MaxCost() }
+func (k *tokenKey) maxCostName() string                           { return "the capacity" }
+func (k *tokenKey) allow(now int64, cost int) core.Decision       { return k.a.AllowN(at(now), cost) }
+func (k *tokenKey) step(now int64, cost int) (core.Decision, int) { return k.allow(now, cost), 2 }
+func (k *tokenKey) explain(now int64, cost int) (core.Decision, int, string, string) {
 	before := k.a.Tokens(at(now))
 	d := k.allow(now, cost)
 	tokens := k.a.State().Tokens
@@ -189,7 +196,7 @@ func (k *tokenKey) step(now int64, cost int) (core.Decision, string, string, int
 		why = fmt.Sprintf("%s tokens < cost %d; enough at %s", num(before), cost,
 			msText(now*msNS+int64(d.RetryAfter)))
 	}
-	return d, "tokens " + num(tokens), why, 2
+	return d, 2, "tokens " + num(tokens), why
 }
 
 // gcraKey reads GCRA: one instant, TAT.
@@ -198,10 +205,11 @@ type gcraKey struct {
 	c buckets.Config
 }
 
-func (k *gcraKey) maxCost() int                            { return k.a.MaxCost() }
-func (k *gcraKey) maxCostName() string                     { return "the capacity" }
-func (k *gcraKey) allow(now int64, cost int) core.Decision { return k.a.AllowN(at(now), cost) }
-func (k *gcraKey) step(now int64, cost int) (core.Decision, string, string, int) {
+func (k *gcraKey) maxCost() int                                  { return k.a.MaxCost() }
+func (k *gcraKey) maxCostName() string                           { return "the capacity" }
+func (k *gcraKey) allow(now int64, cost int) core.Decision       { return k.a.AllowN(at(now), cost) }
+func (k *gcraKey) step(now int64, cost int) (core.Decision, int) { return k.allow(now, cost), 1 }
+func (k *gcraKey) explain(now int64, cost int) (core.Decision, int, string, string) {
 	before := k.a.State().TAT.UnixNano()
 	d := k.allow(now, cost)
 	tat := k.a.State().TAT.UnixNano()
@@ -209,7 +217,7 @@ func (k *gcraKey) step(now int64, cost int) (core.Decision, string, string, int)
 	if d.Allowed {
 		why += "; forwarded at once"
 	}
-	return d, "TAT " + msText(tat), why, 1
+	return d, 1, "TAT " + msText(tat), why
 }
 
 // gcraWhy states GCRA's test: (TAT - now) + (cost-1)T against tau, where the
@@ -233,27 +241,29 @@ func gcraWhy(c buckets.Config, now, tatBefore int64, cost int, d core.Decision) 
 // queueKey reads the leaky-bucket queue: TAT plus the requests waiting.
 //
 // Reading the chapter's State copies the whole queue, which on every step
-// of a long run with a deep queue would make the run quadratic. So the key
-// also keeps the departures it has handed out (the same requests the
-// chapter queues: an allowed request whose departure is after now, gone
-// once its departure has passed) and the TAT it last read; while the queue
-// is short both come from State, beyond stateCopyMax from these, with TAT
-// advanced as CONTRACT.md §2 states it (departure + cost·T). step must see every
-// request of the key.
+// would make a run with a deep queue quadratic. So the key keeps the
+// departures it has handed out (the requests the chapter queues: an allowed
+// request whose departure is after now, gone once its departure has
+// passed), which count the values on every step in O(1) amortised. Only
+// explain reads State, and only while at most stateCopyMax are waiting;
+// deeper, the queue is read from these departures and TAT is the last
+// allowed request's departure plus its cost·T, as CONTRACT.md §2 states it.
+// step and explain must see every request of the key.
 type queueKey struct {
-	a       *buckets.LeakyQueue
-	c       buckets.Config
-	tat     int64   // ns: TAT after the last request (0 before the first)
-	pending []int64 // departures still to come, oldest first, from head
-	head    int
+	a        *buckets.LeakyQueue
+	c        buckets.Config
+	pending  []int64 // departures still to come (ns), oldest first, from head
+	head     int
+	departed int64 // ns: departure + cost·T of the last allowed request
+	seen     bool  // a request has been stepped
 }
 
 func (k *queueKey) maxCost() int                            { return k.a.MaxCost() }
 func (k *queueKey) maxCostName() string                     { return "the capacity" }
 func (k *queueKey) allow(now int64, cost int) core.Decision { return k.a.AllowN(at(now), cost) }
-func (k *queueKey) step(now int64, cost int) (core.Decision, string, string, int) {
-	before := k.tat
+func (k *queueKey) step(now int64, cost int) (core.Decision, int) {
 	d := k.allow(now, cost)
+	k.seen = true
 	n := now * msNS
 	for k.head < len(k.pending) && k.pending[k.head] <= n {
 		k.head++
@@ -266,19 +276,22 @@ func (k *queueKey) step(now int64, cost int) (core.Decision, string, string, int
 		if departure > n {
 			k.pending = append(k.pending, departure)
 		}
-		k.tat = departure + int64(cost)*int64(k.c.Interval())
+		k.departed = departure + int64(cost)*int64(k.c.Interval())
 	}
-	var queue string
-	waiting := len(k.pending) - k.head
-	if waiting <= stateCopyMax {
+	return d, 1 + len(k.pending) - k.head
+}
+func (k *queueKey) explain(now int64, cost int) (core.Decision, int, string, string) {
+	before := k.tatText()
+	d, values := k.step(now, cost)
+	tat, queue := k.tatText(), ""
+	if waiting := values - 1; waiting <= stateCopyMax {
 		s := k.a.State()
-		k.tat, waiting = s.TAT.UnixNano(), len(s.Queue)
-		queue = listText(waiting, func(i int) string { return msText(s.Queue[i].UnixNano()) })
+		queue = listText(len(s.Queue), func(i int) string { return msText(s.Queue[i].UnixNano()) })
 	} else {
 		q := k.pending[k.head:]
 		queue = listText(waiting, func(i int) string { return msText(q[i]) })
 	}
-	state := fmt.Sprintf("TAT %s, queue %s", msText(k.tat), queue)
+	state := fmt.Sprintf("TAT %s, queue %s", msText(tat), queue)
 	why := gcraWhy(k.c, now, before, cost, d)
 	switch {
 	case d.Allowed && d.Wait == 0:
@@ -288,5 +301,17 @@ func (k *queueKey) step(now int64, cost int) (core.Decision, string, string, int
 	case cost == 1: // TAT - now is the wait it would have had
 		why = "it would wait " + strings.TrimPrefix(why, "TAT - now = ")
 	}
-	return d, state, why, 1 + waiting
+	return d, values, state, why
+}
+
+// tatText is the TAT a description shows (ns): the chapter's while at most
+// stateCopyMax wait, the lab's own past that, 0 before the first request.
+func (k *queueKey) tatText() int64 {
+	switch {
+	case !k.seen:
+		return 0
+	case len(k.pending)-k.head <= stateCopyMax:
+		return k.a.State().TAT.UnixNano()
+	}
+	return k.departed
 }

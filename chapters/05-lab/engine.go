@@ -3,19 +3,25 @@ package lab
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ratelimit-course/ratelimit/core"
 )
 
 // A stepper is one key of one chapter algorithm, wrapped so the lab can read
-// its state in words. The wrappers live in algorithms.go; they call the
-// chapters' own AllowN and State and never re-implement a rule.
+// its state. The wrappers live in algorithms.go; they call the chapters' own
+// AllowN and State and never re-implement a rule.
 type stepper interface {
-	// step decides one request and describes the key right after it: the
-	// state in words, one line on why, and how many values the key holds.
-	step(nowMS int64, cost int) (d core.Decision, state, why string, values int)
-	// allow decides without describing: the fast path for searches.
+	// step decides one request and counts the values the key holds right
+	// after it: the numbers, and nothing a person would read.
+	step(nowMS int64, cost int) (d core.Decision, values int)
+	// explain is step that also puts the key in words: its state right
+	// after the request and one line on why. It decides exactly as step,
+	// so a replay may mix the two; only explain formats or copies state.
+	explain(nowMS int64, cost int) (d core.Decision, values int, state, why string)
+	// allow decides and nothing else: the searches' path. A key driven by
+	// allow is not driven by step or explain.
 	allow(nowMS int64, cost int) core.Decision
 	maxCost() int
 	maxCostName() string // "the limit" or "the capacity", for messages
@@ -43,40 +49,121 @@ func checkArrivals(arrivals []int64) error {
 	return nil
 }
 
-// replay runs validated input through k and measures it.
+// replay runs validated input through k and measures it: the decisions, the
+// send times and the ruler's reading, in time and memory linear in the
+// number of requests whatever L or C. Nothing is put in words here; the
+// Result keeps what Explain needs to replay a request when someone asks.
 func replay(algo string, p Params, k stepper, arrivals []int64, costs []int) Result {
 	res := Result{Algorithm: algo, Params: p, Requests: make([]Request, len(arrivals))}
 	sentNS := make([]int64, 0, len(arrivals))
+	var times []int64 // SentMS and WaitMS point into it, two per allowed request
 	m := &res.Metrics
 	for i, t := range arrivals {
 		cost := 1
 		if costs != nil {
 			cost = costs[i]
 		}
-		d, state, why, values := k.step(t, cost)
-		r := Request{Index: i + 1, ArrivalMS: t, Cost: cost, Allowed: d.Allowed,
-			State: state, Why: why, StateValues: values}
+		d, values := k.step(t, cost)
+		r := &res.Requests[i]
+		*r = Request{Index: i + 1, ArrivalMS: t, Cost: cost, Allowed: d.Allowed}
 		if d.Allowed {
 			m.Allowed++
 			sent := t*msNS + int64(d.Wait)
 			sentNS = append(sentNS, sent)
+			if len(times) == cap(times) {
+				times = make([]int64, 0, min(2*(len(arrivals)-i), 1<<14))
+			}
 			sentMS := roundMS(sent)
-			waitMS := sentMS - t
-			r.SentMS, r.WaitMS = &sentMS, &waitMS
-			m.MaxWaitMS = max(m.MaxWaitMS, waitMS)
+			times = append(times, sentMS, sentMS-t)
+			r.SentMS, r.WaitMS = &times[len(times)-2], &times[len(times)-1]
+			m.MaxWaitMS = max(m.MaxWaitMS, sentMS-t)
 		} else {
 			m.Rejected++
 		}
 		m.StateValues = max(m.StateValues, values)
-		res.Requests[i] = r
 	}
 	var windowsNS [][2]int64
 	m.MaxInWindow, windowsNS = core.MaxInWindow(sentNS, p.WindowMS*msNS)
 	m.Overshoot = max(0, m.MaxInWindow-p.Limit)
+	res.MaxWindows = make([][2]int64, 0, len(windowsNS))
 	for _, w := range windowsNS {
 		res.MaxWindows = append(res.MaxWindows, [2]int64{roundMS(w[0]), roundMS(w[1])})
 	}
+	if len(res.MaxWindows) == 0 {
+		res.MaxWindows = nil
+	}
+	res.words = &explainer{algo: algo, p: p, requests: res.Requests}
 	return res
+}
+
+// explainer puts the requests of one run in words by replaying them on a
+// fresh key: explain for the one asked about, step for those before it. It
+// keeps its key where it stopped, so asking for the requests in order (a
+// printed table, a cursor moving right) costs one step each, and asking
+// again for the same one costs nothing.
+type explainer struct {
+	algo     string
+	p        Params
+	requests []Request
+
+	mu   sync.Mutex
+	k    stepper // has seen requests[:next]
+	next int
+	last Explanation // of requests[next-1]
+}
+
+func (e *explainer) at(i int) Explanation {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.k != nil && i == e.next-1 {
+		return e.last
+	}
+	if e.k == nil || i < e.next {
+		e.k, e.next = mustStepper(e.algo, e.p), 0
+	}
+	for ; e.next < i; e.next++ {
+		q := e.requests[e.next]
+		e.k.step(q.ArrivalMS, q.Cost)
+	}
+	q := e.requests[i]
+	_, values, state, why := e.k.explain(q.ArrivalMS, q.Cost)
+	e.last, e.next = Explanation{State: state, Why: why, Values: values}, i+1
+	return e.last
+}
+
+func mustStepper(algo string, p Params) stepper {
+	k, err := newStepper(algo, p)
+	if err != nil {
+		panic("lab: a run's own algorithm failed to build: " + err.Error())
+	}
+	return k
+}
+
+// Explain describes request i (0-based, as in Requests) of the run: the
+// key's state right after it and why it was decided so. It replays the run
+// up to i on a fresh key, or on from the request explained last, so a
+// viewer that shows one request at a time pays for that one. Safe for
+// concurrent use; an i out of range is a zero Explanation.
+func (r Result) Explain(i int) Explanation {
+	if r.words == nil || i < 0 || i >= len(r.words.requests) {
+		return Explanation{}
+	}
+	return r.words.at(i)
+}
+
+// Explanations describes every request of the run in one replay: what a
+// table of all of them needs.
+func (r Result) Explanations() []Explanation {
+	if r.words == nil {
+		return nil
+	}
+	out := make([]Explanation, len(r.words.requests))
+	k := mustStepper(r.words.algo, r.words.p)
+	for i, q := range r.words.requests {
+		_, values, state, why := k.explain(q.ArrivalMS, q.Cost)
+		out[i] = Explanation{State: state, Why: why, Values: values}
+	}
+	return out
 }
 
 // roundMS rounds nanoseconds to the nearest millisecond. Departures from the

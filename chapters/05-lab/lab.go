@@ -53,7 +53,8 @@ func (p Params) Validate() error {
 	return nil
 }
 
-// Request is one arrival after the algorithm has decided it.
+// Request is one arrival after the algorithm has decided it: the numbers
+// only. What the key held afterwards, in words, is Result.Explain's.
 type Request struct {
 	Index     int    `json:"index"`      // 1-based position in the sequence
 	ArrivalMS int64  `json:"arrival_ms"` // when it arrived
@@ -64,17 +65,21 @@ type Request struct {
 	// (A queue whose T = 1000/R is not a whole number of ms departs between
 	// milliseconds: SentMS is rounded to the nearest one, while the ruler
 	// measures the exact departures.)
+}
 
-	// State is the key's state right after this request, in words, e.g.
-	// "window 0: count 3", "log [820 880 940]", "prev 3 curr 1 est 2.40",
-	// "tokens 0.06", "TAT 1500", "TAT 1500, queue [500 1000]". A list longer
-	// than 12 shows its ends and its length: "[0 0 1 1 2 2 .. 3 4 4 5 5 6] (13)".
-	State string `json:"-"`
+// Explanation is what one key held right after one request, for people.
+type Explanation struct {
+	// State is the key's state in words, e.g. "window 0: count 3", "log
+	// [820 880 940]", "prev 3 curr 1 est 2.40", "tokens 0.06", "TAT 1500",
+	// "TAT 1500, queue [500 1000]". A list longer than 12 shows its ends and
+	// its length: "[0 0 1 1 2 2 .. 3 4 4 5 5 6] (13)"; a log of more than
+	// 1024 timestamps only its size.
+	State string `json:"state"`
 	// Why is one line saying why the request was allowed or rejected.
-	Why string `json:"-"`
-	// StateValues is how many values the key holds on the hot path after
-	// this request (see Metrics.StateValues).
-	StateValues int `json:"-"`
+	Why string `json:"why"`
+	// Values is how many values the key holds on the hot path after this
+	// request (see Metrics.StateValues).
+	Values int `json:"-"`
 }
 
 // Metrics is the ruler's reading of one run.
@@ -99,6 +104,8 @@ type Result struct {
 	// MaxWindows are the half-open windows [s, s+W) holding MaxInWindow sent
 	// requests, each starting at a sent time, so a UI can frame them.
 	MaxWindows [][2]int64 `json:"-"`
+
+	words *explainer // replays the run to put a request in words (Explain)
 }
 
 // Run replays arrivals (ms, non-decreasing, from 0 to 1e12) through a fresh key of the
@@ -129,6 +136,21 @@ func Run(algo string, p Params, arrivals []int64, costs []int) (Result, error) {
 		}
 	}
 	return replay(algo, p, k, arrivals, costs), nil
+}
+
+// MaxCost is the largest cost one request may carry with the named algorithm
+// and budget (L for the window algorithms, C for the buckets) and what it is
+// called ("the limit", "the capacity"), for checking costs read from
+// elsewhere. Bad input is the *core.ParamError Run would return.
+func MaxCost(algo string, p Params) (max int, name string, err error) {
+	if err := p.Validate(); err != nil {
+		return 0, "", err
+	}
+	k, err := newStepper(algo, p)
+	if err != nil {
+		return 0, "", err
+	}
+	return k.maxCost(), k.maxCostName(), nil
 }
 
 func values(n int) string {

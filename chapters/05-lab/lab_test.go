@@ -53,8 +53,8 @@ func check(t *testing.T, algo string, p Params, arrivals []int64, w want) Result
 			t.Errorf("%s request %d: sent %d wait %d, want sent %d wait %d",
 				algo, i+1, *q.SentMS, *q.WaitMS, w.sent[i], w.sent[i]-arrivals[i])
 		}
-		if q.State == "" || q.Why == "" || q.StateValues < 1 {
-			t.Errorf("%s request %d: missing snapshot %+v", algo, i+1, q)
+		if ex := r.Explain(i); ex.State == "" || ex.Why == "" || ex.Values < 1 {
+			t.Errorf("%s request %d: missing explanation %+v", algo, i+1, ex)
 		}
 	}
 	if r.Metrics != w.metrics {
@@ -67,9 +67,9 @@ func check(t *testing.T, algo string, p Params, arrivals []int64, w want) Result
 }
 
 func states(r Result) []string {
-	s := make([]string, len(r.Requests))
-	for i, q := range r.Requests {
-		s[i] = q.State
+	var s []string
+	for _, ex := range r.Explanations() {
+		s = append(s, ex.State)
 	}
 	return s
 }
@@ -86,7 +86,7 @@ func TestE1_CrossBoundarySpike(t *testing.T) {
 	if !slices.Equal(fixed.MaxWindows, [][2]int64{{820, 1820}}) {
 		t.Errorf("fixed-window busiest windows %v, want [[820 1820]]", fixed.MaxWindows)
 	}
-	if got := fixed.Requests[3].State; got != "window 0: count 4" {
+	if got := fixed.Explain(3).State; got != "window 0: count 4" {
 		t.Errorf("rejected request still counts: state %q", got)
 	}
 	log := check(t, "sliding-log", p, arrivals, want{
@@ -94,7 +94,7 @@ func TestE1_CrossBoundarySpike(t *testing.T) {
 		sent:      []int64{820, 880, 940, -1, -1, -1, -1, 1850},
 		metrics:   Metrics{Allowed: 4, Rejected: 4, MaxInWindow: 3, Overshoot: 0, MaxWaitMS: 0, StateValues: 3},
 	})
-	if got := log.Requests[7].State; got != "log [880 940 1850]" {
+	if got := log.Explain(7).State; got != "log [880 940 1850]" {
 		t.Errorf("log after 1850: %q (820 has age 1030 >= W and is gone)", got)
 	}
 }
@@ -163,7 +163,7 @@ func TestE6_SameBurstTwoBuckets(t *testing.T) {
 		sent:      []int64{0, 10, 20, -1},
 		metrics:   Metrics{Allowed: 3, Rejected: 1, MaxInWindow: 3, Overshoot: 0, StateValues: 2},
 	})
-	if got := token.Requests[3].State; got != "tokens 0.06" {
+	if got := token.Explain(3).State; got != "tokens 0.06" {
 		t.Errorf("the 4th should find 0.06 tokens, state %q", got)
 	}
 	queue := check(t, "leaky-queue", p, arrivals, want{
@@ -171,10 +171,10 @@ func TestE6_SameBurstTwoBuckets(t *testing.T) {
 		sent:      []int64{0, 500, 1000, -1},
 		metrics:   Metrics{Allowed: 3, Rejected: 1, MaxInWindow: 2, Overshoot: 0, MaxWaitMS: 980, StateValues: 3},
 	})
-	if got := queue.Requests[2].State; got != "TAT 1500, queue [500 1000]" {
+	if got := queue.Explain(2).State; got != "TAT 1500, queue [500 1000]" {
 		t.Errorf("queue state after the 3rd: %q", got)
 	}
-	if why := queue.Requests[3].Why; !strings.Contains(why, "1470 > tau 1000") {
+	if why := queue.Explain(3).Why; !strings.Contains(why, "1470 > tau 1000") {
 		t.Errorf("the 4th would wait 1470 > 1000; why %q", why)
 	}
 	// GCRA: the same decisions and send times as the token bucket.
@@ -183,7 +183,7 @@ func TestE6_SameBurstTwoBuckets(t *testing.T) {
 		sent:      []int64{0, 10, 20, -1},
 		metrics:   Metrics{Allowed: 3, Rejected: 1, MaxInWindow: 3, Overshoot: 0, StateValues: 1},
 	})
-	if got := gcra.Requests[2].State; got != "TAT 1500" {
+	if got := gcra.Explain(2).State; got != "TAT 1500" {
 		t.Errorf("gcra state after the 3rd: %q", got)
 	}
 }
@@ -213,7 +213,7 @@ func TestTTLWindowState(t *testing.T) {
 	if got := decisions(r); got != "AAARRA" {
 		t.Errorf("decisions %s, want AAARRA", got)
 	}
-	if got := r.Requests[5].State; got != "window opened 1820: count 1" {
+	if got := r.Explain(5).State; got != "window opened 1820: count 1" {
 		t.Errorf("state %q", got)
 	}
 }
@@ -250,8 +250,8 @@ func TestSubWindows(t *testing.T) {
 	if r.Metrics.StateValues != 6 {
 		t.Errorf("state values %d, want N+2 = 6", r.Metrics.StateValues)
 	}
-	if !strings.HasPrefix(r.Requests[3].State, "subs [") {
-		t.Errorf("state %q", r.Requests[3].State)
+	if !strings.HasPrefix(r.Explain(3).State, "subs [") {
+		t.Errorf("state %q", r.Explain(3).State)
 	}
 }
 
@@ -498,7 +498,7 @@ func TestLongStateIsAbbreviated(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "TAT 10000, queue [500 1000 1500 2000 2500 3000 .. 7000 7500 8000 8500 9000 9500] (19)"
-	if got := r.Requests[19].State; got != want {
+	if got := r.Explain(19).State; got != want {
 		t.Errorf("queue state %q, want %q", got, want)
 	}
 	if r.Metrics.StateValues != 20 {
@@ -515,10 +515,10 @@ func TestLongStateIsAbbreviated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := r.Requests[12].State; got != "log [0 0 1 1 2 2 .. 3 4 4 5 5 6] (13)" {
+	if got := r.Explain(12).State; got != "log [0 0 1 1 2 2 .. 3 4 4 5 5 6] (13)" {
 		t.Errorf("log of 13: %q", got)
 	}
-	if got := r.Requests[2999].State; got != "log [2000 timestamps]" {
+	if got := r.Explain(2999).State; got != "log [2000 timestamps]" {
 		t.Errorf("log of 2000 (1000 ms of 2 per ms): %q", got)
 	}
 	if r.Metrics.StateValues != 2000 || r.Metrics.Allowed != 3000 {
@@ -540,7 +540,7 @@ func TestWhyWithCost(t *testing.T) {
 		"TAT + 2T - now = 1900 > tau 1000",
 	}
 	for i, w := range wants {
-		if got := r.Requests[i].Why; got != w {
+		if got := r.Explain(i).Why; got != w {
 			t.Errorf("request %d why %q, want %q", i+1, got, w)
 		}
 	}
@@ -607,11 +607,11 @@ func TestDeepQueueStateWithoutCopies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	last := r.Requests[1499]
+	last := r.Explain(1499)
 	want := "TAT 500000, queue [333.33 666.67 1000 1333.33 1666.67 2000 .. " +
 		"498000 498333.33 498666.67 499000 499333.33 499666.67] (1499)"
-	if last.State != want || last.StateValues != 1500 {
-		t.Errorf("state %q (%d values)\nwant  %q (1500)", last.State, last.StateValues, want)
+	if last.State != want || last.Values != 1500 {
+		t.Errorf("state %q (%d values)\nwant  %q (1500)", last.State, last.Values, want)
 	}
 	if want := "TAT - now = 499666.67 <= tau 666333.33: queued, departs at 499666.67"; last.Why != want {
 		t.Errorf("why %q, want %q", last.Why, want)

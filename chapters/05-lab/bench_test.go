@@ -1,0 +1,68 @@
+package lab
+
+import (
+	"fmt"
+	"io"
+	"testing"
+)
+
+// The lab at scale: what `tui sim --json` does for one algorithm, the engine
+// and the JSON output, on generated traffic. The README's table comes from
+//
+//	go test -run '^$' -bench 'Scale|Cliff|Worst' -benchmem ./chapters/05-lab/
+
+// runJSON replays arrivals and writes the CONTRACT.md §4 JSON, numbers only.
+func runJSON(algo string, p Params, arrivals []int64) error {
+	r, err := Run(algo, p, arrivals, nil)
+	if err != nil {
+		return err
+	}
+	return r.WriteJSON(io.Discard, false)
+}
+
+func benchRun(b *testing.B, algo string, p Params, arrivals []int64) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := runJSON(algo, p, arrivals); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(arrivals)), "ns/request")
+}
+
+// BenchmarkScale: 100k and 1M requests of Poisson traffic at 4 per second
+// (a little over the budget, so every algorithm both admits and rejects)
+// through each algorithm at the default budget.
+func BenchmarkScale(b *testing.B) {
+	for _, n := range []int{100_000, 1_000_000} {
+		arrivals, err := PoissonArrivals(4, int64(n)*250, 1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, algo := range Algorithms {
+			b.Run(fmt.Sprintf("n=%d/%s", n, algo), func(b *testing.B) {
+				benchRun(b, algo, DefaultParams(), arrivals)
+			})
+		}
+	}
+}
+
+// BenchmarkCliff: 100k requests at 2000 per second against a log of about
+// 1000 entries and a queue about 1000 deep. The time per request must not
+// depend on L or C.
+func BenchmarkCliff(b *testing.B) {
+	arrivals, err := PoissonArrivals(2000, 50_000, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, l := range []int{1000, 1024, 1025, 4096} {
+		p := DefaultParams()
+		p.Limit = l
+		b.Run(fmt.Sprintf("sliding-log/L=%d", l), func(b *testing.B) { benchRun(b, "sliding-log", p, arrivals) })
+	}
+	for _, c := range []int{100, 1000, 1025, 4096} {
+		p := DefaultParams()
+		p.Capacity, p.RatePerS = c, 1
+		b.Run(fmt.Sprintf("leaky-queue/C=%d,R=1", c), func(b *testing.B) { benchRun(b, "leaky-queue", p, arrivals) })
+	}
+}
