@@ -40,7 +40,7 @@ func MaxMinFair(capacity float64, weight, demand []float64) ([]float64, error) {
 
 // Proportional splits capacity in proportion to demand, which is what
 // first-come service converges to under overload: the tenant that sends the
-// most gets the most, whatever its weight. Weights are ignored.
+// most gets the most, whatever its weight.
 func Proportional(capacity float64, demand []float64) ([]float64, error) {
 	if err := checkShares(capacity, demand); err != nil {
 		return nil, err
