@@ -12,7 +12,7 @@
 //     critical work; 503 for "we are overloaded", 429 for "you asked too much";
 //   - herd.go, throttle.go (E26): the retry herd, client-side adaptive
 //     throttling and a retry budget;
-//   - regions.go (E27): one global limit over several regions;
+//   - regions.go, lagged.go (E27): one global limit over several regions;
 //   - budget.go (E28): cost budgets that reserve the worst case and refund;
 //   - adaptive.go (E29): AIMD and the gradient rule for a limit that moves;
 //   - fairshare.go (E30): weighted max-min fair shares;
