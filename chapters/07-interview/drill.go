@@ -5,7 +5,7 @@ import "strings"
 // Question is one drill card: a question an interviewer asks and a model
 // answer short enough to say out loud.
 type Question struct {
-	Chapter string // "01" … "08": where the course teaches it
+	Chapter string // "01" … "09": where the course teaches it
 	Topic   string // a few words
 	Q       string
 	A       string
@@ -13,9 +13,9 @@ type Question struct {
 
 // Drill is the question bank, in course order. Every chapter has at least
 // one card; the numbers are the worked examples' numbers and the course's
-// measurements. Cards on overload (in flight, shedding, choosing the limit,
-// shadow rollout) point at this chapter, which teaches them in its
-// "Beyond the counter" section.
+// measurements. Cards on overload and beyond the counter (in flight,
+// shedding, client throttling, regions, cost budgets, fairness, shadow
+// rollout) point at chapter 09, which implements each one.
 var Drill = []Question{
 	{"01", "placement", "Where in the request path does a rate limiter belong, and why there?",
 		"Before the work it protects, once it knows whom to count. For a per-user contract that is after identity and before the business logic, " +
@@ -41,10 +41,6 @@ var Drill = []Question{
 			"then slow down or challenge rather than a hard lockout an attacker could aim at your users), count failures per network (/24, /56) and in total " +
 			"to see the wave, and keep the per-IP limit for a single noisy source. All of them run before the password hash is computed: " +
 			"the hash is the expensive work being protected."},
-	{"01", "tenant fairness", "One tenant's batch job takes the shared capacity and every other tenant slows down. How do you share fairly?",
-		"Give each tenant its own limit sized by its plan, so no tenant takes more than it bought, and nest keys (tenant, then tenant x user) so one user cannot use the whole tenant's share. " +
-			"When shared capacity is scarce, split it max-min fair by weight: each tenant gets min(demand, weighted share) and what small tenants leave is redistributed. " +
-			"100 rps, weights A 2, B 1, C 1, demand 150/10/80: A 60, B 10, C 30. A split in proportion to demand gives 62.5/4.2/33.3: the heaviest user takes the most and the small tenant is starved below its demand."},
 	{"01", "the 429 contract", "What does a correct rate-limit rejection look like on the wire?",
 		"Status 429 with Retry-After in whole seconds rounded up, never earlier than a permit exists (0.6 s becomes 1, not 0), and a JSON error body. " +
 			"Quota headers go on every response, not only on 429: the current drafts' RateLimit-Policy: \"default\";q=100;w=60 and RateLimit: \"default\";r=42;t=1, " +
@@ -78,11 +74,6 @@ var Drill = []Question{
 			"the token bucket's decisions. Only the queue changes the output: with C = 3, R = 2/s and arrivals at 0, 10, 20, 30 ms, both reject the 4th, " +
 			"but the queue sends at 0, 500, 1000 ms (waits 0, 490, 980) while the meter sends all three within 20 ms. " +
 			"nginx's limit_req with burst is the queue; with nodelay it is the meter."},
-	{"04", "LLM token budget", "You limit an LLM API to 10,000 tokens per minute per key, but a request's output length is unknown until it ends. How do you charge it?",
-		"Reserve, then refund. Charge the input plus the maximum output up front, 500 + 2,000 = 2,500, so concurrent requests cannot overdraw: " +
-			"of five at once four are admitted and the fifth gets 429. Each then uses 300 output tokens and refunds the unused 1,700, so 6,800 come back. " +
-			"Charging after the fact lets a burst of long answers spend far past the budget; charging the maximum without a refund wastes it. " +
-			"A token bucket with a cost does the reserving; the refund adds tokens back, capped at the capacity. Keep a request-rate or in-flight limit beside it."},
 	{"05", "average error vs a bound", "Cloudflare found its sliding-window counter wrong on only 0.003% of requests. Is an approximate counter accurate enough?",
 		"For flood control, often; for a contract, no, and that figure is not the course's measure. Cloudflare counts every matching request and, once a source " +
 			"crosses the threshold, mitigates it for a period, per data centre; chapter 05's lab counts admitted requests and decides each one. On seeded Poisson " +
@@ -118,27 +109,10 @@ var Drill = []Question{
 			"Often that is acceptable for a rare event. min-replicas-to-write with min-replicas-max-lag makes a primary cut off from its replicas refuse writes, and the failure policy decides; " +
 			"WAIT after each decision narrows the loss at a replication round trip per decision. Neither makes Redis strongly consistent. " +
 			"While the failover runs, calls time out: that is the fail-open-or-closed decision per endpoint."},
-	{"06", "many regions", "The limit is 1,000 per minute per customer worldwide, served from three regions. How do you enforce it?",
-		"Not with one counter across an ocean: a cross-region round trip per request costs more than the request. A static split of 333 each is simple and wastes quota: " +
-			"with demand 700/200/100 it admits 333 + 200 + 100 = 633. Counting locally and syncing asynchronously overshoots by at most regions x rate x lag: " +
-			"3 x 10/s x 2 s = 60. Leases from a coordinator, weighted by recent demand (700/200/100), admit all 1,000 and rebalance as demand moves. " +
-			"Say out loud that the global number is approximate, and by how much."},
-	{"07", "in flight vs rate", "Your token bucket admits 100 rps. The dependency behind it slows from 0.2 s to 5 s. What happens, and what limit would have helped?",
-		"By Little's law, in flight = rate x latency: 100 x 0.2 = 20 normally, 100 x 5 = 500 once it slows, and the bucket keeps admitting 100 per second " +
-			"while threads, connections and memory fill with waiting requests. A concurrency limit of 20 holds 20 in flight and the admitted rate falls to 20 / 5 s = 4 per second by itself. " +
-			"A rate limit is a contract per client; an in-flight limit protects the server. Use both."},
-	{"07", "shedding and 429 vs 503", "The service is overloaded, though no client is over its quota. Whom do you reject, and with which status?",
-		"Shed by priority and answer 503 with Retry-After: 429 says 'you asked too much', 503 says 'we are overloaded'. Reserve part of the capacity for critical traffic: " +
-			"1,000 slots with 20% reserved, offered 900 ordinary and 300 critical, admits 800 ordinary and 200 critical, and the other 100 of each get 503. " +
-			"Shed early and cheaply, before parsing bodies or calling dependencies, and keep the retries of shed requests from becoming the next wave (a retry budget)."},
 	{"07", "choosing the limit", "How do you choose the number: 100 per minute or 1,000?",
 		"From both sides. Capacity: what the protected resource sustains under load test, shared among the clients that use it with headroom " +
 			"(5,000 rps shared by about 50 heavy tenants is about 100 rps each). Demand: measure real per-key rates first, in shadow mode, and set the limit above what legitimate keys do at their peak, " +
 			"so it catches abuse and not customers. The burst is what a legitimate client does at once (a page load, a batch). Publish it per plan, and revisit it with the 429 rate per rule."},
-	{"07", "shadow rollout", "How do you roll out a new limit without taking down your biggest customer?",
-		"Shadow mode first: the limiter decides every request and records what it would reject, per key and rule, but serves everything. On the same traffic shadow mode " +
-			"counts exactly the rejections enforcement would make, so the log is the real impact. Review who would be hit, raise or exempt them, then enforce gradually " +
-			"(one rule, a share of keys, one region) with a kill switch, the 429 rate per rule on a dashboard, and a near-limit signal for keys that stay under 10% remaining."},
 	{"08", "cloud layers", "We already have AWS WAF and API Gateway usage plans. Do we still need a limiter in the service?",
 		"Yes. A WAF rate rule estimates a count per IP, forwarded IP or custom key (a header, cookie, query argument, path, label …) over 1 to 10 minutes with a threshold of at least 10, " +
 			"and acts after a lag, usually under 30 s: made for floods, not precise limits. A usage plan (REST APIs only) is a token bucket per API key plus a day/week/month quota, best effort, not a hard cap. " +
@@ -150,7 +124,42 @@ var Drill = []Question{
 	{"08", "gateway throttles", "A usage plan grants a partner 20,000 requests per second. Will the partner get them?",
 		"Not unless the account limit is raised. API Gateway applies the usage-plan throttle, the stage throttle and the account throttle, and any can reject first. " +
 			"The account's is 10,000 rps with a burst of 5,000 in most Regions (2,500 and 1,250 in some newer ones), shared by every API of the account in that Region; " +
-			"the rate can be raised on request, the burst is set by AWS. One API key can be in several usage plans, one per stage."},
+			"the rate can be raised on request, the burst is set by AWS. One API key can be in several usage plans, one per stage."}, {"09", "tenant fairness", "One tenant's batch job takes the shared capacity and every other tenant slows down. How do you share fairly?",
+		"Give each tenant its own limit sized by its plan, so no tenant takes more than it bought, and nest keys (tenant, then tenant x user) so one user cannot use the whole tenant's share. " +
+			"When shared capacity is scarce, split it max-min fair by weight: each tenant gets min(demand, weighted share) and what small tenants leave is redistributed. " +
+			"100 rps, weights A 2, B 1, C 1, demand 150/10/80: A 60, B 10, C 30. A split in proportion to demand gives 62.5/4.2/33.3: the heaviest user takes the most and the small tenant is starved below its demand."},
+	{"09", "LLM token budget", "You limit an LLM API to 10,000 tokens per minute per key, but a request's output length is unknown until it ends. How do you charge it?",
+		"Reserve, then refund. Charge the input plus the maximum output up front, 500 + 2,000 = 2,500, so concurrent requests cannot overdraw: " +
+			"of five at once four are admitted and the fifth gets 429. Each then uses 300 output tokens and refunds the unused 1,700, so 6,800 come back. " +
+			"Charging after the fact lets a burst of long answers spend far past the budget; charging the maximum without a refund wastes it. " +
+			"A token bucket with a cost does the reserving; the refund adds tokens back, capped at the capacity. Keep a request-rate or in-flight limit beside it."},
+	{"09", "many regions", "The limit is 1,000 per minute per customer worldwide, served from three regions. How do you enforce it?",
+		"Not with one counter across an ocean: a cross-region round trip per request costs more than the request. A static split of 333 each is simple and wastes quota: " +
+			"with demand 700/200/100 it admits 333 + 200 + 100 = 633. Counting locally and syncing asynchronously overshoots by at most regions x rate x lag: " +
+			"3 x 10/s x 2 s = 60. Leases from a coordinator, weighted by recent demand (700/200/100), admit all 1,000 and rebalance as demand moves. " +
+			"Say out loud that the global number is approximate, and by how much."},
+	{"09", "in flight vs rate", "Your token bucket admits 100 rps. The dependency behind it slows from 0.2 s to 5 s. What happens, and what limit would have helped?",
+		"By Little's law, in flight = rate x latency: 100 x 0.2 = 20 normally, 100 x 5 = 500 once it slows, and the bucket keeps admitting 100 per second " +
+			"while threads, connections and memory fill with waiting requests. A concurrency limit of 20 holds 20 in flight and the admitted rate falls to 20 / 5 s = 4 per second by itself. " +
+			"A rate limit is a contract per client; an in-flight limit protects the server. Use both."},
+	{"09", "shedding and 429 vs 503", "The service is overloaded, though no client is over its quota. Whom do you reject, and with which status?",
+		"Shed by priority and answer 503 with Retry-After: 429 says 'you asked too much', 503 says 'we are overloaded'. Reserve part of the capacity for critical traffic: " +
+			"1,000 slots with 20% reserved, offered 900 ordinary and 300 critical, admits 800 ordinary and 200 critical, and the other 100 of each get 503. " +
+			"Shed early and cheaply, before parsing bodies or calling dependencies, and keep the retries of shed requests from becoming the next wave (a retry budget)."},
+	{"09", "shadow rollout", "How do you roll out a new limit without taking down your biggest customer?",
+		"Shadow mode first: the limiter decides every request and records what it would reject, per key and rule, but serves everything. On the same traffic shadow mode " +
+			"counts exactly the rejections enforcement would make, so the log is the real impact. Review who would be hit, raise or exempt them, then enforce gradually " +
+			"(one rule, a share of keys, one region) with a kill switch, the 429 rate per rule on a dashboard, and a near-limit signal for keys that stay under 10% remaining."},
+	{"09", "adaptive client throttling", "Your backend rejects 60% of one client's requests. Should the client keep sending them?",
+		"No: every rejection still costs the backend work. With adaptive throttling (Google SRE) the client counts, over the last two minutes, the requests it attempted and those accepted, and drops a new one locally with probability max(0, (requests - K x accepts) / (requests + 1)): 1,000 and 400 with K = 2 give 200/1001, about 0.20. It ends up sending about K times what is accepted: wanting 1,000 a minute against a backend that accepts 400, it sends 800 (about 440 with K = 1.1). Dropped requests count as attempts, so the drops fade by themselves when the backend recovers."},
+	{"09", "retry budget", "Every layer of your stack retries failures three times. What happens when the bottom fails, and what bounds it?",
+		"Retries multiply: 3 attempts at each of three layers is 27 attempts at the bottom per user request, on a backend that is already failing. Retry at one layer only, with jitter on top of Retry-After, inside a retry budget: a retry is allowed only while retries stay within 10% of requests. 1,000 failing requests wanting 3 retries each would be 4,000 attempts; the budget allows exactly 100 retries, 1,100 attempts."},
+	{"09", "adaptive concurrency limits", "You have an in-flight limit, but nobody knows the right number and it changes as you scale. How does it find itself?",
+		"Like TCP's congestion window. AIMD adds 1 per clean window and multiplies by 0.9 on a timeout: from 20, ten clean windows give 30 and one timeout 27; against a dependency that times out above 25 in flight it saws between 23 and 26. The gradient rule watches latency instead: new = limit x clamp(no-load RTT / current RTT, 0.5, 1) + queue, so 100 x 10/20 + 4 = 54. Keep a floor, count timeouts as congestion, and re-measure the no-load RTT. Netflix's library also tolerates 2x RTT and smooths decreases by default, so quote the rule as a rule."},
+	{"09", "near-limit signal", "How do you learn a customer is about to hit a limit before they complain?",
+		"Watch Remaining, not only rejections: fire when a key stays under 10% of its limit for a set time, once per episode, and re-arm when it recovers. A bucket of 100 refilled at 10/s with a key sending 20/s is under 10 left from 8.95 s; with a 30 s hold the signal fires at 38.95 s, before a long run of 429s. Run it beside shadow mode when you roll out a limit, per key and per rule."},
+	{"09", "slow dependency or overload", "The dependency is slow and the service is overloaded. Which limits act, in which order?",
+		"A rate limit does not help: it keeps admitting 100/s while by Little's law 100 x 5 s = 500 requests wait. Cap requests in flight per dependency, ideally adaptively: a limit of 20 holds 20 and admits 4/s. Shed by priority at the door, before the expensive work, with a reserve for critical traffic and 503 + Retry-After: 1,000 slots with 20% reserved, 900 ordinary then 300 critical, admits 800 + 200. Keep 429 for a client over its own quota, and have clients add jitter on top, throttle themselves and respect a retry budget."},
 }
 
 // DrillChapters lists the chapters the drill covers, in order.
