@@ -18,6 +18,7 @@ var subcommands = map[string]subcommand{
 	"worst":    runWorst,    // sim.go: chapter 05 worst-case search
 	"prefetch": runPrefetch, // prefetch.go: chapter 06 quota prefetch simulation
 	"drill":    runDrill,    // drill.go: chapter 07 interview drill
+	"cluster":  runCluster,  // cluster.go: chapter 06 part 3 on a real Redis Cluster
 }
 
 func main() {
