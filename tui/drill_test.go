@@ -111,7 +111,7 @@ func TestDrillBadFlagsExit2WithOneLine(t *testing.T) {
 		{[]string{"--seed", "x"}, "--seed"},
 		{[]string{"--width", "20"}, "--width"},
 		{[]string{"--width", "wide"}, "--width"},
-		{[]string{"--chapter", "09"}, "--chapter"},
+		{[]string{"--chapter", "10"}, "--chapter"},
 		{[]string{"--answers=maybe"}, "--answers"},
 		{[]string{"--json=yes"}, "--json"},
 		{[]string{"--bogus"}, "--bogus"},
