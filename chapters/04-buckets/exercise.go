@@ -90,8 +90,10 @@ func (g *GCRA) State() GCRAState                             { return GCRAState{
 // ns with the meter's base and n after it admitted (the TAT before this
 // request, or t itself after a rebase), Wait = departure.Sub(now). Keep
 // the departures later than t, oldest first, for State().Queue: drop those
-// at or before t on every call, and reuse the slice so that a steady stream
-// allocates nothing. State().TAT is the meter's.
+// at or before t on every admissible call (a bad cost touches nothing), and
+// reuse the slice (a head index or a ring) so that a steady stream allocates
+// nothing. State().TAT is the meter's; State().Queue is nil when nothing
+// waits. Apart from Wait, the Decision is the meter's.
 type LeakyQueue struct{}
 
 func NewLeakyQueue(c Config) (*LeakyQueue, error) {
