@@ -279,7 +279,7 @@ func TestSimBadInput(t *testing.T) {
 		{append([]string{"sim", "extra"}, fw...), []string{`unexpected argument "extra"`, "accepted --algo"}},
 		{[]string{"worst", "--algo", "nope"}, []string{`--algo "nope"`, "accepted all, one of fixed-window"}},
 		{[]string{"worst"}, []string{"missing --algo", "all, fixed-window"}},
-		{[]string{"worst", "--algo", "fixed-window", "--limit", "1000"}, []string{"--limit 1000", "at most 64"}},
+		{[]string{"worst", "--algo", "fixed-window", "--limit", "1000"}, []string{"--limit 1000", "at most 256"}},
 		{[]string{"worst", "--algo", "gcra", "--window", "0"}, []string{"--window 0", "> 0"}},
 		{[]string{"worst", "--arrivals", "1"}, []string{"unknown flag --arrivals", "accepted --algo --window"}},
 	}

@@ -66,3 +66,20 @@ func BenchmarkCliff(b *testing.B) {
 		b.Run(fmt.Sprintf("leaky-queue/C=%d,R=1", c), func(b *testing.B) { benchRun(b, "leaky-queue", p, arrivals) })
 	}
 }
+
+// BenchmarkWorst: the worst-case search at L = C = R·W = s, up to s = 100
+// (a fixed window's 2L = 200 requests; a token bucket's C + R·W = 200).
+func BenchmarkWorst(b *testing.B) {
+	for _, s := range []int{3, 10, 30, 100} {
+		p := Params{WindowMS: 1000, Limit: s, Capacity: s, RatePerS: float64(s), SubWindows: 1}
+		for _, algo := range Algorithms {
+			b.Run(fmt.Sprintf("s=%d/%s", s, algo), func(b *testing.B) {
+				for b.Loop() {
+					if _, err := Worst(algo, p); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

@@ -559,12 +559,12 @@ func TestWorst_TooLargeNamesTheFlagAndRange(t *testing.T) {
 		algo, param, accept string
 		p                   Params
 	}{
-		{"fixed-window", "limit", "an integer from 1 to 32", with(func(p *Params) { p.Limit = 33 })},
-		{"fixed-window-ttl", "limit", "an integer from 1 to 32", with(func(p *Params) { p.Limit = 33 })},
-		{"sliding-log", "limit", "an integer from 1 to 64", with(func(p *Params) { p.Limit = 65 })},
-		{"gcra", "capacity", "an integer from 1 to 63", with(func(p *Params) { p.Capacity = 64 })},
-		{"token-bucket", "rate", "at most 1 per second with C = 63", with(func(p *Params) { p.Capacity = 63 })},
-		{"leaky-queue", "rate", "at most 63 per second with W = 1000 ms", with(func(p *Params) { p.RatePerS = 64 })},
+		{"fixed-window", "limit", "an integer from 1 to 128", with(func(p *Params) { p.Limit = 129 })},
+		{"fixed-window-ttl", "limit", "an integer from 1 to 128", with(func(p *Params) { p.Limit = 129 })},
+		{"sliding-log", "limit", "an integer from 1 to 256", with(func(p *Params) { p.Limit = 257 })},
+		{"gcra", "capacity", "an integer from 1 to 255", with(func(p *Params) { p.Capacity = 256 })},
+		{"token-bucket", "rate", "at most 1 per second with C = 255", with(func(p *Params) { p.Capacity = 255 })},
+		{"leaky-queue", "rate", "at most 255 per second with W = 1000 ms", with(func(p *Params) { p.RatePerS = 256 })},
 	} {
 		_, err := Worst(tc.algo, tc.p)
 		var pe *core.ParamError
@@ -573,12 +573,46 @@ func TestWorst_TooLargeNamesTheFlagAndRange(t *testing.T) {
 		}
 	}
 	// The largest budgets that fit are searched.
-	for _, p := range []Params{with(func(p *Params) { p.Limit = 32 }), with(func(p *Params) { p.Capacity = 62 })} {
+	for _, p := range []Params{with(func(p *Params) { p.Limit = 128 }), with(func(p *Params) { p.Capacity = 254 })} {
 		if _, err := Worst("fixed-window", p); err != nil {
 			t.Error(err)
 		}
 		if _, err := Worst("gcra", p); err != nil {
 			t.Error(err)
+		}
+	}
+}
+
+// TestWorst_L100: at L = C = R·W = 100 every search reaches its textbook
+// bound (BenchmarkWorst times it: well under a second each).
+func TestWorst_L100(t *testing.T) {
+	p := Params{WindowMS: 1000, Limit: 100, Capacity: 100, RatePerS: 100, SubWindows: 1}
+	want := map[string]int{"fixed-window": 200, "fixed-window-ttl": 199, "sliding-log": 100,
+		"sliding-counter": 200, "token-bucket": 199, "gcra": 199, "leaky-queue": 100}
+	for _, algo := range Algorithms {
+		w, err := Worst(algo, p)
+		if err != nil || w.MaxInWindow != want[algo] {
+			t.Errorf("%s: found %d (%v), want %d (%s)", algo, w.MaxInWindow, err, want[algo], w.Bound)
+		}
+	}
+}
+
+// TestBusiest: the search's ruler reads sorted times exactly as
+// core.MaxInWindow does: the count and the first busiest window.
+func TestBusiest(t *testing.T) {
+	rng := splitmix(5)
+	for range 2000 {
+		n := rng.intn(30)
+		times := make([]int64, n)
+		for i := range times {
+			times[i] = int64(rng.intn(50))
+		}
+		slices.Sort(times)
+		w := int64(1 + rng.intn(20))
+		best, first := busiest(times, w)
+		want, windows := core.MaxInWindow(times, w)
+		if best != want || want > 0 && first != windows[0][0] {
+			t.Fatalf("%v w %d: busiest %d from %d, ruler %d %v", times, w, best, first, want, windows)
 		}
 	}
 }

@@ -3,15 +3,24 @@ package lab
 import (
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"time"
 
 	"github.com/ratelimit-course/ratelimit/core"
 )
 
-// maxWorstRequests bounds how large a burst the search has to build. It keeps
-// Worst quick; the lessons need only small budgets.
-const maxWorstRequests = 64
+// maxWorstRequests bounds how large a burst the search has to build (the
+// textbook bound b below): up to it Worst stays well under a second for
+// every algorithm (BenchmarkWorst); L = 100 is 2L = 200 for a fixed window.
+const maxWorstRequests = 256
+
+// nearBoundary is how many ms on either side of a window boundary every
+// start is tried, and denseOpenings how large a budget tries every opening
+// burst; past them the search samples (see structured and starts).
+const (
+	nearBoundary  = 40
+	denseOpenings = 8
+)
 
 // Worst searches for the arrival sequence (cost 1) that gets the most
 // requests upstream inside one window of width W, and replays it.
@@ -25,6 +34,11 @@ const maxWorstRequests = 64
 // seeded local search moves, adds and drops single arrivals while the count
 // does not fall. Rejected arrivals never help an attacker, so the sequence
 // reported keeps only the allowed ones.
+//
+// Its cost, for a textbook bound b (2L, C + R·W, ...; at most 256): at most
+// 8 + 8 openings times at most 200 + 3·81 starts greedy attacks of O(b)
+// decisions each, then 4000 local moves of O(b log b): O(b log b) in all,
+// with constants that keep b = 200 well under a second.
 func Worst(algo string, p Params) (WorstResult, error) {
 	if err := p.Validate(); err != nil {
 		return WorstResult{}, err
@@ -82,7 +96,7 @@ func textbookBound(algo string, p Params) (float64, string) {
 // tooLarge names the flag that makes the worst case too large to build and
 // the values that would fit.
 func tooLarge(algo string, p Params) error {
-	const most = "the search builds at most 64 requests"
+	most := fmt.Sprintf("the search builds at most %d requests", maxWorstRequests)
 	_, bound := textbookBound(algo, p)
 	switch algo {
 	case "fixed-window", "fixed-window-ttl", "sliding-counter":
@@ -151,13 +165,23 @@ func (s *searcher) score(arrivals []int64) candidate {
 			sent = append(sent, t*msNS+int64(d.Wait))
 		}
 	}
-	n, windows := core.MaxInWindow(sent, s.w*msNS)
+	return s.measure(kept, sent)
+}
+
+// measure reads the ruler over the sent times of the kept arrivals: the
+// most inside any [s, s+W) and, for the first such window, how tight the
+// burst in it is. It is core.MaxInWindow's reading (TestBusiest), without
+// the copy and the list of every window the search does not need.
+func (s *searcher) measure(kept, sent []int64) candidate {
+	if !slices.IsSorted(sent) { // departures and arrivals are in order: never
+		slices.Sort(sent)
+	}
+	n, first := busiest(sent, s.w*msNS)
 	c := candidate{arrivals: kept, score: n}
 	if n > 0 {
-		first := windows[0][0]
 		last := first
 		for _, t := range sent {
-			if t >= first && t < windows[0][1] {
+			if t >= first && t < first+s.w*msNS {
 				last = max(last, t)
 			}
 		}
@@ -166,24 +190,51 @@ func (s *searcher) score(arrivals []int64) candidate {
 	return c
 }
 
+// busiest is the ruler over sorted times: the most inside any [s, s+w), and
+// the earliest sent time s that starts such a window.
+func busiest(sorted []int64, w int64) (best int, first int64) {
+	j := 0
+	for i, t := range sorted {
+		for j < len(sorted) && sorted[j] < t+w {
+			j++
+		}
+		if j-i > best {
+			best, first = j-i, t
+		}
+	}
+	return best, first
+}
+
 // structured tries every opening burst with a greedy attack from every start.
 func (s *searcher) structured() candidate {
-	openings := [][]int64{nil}
-	// More than maxLen at 0 is the same as maxLen: the attack has no room
-	// left. (Without the cap a window algorithm with a huge C would try a
-	// hundred thousand openings.)
-	for j := 1; j <= min(max(s.p.Limit, s.p.Capacity), s.maxLen); j++ {
-		openings = append(openings, make([]int64, j)) // j requests at 0
-	}
 	var best candidate
-	for _, open := range openings {
-		for _, start := range s.starts(len(open) > 0) {
+	for _, j := range s.openings() {
+		open := make([]int64, j) // j requests at 0
+		for _, start := range s.starts(j > 0) {
 			if c := s.greedy(open, start); c.better(best) {
 				best = c
 			}
 		}
 	}
 	return best
+}
+
+// openings lists the sizes of the opening burst at 0 to try: none, and every
+// size up to max(L, C) when that is at most denseOpenings; for a larger
+// budget the small ones and those near L and C (a burst that fills, or
+// nearly fills, the key), which is where the worst cases start. More than
+// maxLen at 0 is the same as maxLen: the attack has no room left (without
+// the cap a window algorithm with a huge C would try a hundred thousand).
+func (s *searcher) openings() []int {
+	most := min(max(s.p.Limit, s.p.Capacity), s.maxLen)
+	out := []int{0}
+	for j := 1; j <= most; j++ {
+		near := func(v int) bool { return v-2 <= j && j <= v || j == v/2 }
+		if most <= denseOpenings || j <= denseOpenings || near(s.p.Limit) || near(s.p.Capacity) || j == most {
+			out = append(out, j)
+		}
+	}
+	return out
 }
 
 // starts lists attack starts over [0, 2W): a coarse grid plus every ms within
@@ -195,7 +246,7 @@ func (s *searcher) starts(afterOpening bool) []int64 {
 	for t := int64(0); t < 2*s.w; t += step {
 		set[t] = true
 	}
-	near := int64(s.maxLen)
+	near := int64(min(s.maxLen, nearBoundary))
 	for _, b := range []int64{0, s.w, 2 * s.w} {
 		for d := -near; d <= near; d++ {
 			if t := b + d; t >= 0 && t <= 2*s.w {
@@ -210,26 +261,35 @@ func (s *searcher) starts(afterOpening bool) []int64 {
 	for t := range set {
 		out = append(out, t)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	slices.Sort(out)
 	return out
 }
 
 // greedy sends the opening, then from start on sends each request at the
-// earliest moment the key admits it, for one window.
+// earliest moment the key admits it, for one window, and measures what it
+// sent (the same reading score would give the sequence).
 func (s *searcher) greedy(open []int64, start int64) candidate {
 	k := s.fresh()
-	arrivals := append([]int64(nil), open...)
-	for _, t := range open {
-		k.allow(t, 1)
-	}
-	for t := start; t < start+s.w && len(arrivals) < s.maxLen; {
-		arrivals = append(arrivals, t)
+	kept := make([]int64, 0, s.maxLen)
+	sent := make([]int64, 0, s.maxLen)
+	tried := 0
+	send := func(t int64) core.Decision {
+		tried++
 		d := k.allow(t, 1)
-		if !d.Allowed {
+		if d.Allowed {
+			kept, sent = append(kept, t), append(sent, t*msNS+int64(d.Wait))
+		}
+		return d
+	}
+	for _, t := range open {
+		send(t)
+	}
+	for t := start; t < start+s.w && tried < s.maxLen; {
+		if d := send(t); !d.Allowed {
 			t += max(1, ceilMS(d.RetryAfter))
 		}
 	}
-	return s.score(arrivals)
+	return s.measure(kept, sent)
 }
 
 func ceilMS(d time.Duration) int64 { return (int64(d) + msNS - 1) / msNS }
@@ -257,7 +317,7 @@ func (s *searcher) local(start candidate, iters int) candidate {
 			i := rng.intn(len(a))
 			a[i] = max(0, a[i]+rng.sign()*steps[rng.intn(len(steps))])
 		}
-		sort.Slice(a, func(i, j int) bool { return a[i] < a[j] })
+		slices.Sort(a)
 		c := s.score(a)
 		if c.score >= cur.score {
 			cur = c
