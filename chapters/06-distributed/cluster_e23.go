@@ -227,7 +227,8 @@ func RunE23(ctx context.Context, cc *redis.ClusterClient, ctl NodeControl, cfg E
 		return run, err
 	}
 	frozen := time.Now()
-	for tick := frozen; time.Since(frozen) < cfg.Lag; tick = tick.Add(cfg.Every) {
+	// The first request one tick later: SIGSTOP has surely landed by then.
+	for tick := frozen.Add(cfg.Every); time.Since(frozen) < cfg.Lag; tick = tick.Add(cfg.Every) {
 		time.Sleep(time.Until(tick))
 		start := time.Now()
 		ok, err := decide()
