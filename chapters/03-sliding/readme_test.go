@@ -1,0 +1,38 @@
+//go:build !exercise
+
+package sliding
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestReadmeMemoryFigure: the README's bytes per sorted-set entry is chapter
+// 06's measurement (MEMORY USAGE of one identity's log at L = 10,000), so the
+// two chapters give one figure.
+func TestReadmeMemoryFigure(t *testing.T) {
+	ch06, err := os.ReadFile("../06-distributed/README.md")
+	if err != nil {
+		t.Skip("chapter 06 README not found:", err)
+	}
+	m := regexp.MustCompile(`\| sliding-log \| ([0-9,]+) B \| ([0-9,]+) B \|`).FindSubmatch(ch06)
+	if m == nil {
+		t.Fatal("chapter 06 README has no sliding-log row in its memory table")
+	}
+	total, _ := strconv.Atoi(strings.ReplaceAll(string(m[2]), ",", ""))
+	perEntry := int(math.Round(float64(total) / 10_000))
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{string(m[2]) + " B", fmt.Sprintf("about %d B per entry", perEntry)} {
+		if !strings.Contains(string(readme), want) {
+			t.Errorf("README should say %q (chapter 06 measured %s B at L = 10,000)", want, m[2])
+		}
+	}
+}
