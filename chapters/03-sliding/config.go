@@ -7,9 +7,10 @@ import (
 	"github.com/ratelimit-course/ratelimit/core"
 )
 
-// MaxSubWindows bounds Config.SubWindows: the counter keeps N+1 counts per
-// key, and past a few dozen the log is the better tool anyway.
-const MaxSubWindows = 1 << 16
+// MaxSubWindows bounds Config.SubWindows (as chapter 06's script does): the
+// counter keeps N+1 counts per key and a rejection's RetryAfter looks at them
+// O(log W) times; past a few dozen the log is the better tool anyway.
+const MaxSubWindows = 1000
 
 // Config is one sliding-window policy: at most Limit cost units in any
 // window of width Window.
