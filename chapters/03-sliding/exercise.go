@@ -139,12 +139,12 @@ func (c *Counter) Estimate(now time.Time) float64 {
 //  5. Fits: add cost to the current count, allow, and give Remaining with it
 //     counted. Otherwise reject (nothing is counted), with RetryAfter = the
 //     first instant u > t at which the same rule, at u, with these counts,
-//     holds, minus now.UnixNano(). The estimate only falls as time passes;
-//     solve for e in t's sub-window, else in the next (the oldest count
-//     shifted out, the next one partly covered), and so on: after N+1
-//     sub-windows every count has left and any cost up to L fits. Check the
-//     instant you solved with the rule itself, and step until it holds:
-//     floats round, and RetryAfter must never be early.
+//     holds, minus now.UnixNano(). The estimate only falls as time passes,
+//     so the rule is false at t and true for good from some instant on, at
+//     the latest t + (N+1)·S when every count has left: bisect between the
+//     two, evaluating the rule at mid with the counts as they would stand
+//     then (step 2 again, without writing). Floats round, so ask the rule
+//     itself rather than solving the formula: RetryAfter must never be early.
 func (c *Counter) AllowN(now time.Time, cost int) core.Decision {
 	// TODO
 	return core.Decision{}
