@@ -15,8 +15,9 @@ import (
 var borrowLua string
 
 // borrowScript runs through EVALSHA, falling back to EVAL (and loading it)
-// the first time a server has not seen it.
-var borrowScript = redis.NewScript(borrowLua)
+// the first time a server has not seen it; the prelude (newScript) reads
+// the time from ARGV[1].
+var borrowScript = newScript(borrowLua)
 
 // BorrowConfig is one shared limit that nodes draw on in batches.
 type BorrowConfig struct {
@@ -59,7 +60,7 @@ func Borrow(ctx context.Context, rdb redis.Scripter, c BorrowConfig, now time.Ti
 		nowMS = now.UnixMilli()
 	}
 	vals, err := borrowScript.Run(ctx, rdb, []string{c.Key},
-		c.Limit, c.Batch, c.Window.Milliseconds(), nowMS).Int64Slice()
+		nowMS, c.Limit, c.Batch, c.Window.Milliseconds()).Int64Slice()
 	if err != nil {
 		return Grant{}, err
 	}

@@ -617,4 +617,15 @@ func TestLateStampStretchedTTL(t *testing.T) {
 			}
 		})
 	}
+	t.Run("prefetch-borrow", func(t *testing.T) {
+		// The borrow's count is worthless once its window has ended.
+		cfg := BorrowConfig{Key: Key(redistest.ID(t), "prefetch"), Limit: 10, Batch: 3, Window: time.Second}
+		for _, at := range []time.Time{time.UnixMilli(base + 250), time.Unix(0, 0)} {
+			_, err := Borrow(ctx, rdb, cfg, at)
+			require.NoError(t, err)
+			ttl := rdb.PTTL(ctx, cfg.Key).Val()
+			require.Greater(t, ttl, time.Duration(0))
+			require.LessOrEqual(t, ttl, cfg.Window, "after a borrow at %v", at.UTC())
+		}
+	})
 }

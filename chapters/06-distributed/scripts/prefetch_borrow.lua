@@ -1,10 +1,10 @@
 -- Hand one node up to `batch` permits of the current window, atomically.
 --
 -- KEYS[1]  the limit's key, e.g. rl:{api-key-42}:prefetch (a hash)
--- ARGV[1]  limit:     permits in one window, >= 0
--- ARGV[2]  batch:     permits the node asks for, >= 1
--- ARGV[3]  window_ms: window width in ms, >= 1
--- ARGV[4]  now_ms:    the time in ms, or -1 to read the server's clock
+-- ARGV[1]  now_ms:    the time in ms, or -1 for the server's clock (prelude)
+-- ARGV[2]  limit:     permits in one window, >= 0
+-- ARGV[3]  batch:     permits the node asks for, >= 1
+-- ARGV[4]  window_ms: window width in ms, >= 1
 --
 -- Returns {granted, remaining, ttl_ms}: the permits handed over (0 when the
 -- window is drained), what the window still has after this call, and the ms
@@ -14,17 +14,9 @@
 -- and n, the permits handed out in that window. A call in a newer window
 -- starts the count again, so an old count never leaks forward even if its
 -- key outlived its expiry.
-
-local limit = tonumber(ARGV[1])
-local batch = tonumber(ARGV[2])
-local window = tonumber(ARGV[3])
-local now = tonumber(ARGV[4])
-if now < 0 then
-  -- One clock for every node: skewed application clocks cannot disagree
-  -- about which window a call belongs to.
-  local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
+local limit = tonumber(ARGV[2])
+local batch = tonumber(ARGV[3])
+local window = tonumber(ARGV[4])
 
 local id = math.floor(now / window)
 local used = 0
@@ -39,14 +31,13 @@ if w and w >= id then
 end
 local ttl = (id + 1) * window - now
 
-local granted = math.min(batch, limit - used)
-if granted < 0 then
-  granted = 0
-end
+local granted = math.max(0, math.min(batch, limit - used))
 used = used + granted
-redis.call('HSET', KEYS[1], 'w', id, 'n', used)
+redis.call('HSET', KEYS[1], 'w', int(id), 'n', int(used))
 -- Always (re)set the expiry: a key that somehow lost its TTL heals on the
--- next call instead of living forever.
-redis.call('PEXPIRE', KEYS[1], ttl)
+-- next call instead of living forever. Never longer than a window: a late
+-- caller's ttl counts from its own time, and the count is worthless once
+-- the window it names has ended.
+redis.call('PEXPIRE', KEYS[1], int(math.min(ttl, window)))
 
 return {granted, limit - used, ttl}
