@@ -45,13 +45,13 @@ func (c *cliFlags) value(name, accept string, set func(string) error) {
 	c.accept[name] = accept
 	c.fs.Func(name, "", func(s string) error {
 		if prev, twice := c.given[name]; twice {
-			return c.fail(fmt.Errorf("--%s given twice (%q, then %q): accepted once", name, prev, s))
+			return c.fail(fmt.Errorf("--%s given twice (%s, then %s): accepted once", name, quoteValue(prev), quoteValue(s)))
 		}
 		c.given[name] = s
 		if err := set(strings.TrimSpace(s)); err != nil {
 			var pe *core.ParamError
 			if !errors.As(err, &pe) {
-				err = core.BadParam(name, strconv.Quote(s), accept)
+				err = core.BadParam(name, quoteValue(s), accept)
 			}
 			return c.fail(err)
 		}
@@ -94,12 +94,12 @@ func (b boolValue) String() string {
 
 func (b boolValue) Set(s string) error {
 	if prev, twice := b.c.given[b.name]; twice {
-		return b.c.fail(fmt.Errorf("--%s given twice (%q, then %q): accepted once", b.name, prev, s))
+		return b.c.fail(fmt.Errorf("--%s given twice (%s, then %s): accepted once", b.name, quoteValue(prev), quoteValue(s)))
 	}
 	b.c.given[b.name] = s
 	v, err := strconv.ParseBool(s)
 	if err != nil {
-		return b.c.fail(core.BadParam(b.name, strconv.Quote(s), b.c.accept[b.name]))
+		return b.c.fail(core.BadParam(b.name, quoteValue(s), b.c.accept[b.name]))
 	}
 	*b.dst = v
 	return nil
@@ -126,19 +126,48 @@ func (c *cliFlags) parse(args []string) error {
 			f = strings.TrimLeft(f, "-")
 			return fmt.Errorf("--%s needs a value: accepted %s", f, c.accept[f])
 		}
-		return fmt.Errorf("%v: accepted %s", err, c.list())
+		if arg, ok := strings.CutPrefix(msg, "bad flag syntax: "); ok {
+			return fmt.Errorf("bad flag syntax %s: accepted %s", quoteValue(arg), c.list())
+		}
+		return fmt.Errorf("%s: accepted %s", quoteValue(msg), c.list())
 	}
 	if c.fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q: accepted %s", c.fs.Arg(0), c.list())
+		return fmt.Errorf("unexpected argument %s: accepted %s", quoteValue(c.fs.Arg(0)), c.list())
 	}
 	return nil
 }
 
-// printable keeps a name on one line: quoted if it holds anything a
-// terminal would not print as is.
+// quoteRunes is how much of a bad value an error line quotes.
+const quoteRunes = 40
+
+// quoteValue quotes s for an error line, at most its first 40 characters: a
+// value of any length (a list of a million items) stays a short line.
+// What was left out is counted: "1,2,1,2,2,1,2,1,2,2,1,2,1,2,2,1,2,1,2,2"… (6888889 bytes).
+func quoteValue(s string) string {
+	cut := runesEnd(s, quoteRunes)
+	if cut == len(s) {
+		return strconv.Quote(s)
+	}
+	return fmt.Sprintf("%s… (%d bytes)", strconv.Quote(s[:cut]), len(s))
+}
+
+// runesEnd is the byte offset after the first n characters of s (len(s) if
+// s is shorter).
+func runesEnd(s string, n int) int {
+	for i := range s {
+		if n == 0 {
+			return i
+		}
+		n--
+	}
+	return len(s)
+}
+
+// printable keeps a name on one line and short: quoted (and cut, as
+// quoteValue) if it holds anything a terminal would not print as is or is long.
 func printable(s string) string {
-	if q := strconv.Quote(s); q != `"`+s+`"` {
-		return q
+	if q := strconv.Quote(s); q != `"`+s+`"` || runesEnd(s, quoteRunes) < len(s) {
+		return quoteValue(s)
 	}
 	return s
 }
@@ -149,14 +178,32 @@ func (c *cliFlags) isSet(name string) bool {
 	return ok
 }
 
+// maxErrLine bounds the stderr line of bad input, in bytes.
+const maxErrLine = 400
+
 // badInput prints the one stderr line for bad input and returns exit code
-// 2. A *core.ParamError names its flag by the parameter's name.
+// 2. A *core.ParamError names its flag by the parameter's name. Whatever
+// the error holds, the line stays one short line: a long quoted value is cut
+// as quoteValue cuts it, a newline is escaped, and the line is at most
+// maxErrLine bytes.
 func badInput(stderr io.Writer, cmd string, err error) int {
 	var pe *core.ParamError
+	var line string
 	if errors.As(err, &pe) {
-		fmt.Fprintf(stderr, "%s: invalid --%s %s: accepted %s\n", cmd, pe.Param, pe.Value, pe.Accept)
+		v := pe.Value
+		if uq, err := strconv.Unquote(v); err == nil && runesEnd(uq, quoteRunes) < len(uq) {
+			v = quoteValue(uq) // a quoted value: quote its excerpt
+		} else if cut := runesEnd(v, 2*quoteRunes); cut < len(v) {
+			v = v[:cut] + "…"
+		}
+		line = fmt.Sprintf("%s: invalid --%s %s: accepted %s", cmd, pe.Param, v, pe.Accept)
 	} else {
-		fmt.Fprintf(stderr, "%s: %v\n", cmd, err)
+		line = fmt.Sprintf("%s: %v", cmd, err)
 	}
+	line = strings.NewReplacer("\n", `\n`, "\r", `\r`).Replace(line)
+	if len(line) > maxErrLine {
+		line = strings.ToValidUTF8(line[:maxErrLine-len("…")], "") + "…"
+	}
+	fmt.Fprintln(stderr, line)
 	return 2
 }

@@ -19,7 +19,11 @@ const prefetchUsage = `usage: tui prefetch [--nodes 4] [--per-node 2] [--limit 2
 Replays one window of requests against a central counter (one round trip per
 request) and with local quota prefetch (each node borrows --batch permits per
 round trip). --order lists the node of each request; without it every node gets
---per-node requests, round-robin.
+--per-node requests, round-robin. At most %d requests in all.
+
+Neither design admits more than --limit in the window. That holds per aligned
+window only: across a window edge either can admit 2 × limit within one
+window's width, as any fixed window can.
 `
 
 // prefetchJSON is the CONTRACT.md §4 shape of `prefetch --json`.
@@ -33,7 +37,7 @@ type prefetchJSON struct {
 func runPrefetch(args []string, stdout, stderr io.Writer) int {
 	cfg, asJSON, err := parsePrefetchArgs(args)
 	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, prefetchUsage)
+		fmt.Fprintf(stdout, prefetchUsage, distributed.MaxSimRequests)
 		return 0
 	}
 	if err != nil {
@@ -59,7 +63,7 @@ func parsePrefetchArgs(args []string) (distributed.PrefetchConfig, bool, error) 
 	var asJSON bool
 	c := newCLIFlags("prefetch")
 	c.integer("nodes", fmt.Sprintf("an integer from 1 to %d", distributed.MaxSimNodes), &cfg.Nodes)
-	c.integer("per-node", "an integer >= 0", &cfg.PerNode)
+	c.integer("per-node", fmt.Sprintf("an integer from 0 to %d / --nodes", distributed.MaxSimRequests), &cfg.PerNode)
 	c.integer("limit", fmt.Sprintf("an integer from 0 to %d", distributed.MaxSimLimit), &cfg.Limit)
 	c.integer("batch", fmt.Sprintf("an integer from 1 to %d", distributed.MaxSimLimit), &cfg.Batch)
 	c.value("order", orderAccept, func(s string) (err error) { cfg.Order, err = parseOrder(s); return err })
@@ -78,17 +82,22 @@ func parsePrefetchArgs(args []string) (distributed.PrefetchConfig, bool, error) 
 const orderAccept = "a comma-separated list of node numbers, e.g. 1,2,1,2,2"
 
 // parseOrder reads "1,2,1,2,2". Whether each node exists is checked by
-// SimulatePrefetch, which knows --nodes.
+// SimulatePrefetch, which knows --nodes. A list longer than the replay's
+// bound is refused before it is read, and a bad item is quoted alone.
 func parseOrder(s string) ([]int, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, core.BadParam("order", strconv.Quote(s), orderAccept)
 	}
+	if n := strings.Count(s, ",") + 1; n > distributed.MaxSimRequests {
+		return nil, core.BadParam("order", fmt.Sprintf("(%d entries)", n),
+			fmt.Sprintf("at most %d node numbers, to keep the replay small", distributed.MaxSimRequests))
+	}
 	parts := strings.Split(s, ",")
 	order := make([]int, 0, len(parts))
-	for _, p := range parts {
+	for i, p := range parts {
 		n, err := strconv.Atoi(strings.TrimSpace(p))
 		if err != nil {
-			return nil, core.BadParam("order", strconv.Quote(s), orderAccept)
+			return nil, core.BadParam("order", fmt.Sprintf("%s (item %d)", quoteValue(p), i+1), orderAccept)
 		}
 		order = append(order, n)
 	}
@@ -213,7 +222,7 @@ func quotaBar(n distributed.NodeQuota, widest int) string {
 		if widest <= quotaBarWidth {
 			return v
 		}
-		return max(1, v*quotaBarWidth/widest)
+		return max(1, int(int64(v)*quotaBarWidth/int64(widest))) // v up to 1e9: no int32 product
 	}
 	return strings.Repeat("#", cells(n.Used)) + strings.Repeat("o", cells(n.Stranded)) + strings.Repeat("x", cells(n.Rejected))
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestE13_PrefetchJSON checks `prefetch --json` against CONTRACT.md §4 for the lab
@@ -170,5 +171,59 @@ func TestPrefetchHelp(t *testing.T) {
 	var out, errOut bytes.Buffer
 	if code := run([]string{"prefetch", "--help"}, &out, &errOut); code != 0 || !strings.Contains(out.String(), "--batch") {
 		t.Fatalf("exit %d, stdout %q", code, out.String())
+	}
+}
+
+// TestPrefetchHugePerNode: --per-node near the int64 range made nodes ×
+// per-node wrap: 2^63 − 1 panicked (a negative slice capacity), 2^62 ran out
+// of memory building 2^64 mod 2^64 = 0 … requests. Both are bad input now, told at
+// once, naming the bound and why it is there.
+func TestPrefetchHugePerNode(t *testing.T) {
+	for _, per := range []string{"9223372036854775807", "4611686018427387904", "2501", "99999999999999999999"} {
+		start := time.Now()
+		var out, errOut bytes.Buffer
+		code := run([]string{"prefetch", "--per-node", per}, &out, &errOut)
+		if code != 2 || out.Len() != 0 || strings.Count(errOut.String(), "\n") != 1 {
+			t.Errorf("--per-node %s: exit %d, stdout %q, stderr %q; want 2, nothing, one line", per, code, out.String(), errOut.String())
+		}
+		if !strings.Contains(errOut.String(), "--per-node") || !strings.Contains(errOut.String(), "from 0 to 2500") &&
+			!strings.Contains(errOut.String(), "from 0 to 10000 / --nodes") {
+			t.Errorf("--per-node %s: %q does not name the flag and its bound", per, errOut.String())
+		}
+		if took := time.Since(start); took > time.Second {
+			t.Errorf("--per-node %s took %v", per, took)
+		}
+	}
+	var out, errOut bytes.Buffer
+	run([]string{"prefetch", "--per-node", "9223372036854775807"}, &out, &errOut)
+	if want := "prefetch: invalid --per-node 9223372036854775807: accepted an integer from 0 to 2500 " +
+		"(at most 10000 requests in all, to keep the replay small)\n"; errOut.String() != want {
+		t.Errorf("stderr %q, want %q", errOut.String(), want)
+	}
+}
+
+// TestPrefetchLongBadListIsExcerpted: a bad --order of a million items was
+// echoed back whole, one 6.9 MB stderr line. Now a list over the bound is
+// refused by its length before it is read, a bad item is quoted alone, and a
+// long value shows its first 40 characters.
+func TestPrefetchLongBadListIsExcerpted(t *testing.T) {
+	million := strings.Repeat("1,2,", 500_000-1) + "1,x"
+	long := strings.Repeat("1,", 9_000) + strings.Repeat("7", 100_000)
+	cases := []struct {
+		order string
+		want  string
+	}{
+		{million, `prefetch: invalid --order (1000000 entries): accepted at most 10000 node numbers, to keep the replay small`},
+		{"1,2,x,4", `prefetch: invalid --order "x" (item 3): accepted ` + orderAccept},
+		{long, `prefetch: invalid --order "7777777777777777777777777777777777777777"… (100000 bytes) (item 9001): accepted ` + orderAccept},
+	}
+	for _, tc := range cases {
+		var out, errOut bytes.Buffer
+		if code := run([]string{"prefetch", "--order", tc.order}, &out, &errOut); code != 2 || out.Len() != 0 {
+			t.Errorf("exit %d, stdout %q", code, out.String())
+		}
+		if got := strings.TrimSuffix(errOut.String(), "\n"); got != tc.want {
+			t.Errorf("stderr (%d bytes)\n got %.300q\nwant %q", errOut.Len(), got, tc.want)
+		}
 	}
 }
