@@ -96,19 +96,29 @@ func (c *Counter) weigh(old int, e int64) float64 {
 	return float64(old) * float64(c.size-e) / float64(c.size)
 }
 
-// remaining is the largest cost that fits (0 if none).
+// remaining is the largest cost in [0, L] that fits: a guess from the
+// estimate, settled by fits itself so that the two never disagree.
 func (c *Counter) remaining(old, inside int, e int64) int {
-	return min(c.limit, max(0, int(math.Ceil(float64(c.limit-inside)-tolerance-c.weigh(old, e)))))
+	k := min(c.limit, max(0, int(math.Ceil(float64(c.limit-inside)-tolerance-c.weigh(old, e)))))
+	for k > 0 && !c.fits(old, inside, e, k) {
+		k--
+	}
+	for k < c.limit && c.fits(old, inside, e, k+1) {
+		k++
+	}
+	return k
 }
 
 // retryAt is the first instant after t at which the same request fits if
 // nothing else arrives. With no arrivals the estimate only falls (at a
 // sub-window edge the partly covered weight reaches 0 just as the next count
 // takes its place at weight 1), so fits turns true once and stays true:
-// bisect over the next N+1 sub-windows, after which every count has left the
-// window. It asks fits itself, so the answer is never early.
+// bisect up to the edge of the next N+1 sub-windows, after which every count
+// has left the window. It asks fits itself, so the answer is never early.
 func (c *Counter) retryAt(t int64, cost int) int64 {
-	lo, hi := t, t+int64(c.n+1)*c.size // fits is false at lo, true at hi
+	// At the edge hi every count has left (t + (N+1)·S could pass int64 at
+	// the end of the domain; the grid edge stays below it).
+	lo, hi := t, (c.cur+int64(c.n)+1)*c.size // fits is false at lo, true at hi
 	for hi-lo > 1 {
 		mid := lo + (hi-lo)/2
 		if _, e, old, inside := c.view(mid); c.fits(old, inside, e, cost) {

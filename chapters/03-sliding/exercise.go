@@ -18,7 +18,8 @@ package sliding
 // Arithmetic: take t := now.UnixNano() and work in int64 nanoseconds.
 // Validate keeps W within 1 ns..1e18 ns and L within 1..1e9, and the tests
 // keep instants between 1970 and 2200, so t >= 0, t/S is floor(t/S), and an
-// age t - ts or a time plus 2W cannot overflow. A product count*nanoseconds
+// age t - ts, a time plus W, or the sub-window edge (cur+N+1)·S (at most
+// W + S past a time, rounded down to the grid) cannot overflow. A product count*nanoseconds
 // can (1e9 * 1e18), so compute the counter's estimate in float64.
 //
 // Both algorithms: a now earlier than the latest time the key has seen is
@@ -131,7 +132,8 @@ func (c *Counter) Estimate(now time.Time) float64 {
 //     they stand in sub-window j give the estimate (see Estimate).
 //  2. A cost fits iff estimate + cost - 1 < L - 1e-9: the tolerance makes an
 //     exact tie reject however float64 rounds. Remaining is the largest cost
-//     that fits, ceil(L - 1e-9 - estimate) kept within [0, L].
+//     that fits: the largest k in [0, L] for which the same rule holds
+//     (start from ceil(L - 1e-9 - estimate) and check it with the rule).
 //  3. A cost outside [1, L]: return Decision{Remaining: ...} and change
 //     nothing.
 //  4. Shift the counts forward to sub-window j (a gap of more than N
@@ -141,7 +143,8 @@ func (c *Counter) Estimate(now time.Time) float64 {
 //     first instant u > t at which the same rule, at u, with these counts,
 //     holds, minus now.UnixNano(). The estimate only falls as time passes,
 //     so the rule is false at t and true for good from some instant on, at
-//     the latest t + (N+1)·S when every count has left: bisect between the
+//     the latest at the edge (cur+N+1)·S when every count has left (not
+//     t + (N+1)·S, which can pass int64 at the end of the domain): bisect between the
 //     two, evaluating the rule at mid with the counts as they would stand
 //     then (step 2 again, without writing). Floats round, so ask the rule
 //     itself rather than solving the formula: RetryAfter must never be early.

@@ -82,8 +82,8 @@ func (l *Log) Idle(now time.Time) bool {
 	return t >= l.last && (l.head == len(l.log) || t-l.log[len(l.log)-1].t >= l.width)
 }
 
-// State copies the kept timestamps, a cost-k request k times; it allocates
-// and is not for the hot path.
+// State copies the kept timestamps, a cost-k request k times: it allocates
+// up to L values (a billion at the largest L) and is not for the hot path.
 func (l *Log) State() LogState {
 	ts := make([]time.Time, 0, l.used)
 	for _, e := range l.log[l.head:] {
