@@ -47,6 +47,9 @@ func runCluster(args []string, stdout, stderr io.Writer) int {
 	} else if err != nil {
 		return badInput(stderr, "cluster", err)
 	}
+	// The failover kills a primary on purpose: go-redis would log every
+	// refused dial to it on stderr.
+	redis.SetLogger(quietLogger{})
 	ctx := context.Background()
 	cl, err := redistest.OpenCluster(ctx)
 	if errors.Is(err, redistest.ErrNoRedisServer) {
@@ -111,6 +114,10 @@ func clusterReport(ctx context.Context, cl *redistest.Cluster, show func(func(io
 	show(func(w io.Writer) { writeMigration(w, rep.Migration) })
 	return rep, nil
 }
+
+type quietLogger struct{}
+
+func (quietLogger) Printf(context.Context, string, ...any) {}
 
 const clusterBarWidth = 30
 

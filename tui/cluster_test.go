@@ -44,6 +44,9 @@ func TestClusterReport(t *testing.T) {
 	if code := run([]string{"cluster", "--json"}, &out, &errOut); code != 0 {
 		t.Fatalf("exit %d, stderr %q", code, errOut.String())
 	}
+	if errOut.Len() != 0 {
+		t.Errorf("stderr not empty: %q", errOut.String())
+	}
 	var rep clusterJSON
 	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, out.String())

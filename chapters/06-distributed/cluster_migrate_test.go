@@ -1,3 +1,5 @@
+//go:build !exercise06
+
 package distributed
 
 import (
