@@ -15,7 +15,7 @@ import (
 // a fresh identity and admits a whole new limit. Under noeviction a full
 // Redis refuses the scripts instead (an OOM error), and the endpoint's
 // failure policy decides, as for any outage.
-var ErrMayEvict = errors.New("Redis may evict rate-limit keys (maxmemory-policy is not noeviction, E20)")
+var ErrMayEvict = errors.New("the server may evict rate-limit keys (maxmemory-policy is not noeviction, E20)")
 
 // CheckNoEviction asks every primary behind rdb for its maxmemory-policy
 // (CONFIG GET) and returns nil only if each answers noeviction. It works with
