@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -50,7 +52,10 @@ func runCluster(args []string, stdout, stderr io.Writer) int {
 	// The failover kills a primary on purpose: go-redis would log every
 	// refused dial to it on stderr.
 	redis.SetLogger(quietLogger{})
-	ctx := context.Background()
+	// Ctrl-C stops the experiments, and the deferred Close below still
+	// kills the six processes and removes their files.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	cl, err := redistest.OpenCluster(ctx)
 	if errors.Is(err, redistest.ErrNoRedisServer) {
 		fmt.Fprintf(stderr, "cluster: %v\n", err)
@@ -66,6 +71,10 @@ func runCluster(args []string, stdout, stderr io.Writer) int {
 			section(stdout)
 		}
 	})
+	if ctx.Err() != nil {
+		fmt.Fprintln(stderr, "cluster: interrupted; the cluster is stopped")
+		return 1
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "cluster: %v\n", err)
 		return 1
