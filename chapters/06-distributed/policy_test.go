@@ -454,9 +454,16 @@ func TestFailClosedRetryAfterAtLeastOneSecond(t *testing.T) {
 	ctx := context.Background()
 	for _, cooldown := range []time.Duration{100 * time.Millisecond, 5 * time.Second} {
 		clk := newFakeClock()
-		r := newFakeRemote(1000)
-		r.set("down")
-		g, err := NewGuard(GuardConfig{Remote: r, Timeout: 100 * time.Millisecond,
+		var hang atomic.Bool
+		probing, release := make(chan struct{}), make(chan struct{})
+		r := RemoteFunc(func(context.Context, string, int) (core.Decision, error) {
+			if hang.Load() {
+				close(probing)
+				<-release
+			}
+			return core.Decision{}, errDown
+		})
+		g, err := NewGuard(GuardConfig{Remote: r, Timeout: 10 * time.Second,
 			Breaker: BreakerConfig{Failures: 3, Cooldown: cooldown}, Classes: e15Classes(t), Now: clk.Now})
 		if err != nil {
 			t.Fatal(err)
@@ -473,15 +480,17 @@ func TestFailClosedRetryAfterAtLeastOneSecond(t *testing.T) {
 		check("3rd failure opens the breaker", max(time.Second, cooldown))
 		check("breaker open", max(time.Second, cooldown))
 
-		// Half-open: the probe hangs while another login is refused.
+		// Half-open: the probe is out (and held there) while another login is refused.
 		clk.Advance(cooldown)
-		r.set("hang")
+		hang.Store(true)
 		probe := make(chan struct{})
 		go func() { g.Allow(ctx, "login", "probe"); close(probe) }()
-		for g.Breaker().State() != BreakerHalfOpen {
-			time.Sleep(time.Millisecond)
+		<-probing
+		if g.Breaker().State() != BreakerHalfOpen {
+			t.Fatalf("breaker %v with the probe out, want half-open", g.Breaker().State())
 		}
 		check("probe out (half-open)", time.Second)
+		close(release)
 		<-probe
 	}
 }

@@ -2,6 +2,7 @@ package distributed
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -267,6 +268,10 @@ func TestBorrowConfigValidate(t *testing.T) {
 	}
 	if _, err := NewPrefetchNode(nil, ok, NodeOptions{}); err != nil {
 		t.Error(err)
+	}
+	var pe *core.ParamError
+	if _, err := NewPrefetchNode(nil, ok, NodeOptions{Timeout: -time.Millisecond}); !errors.As(err, &pe) || pe.Param != "timeout" {
+		t.Errorf("negative timeout: %v, want a ParamError naming timeout", err)
 	}
 }
 
