@@ -6,8 +6,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -45,21 +43,6 @@ func both(t testing.TB, w time.Duration, limit int) []stateful {
 type stateful interface {
 	core.Algorithm
 	State() State
-}
-
-// sent returns the arrival times and costs of the allowed requests.
-func sent(arrivals []int64, costs []int, ds []core.Decision) ([]int64, []int) {
-	var st []int64
-	var sc []int
-	for i, d := range ds {
-		if d.Allowed {
-			st = append(st, arrivals[i])
-			if costs != nil {
-				sc = append(sc, costs[i])
-			}
-		}
-	}
-	return st, sc
 }
 
 // TestE1_CrossBoundarySpike is CONTRACT.md E1: W = 1000 ms, L = 3.
@@ -112,7 +95,7 @@ func TestE1_CrossBoundarySpike(t *testing.T) {
 					t.Errorf("request %d at %d: RetryAfter %v, want %v", i+1, arrivals[i], d.RetryAfter, want)
 				}
 			}
-			st, _ := sent(arrivals, nil, ds)
+			st, _ := algotest.Sent(arrivals, nil, ds)
 			if got := algotest.MaxInWindow(st, nil, 1000); got != c.maxInW {
 				t.Errorf("max upstream in any W = %d, want %d (overshoot %d)", got, c.maxInW, c.maxInW-3)
 			}
@@ -151,7 +134,7 @@ func TestWorstCaseIsReached(t *testing.T) {
 			{"fixed-window-ttl", newTTL(t, time.Second, limit), ttl, 2*limit - 1},
 		} {
 			ds := algotest.Run(c.algo, c.arrivals...)
-			st, _ := sent(c.arrivals, nil, ds)
+			st, _ := algotest.Sent(c.arrivals, nil, ds)
 			if got := algotest.MaxInWindow(st, nil, 1000); got != c.want {
 				t.Errorf("%s L=%d: max in any W = %d, want %d (%s)", c.name, limit, got, c.want, algotest.Letters(ds))
 			}
@@ -183,7 +166,7 @@ func checkWorstCase(t *testing.T, a core.Algorithm, limit int, arrivals []int64,
 	if _, ttl := a.(*TTLWindow); ttl {
 		bound--
 	}
-	st, sc := sent(arrivals, costs, ds)
+	st, sc := algotest.Sent(arrivals, costs, ds)
 	if got := algotest.MaxInWindow(st, sc, 1000); got > bound {
 		t.Fatalf("%T L=%d: %d permits in one W > %d; arrivals %v costs %v", a, limit, got, bound, arrivals, costs)
 	}
@@ -421,23 +404,8 @@ func TestKeyedConcurrentExactCounts(t *testing.T) {
 	for name, fn := range allow {
 		// Two rounds: one instant in window 0, one a whole W later.
 		for round, now := range []time.Time{at(500), at(1500)} {
-			counts := make([]atomic.Int64, len(keys))
-			var wg sync.WaitGroup
-			for g := range goroutines {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					for i := range perG {
-						k := (g + i) % len(keys)
-						if fn(keys[k], now).Allowed {
-							counts[k].Add(1)
-						}
-					}
-				}()
-			}
-			wg.Wait()
-			for k := range keys {
-				if got := counts[k].Load(); got != limit {
+			for k, got := range algotest.Hammer(fn, keys, now, goroutines, perG) {
+				if got != limit {
 					t.Errorf("%s round %d key %s: %d allowed, want exactly %d", name, round, keys[k], got, limit)
 				}
 			}

@@ -94,7 +94,7 @@ func TestE4_PrevCrowdedEnd(t *testing.T) {
 	arrivals := []int64{970, 980, 990, 1500, 1510, 1520}
 	ds := runCounterE(t, arrivals, "A A A A A R",
 		map[int]string{3: "1.50", 4: "2.47", 5: "3.44"}, "A A A R R R")
-	st, sc := sent(arrivals, nil, ds)
+	st, sc := algotest.Sent(arrivals, nil, ds)
 	if got := algotest.MaxInWindow(st, sc, 1000); got != 5 {
 		t.Errorf("max upstream in any W = %d, want 5 (overshoot 2)", got)
 	}
@@ -197,7 +197,7 @@ func TestSlidingCounterNeverExceeds2L(t *testing.T) {
 		for i, a := range arrivals {
 			ds[i] = c.AllowN(at(a), costs[i])
 		}
-		st, sc := sent(arrivals, costs, ds)
+		st, sc := algotest.Sent(arrivals, costs, ds)
 		if got := algotest.MaxInWindow(st, sc, 1000); got > 2*limit {
 			t.Fatalf("trial %d (N=%d L=%d): %d in one W > 2L", trial, n, limit, got)
 		}
@@ -280,7 +280,7 @@ func floodAfter(burst ...int64) []int64 {
 
 func maxUnderCounter(t *testing.T, limit, n int, arrivals []int64) int {
 	c := newCounter(t, time.Second, limit, n)
-	st, sc := sent(arrivals, nil, algotest.Run(c, arrivals...))
+	st, sc := algotest.Sent(arrivals, nil, algotest.Run(c, arrivals...))
 	return algotest.MaxInWindow(st, sc, 1000)
 }
 
@@ -324,7 +324,7 @@ func TestSubWindowsShrinkOvershoot(t *testing.T) {
 	// The log on the same two attacks: exactly L.
 	for _, burst := range [][]int64{spread, packed} {
 		arrivals := floodAfter(burst...)
-		st, sc := sent(arrivals, nil, algotest.Run(newLog(t, time.Second, limit), arrivals...))
+		st, sc := algotest.Sent(arrivals, nil, algotest.Run(newLog(t, time.Second, limit), arrivals...))
 		if got := algotest.MaxInWindow(st, sc, 1000); got != limit {
 			t.Errorf("sliding-log: max in any W = %d, want %d", got, limit)
 		}

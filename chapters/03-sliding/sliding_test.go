@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -32,23 +30,6 @@ func newCounter(t testing.TB, w time.Duration, limit, n int) *Counter {
 		t.Fatal(err)
 	}
 	return c
-}
-
-// sent returns the arrival times (and costs) of the allowed requests.
-func sent(arrivals []int64, costs []int, ds []core.Decision) ([]int64, []int) {
-	var st []int64
-	var sc []int
-	for i, d := range ds {
-		if d.Allowed {
-			st = append(st, arrivals[i])
-			if costs == nil {
-				sc = append(sc, 1)
-			} else {
-				sc = append(sc, costs[i])
-			}
-		}
-	}
-	return st, sc
 }
 
 func TestE1_CrossBoundarySpike(t *testing.T) {
@@ -97,7 +78,7 @@ func TestE1_CrossBoundarySpike(t *testing.T) {
 					t.Errorf("request %d at %d: RetryAfter %v, want %v", i+1, arrivals[i], d.RetryAfter, want)
 				}
 			}
-			st, sc := sent(arrivals, nil, ds)
+			st, sc := algotest.Sent(arrivals, nil, ds)
 			if got := algotest.MaxInWindow(st, sc, 1000); got != c.maxInW {
 				t.Errorf("max upstream in any W = %d, want %d", got, c.maxInW)
 			}
@@ -230,23 +211,8 @@ func TestKeyedConcurrentExactCounts(t *testing.T) {
 	}
 	for _, tc := range cases {
 		for round, now := range []time.Time{at(500), at(1500)} {
-			counts := make([]atomic.Int64, len(keys))
-			var wg sync.WaitGroup
-			for g := range goroutines {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					for i := range perG {
-						k := (g + i) % len(keys)
-						if tc.allow(keys[k], now).Allowed {
-							counts[k].Add(1)
-						}
-					}
-				}()
-			}
-			wg.Wait()
-			for k := range keys {
-				if got := counts[k].Load(); got != tc.want[round] {
+			for k, got := range algotest.Hammer(tc.allow, keys, now, goroutines, perG) {
+				if got != tc.want[round] {
 					t.Errorf("%s round %d key %s: %d allowed, want exactly %d", tc.name, round+1, keys[k], got, tc.want[round])
 				}
 			}

@@ -5,6 +5,8 @@ package algotest
 
 import (
 	"math/rand/v2"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -99,4 +101,50 @@ func MaxInWindow(times []int64, costs []int, w int64) int {
 	}
 	n, _ := core.MaxInWindow(sends, w)
 	return n
+}
+
+// Hammer sends perG requests from each of goroutines goroutines, all stamped
+// now, spread over keys (goroutine g starts at key g), through allow, and
+// returns how many each key admitted. A keyed limiter that loses an update or
+// spends a permit twice under concurrency shows it as a count off by some;
+// run it with -race.
+func Hammer(allow func(key string, now time.Time) core.Decision, keys []string, now time.Time, goroutines, perG int) []int64 {
+	counts := make([]atomic.Int64, len(keys))
+	var wg sync.WaitGroup
+	for g := range goroutines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range perG {
+				k := (g + i) % len(keys)
+				if allow(keys[k], now).Allowed {
+					counts[k].Add(1)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	out := make([]int64, len(keys))
+	for k := range counts {
+		out[k] = counts[k].Load()
+	}
+	return out
+}
+
+// Sent returns the arrival times and costs (1 each when costs is nil) of the
+// requests ds allowed: what went upstream, for MaxInWindow.
+func Sent(arrivals []int64, costs []int, ds []core.Decision) ([]int64, []int) {
+	var st []int64
+	var sc []int
+	for i, d := range ds {
+		if d.Allowed {
+			st = append(st, arrivals[i])
+			if costs == nil {
+				sc = append(sc, 1)
+			} else {
+				sc = append(sc, costs[i])
+			}
+		}
+	}
+	return st, sc
 }
