@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -133,7 +132,9 @@ func (n *clusterNode) stop() {
 	if n.p == nil {
 		return
 	}
-	_ = n.p.cmd.Process.Signal(syscall.SIGCONT)
+	if sigCont != nil {
+		_ = n.p.cmd.Process.Signal(sigCont)
+	}
 	_ = n.p.cmd.Process.Kill()
 	<-n.p.done
 }
@@ -152,7 +153,10 @@ func (c *Cluster) node(addr string) (*clusterNode, error) {
 	return n, nil
 }
 
-func (c *Cluster) signal(addr string, s syscall.Signal) error {
+func (c *Cluster) signal(addr string, s os.Signal) error {
+	if s == nil {
+		return errors.New("redistest: pausing a process needs SIGSTOP, which this system does not have")
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	n, err := c.node(addr)
@@ -164,10 +168,10 @@ func (c *Cluster) signal(addr string, s syscall.Signal) error {
 
 // Pause freezes the node at addr (SIGSTOP): its connections stay open, it
 // answers nothing and reads nothing, its primary's stream piles up.
-func (c *Cluster) Pause(addr string) error { return c.signal(addr, syscall.SIGSTOP) }
+func (c *Cluster) Pause(addr string) error { return c.signal(addr, sigStop) }
 
 // Resume undoes Pause (SIGCONT).
-func (c *Cluster) Resume(addr string) error { return c.signal(addr, syscall.SIGCONT) }
+func (c *Cluster) Resume(addr string) error { return c.signal(addr, sigCont) }
 
 // Kill stops the node at addr at once (SIGKILL) and waits until it is gone.
 func (c *Cluster) Kill(addr string) error {
