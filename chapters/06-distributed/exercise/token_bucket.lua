@@ -37,7 +37,10 @@
 --   2. Every write sets an expiry (PEXPIRE), or the key lives forever (E10).
 --      C * 1000 / R ms after its latest time the bucket is full again, which
 --      is what a missing key means: use ceil(C * 1000 / R), nothing longer.
---      On a rejection, set it only if the key has none (PTTL < 0).
+--      On a rejection you may write the refilled tokens/ts or leave the key
+--      alone (a capped refill gives the same answer in one step or two);
+--      either way set the expiry then only if the key has none (PTTL < 0):
+--      HSET keeps an existing expiry.
 --   3. Tokens are fractional. Store them as text with every digit,
 --      string.format('%.17g', tokens); what you return is truncated to
 --      integers on the way out, so return floor(tokens), never tokens.
@@ -45,8 +48,8 @@
 --      takes 1000/3 ms and an exact tie must allow.
 --   5. Time never runs backwards for a key. If `now` is behind the ts you
 --      stored (a late request), decide at ts (no refill, ts stays) and add
---      the lateness, ts - now, to retry_after_ms: the caller waits from its
---      own time.
+--      the lateness, ts - now, to retry_after_ms (after taking the at least
+--      1 ms above): the caller waits from its own time.
 --   6. Touch KEYS[1] only; Redis Cluster routes the call by it.
 --
 -- Replace the line below with your script.
