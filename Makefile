@@ -3,11 +3,13 @@ GO      ?= go
 PKGS    := ./...
 CH      ?= 02
 
-.PHONY: tui test vet bench bench-redis exercise fmt
+.PHONY: tui test vet bench bench-peers bench-redis exercise fmt
 
-## tui: start the interactive course
+## tui: start the interactive course. Built, then run as itself (not under
+## `go run`), so it is the terminal's own process and ends when the terminal does.
+TUI_BIN ?= $(or $(TMPDIR),/tmp)/ratelimit-course-tui
 tui:
-	$(GO) run ./tui
+	$(GO) build -o "$(TUI_BIN)" ./tui && exec "$(TUI_BIN)"
 
 ## test: everything, with the race detector (Redis tests need Redis: see README)
 test: vet
@@ -21,6 +23,10 @@ vet:
 ## bench: every in-memory algorithm, with x/time/rate beside the token bucket
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./chapters/02-fixed-window ./chapters/03-sliding ./chapters/04-buckets
+
+## bench-peers: core.Keyed beside x/time/rate and go-limiter (module bench/, not in go.mod)
+bench-peers:
+	cd bench && $(GO) test -run '^$$' -bench Peers -benchmem -benchtime 300ms -count 5 . | $(GO) run ./ratios
 
 ## bench-redis: decisions per second through EVALSHA and MEMORY USAGE per key
 bench-redis:

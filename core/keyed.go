@@ -1,6 +1,7 @@
 package core
 
 import (
+	"hash/maphash"
 	"sync"
 	"time"
 )
@@ -9,46 +10,57 @@ import (
 // contend and no lock is global. A power of two keeps the modulo a mask.
 const shardCount = 64
 
+// shrinkRatio: a shard whose map has fallen to a quarter of the most keys it
+// has held since it was built is rebuilt at the end of Sweep. A Go map never
+// gives back the room it grew to, so without this a limiter that once saw a
+// million keys would hold their room after sweeping them all.
+const shrinkRatio = 4
+
 // Keyed runs one Algorithm per key and is safe for concurrent use. Each key's
 // state is created on first sight by the factory given to NewKeyed.
 //
 // Keys hash onto shardCount shards, each with its own mutex and map: a
 // decision for an existing key takes one shard lock and allocates nothing.
+// The hash (hash/maphash) costs the same for a 40-byte IPv6 address as for
+// a short name, and its seed is random per Keyed, so a client cannot choose
+// keys that all land on one lock.
 type Keyed[A Algorithm] struct {
 	newState func() A
+	seed     maphash.Seed
 	shards   [shardCount]shard[A]
 }
 
 type shard[A Algorithm] struct {
-	mu sync.Mutex
-	m  map[string]A
-	_  [40]byte // keep neighbouring shards' locks off one cache line
+	mu   sync.Mutex
+	m    map[string]A
+	peak int      // the most keys m has held since it was made
+	_    [40]byte // keep neighbouring shards' locks off one cache line
 }
 
 // NewKeyed returns a keyed limiter whose per-key state comes from newState.
 // The factory must not fail: validate the configuration before calling this.
 func NewKeyed[A Algorithm](newState func() A) *Keyed[A] {
-	k := &Keyed[A]{newState: newState}
+	k := &Keyed[A]{newState: newState, seed: maphash.MakeSeed()}
 	for i := range k.shards {
 		k.shards[i].m = make(map[string]A)
 	}
 	return k
 }
 
+// endUnix is End in whole seconds: now is in the domain iff 0 <= now.Unix()
+// < endUnix (Unix rounds down), one comparison cheaper than two Befores.
+var endUnix = End.Unix()
+
 // AllowN decides a request of the given cost for key at now. A cost outside
 // [1, MaxCost] or a now outside the domain (CheckTime) is an error (a
 // *ParamError), never a decision.
 func (k *Keyed[A]) AllowN(key string, now time.Time, cost int) (Decision, error) {
-	if now.Before(Epoch) || !now.Before(End) {
+	if t := now.Unix(); t < 0 || t >= endUnix {
 		return Decision{}, CheckTime(now)
 	}
-	s := &k.shards[fnv32(key)&(shardCount-1)]
+	s := k.shard(key)
 	s.mu.Lock()
-	a, ok := s.m[key]
-	if !ok {
-		a = k.newState()
-		s.m[key] = a
-	}
+	a := s.get(key, k.newState)
 	if cost < 1 || cost > a.MaxCost() {
 		s.mu.Unlock()
 		return Decision{}, CheckCost(cost, a.MaxCost())
@@ -58,10 +70,32 @@ func (k *Keyed[A]) AllowN(key string, now time.Time, cost int) (Decision, error)
 	return d, nil
 }
 
-// Allow decides a request of cost 1, which every valid configuration accepts.
+// Allow decides a request of cost 1, which every valid configuration
+// accepts; a now outside the domain is a zero Decision (not allowed).
 func (k *Keyed[A]) Allow(key string, now time.Time) Decision {
-	d, _ := k.AllowN(key, now, 1)
+	if t := now.Unix(); t < 0 || t >= endUnix {
+		return Decision{}
+	}
+	s := k.shard(key)
+	s.mu.Lock()
+	d := s.get(key, k.newState).AllowN(now, 1)
+	s.mu.Unlock()
 	return d
+}
+
+func (k *Keyed[A]) shard(key string) *shard[A] {
+	return &k.shards[maphash.String(k.seed, key)&(shardCount-1)]
+}
+
+// get returns key's state, creating it on first sight. s.mu is held.
+func (s *shard[A]) get(key string, newState func() A) A {
+	a, ok := s.m[key]
+	if !ok {
+		a = newState()
+		s.m[key] = a
+		s.peak = max(s.peak, len(s.m))
+	}
+	return a
 }
 
 // Sweep drops every key whose state is idle at now (see Idler) and reports
@@ -70,7 +104,9 @@ func (k *Keyed[A]) Allow(key string, now time.Time) Decision {
 // caller runs Sweep periodically, e.g. once per window. Dropping is lossless
 // for requests stamped at or after now. Sweep takes one shard lock at a time,
 // so decisions on other shards go on meanwhile; an Algorithm that does not
-// implement Idler is never dropped.
+// implement Idler is never dropped. A shard left with under a quarter of the
+// keys it once held is copied into a map of its present size, so that the
+// memory of swept keys is given back.
 func (k *Keyed[A]) Sweep(now time.Time) int {
 	dropped := 0
 	for i := range k.shards {
@@ -81,6 +117,13 @@ func (k *Keyed[A]) Sweep(now time.Time) int {
 				delete(s.m, key)
 				dropped++
 			}
+		}
+		if len(s.m) < s.peak/shrinkRatio {
+			m := make(map[string]A, len(s.m))
+			for key, a := range s.m {
+				m[key] = a
+			}
+			s.m, s.peak = m, len(m)
 		}
 		s.mu.Unlock()
 	}
@@ -97,14 +140,4 @@ func (k *Keyed[A]) Len() int {
 		s.mu.Unlock()
 	}
 	return n
-}
-
-// fnv32 is FNV-1a, inlined so that hashing a key allocates nothing.
-func fnv32(s string) uint32 {
-	h := uint32(2166136261)
-	for i := 0; i < len(s); i++ {
-		h ^= uint32(s[i])
-		h *= 16777619
-	}
-	return h
 }

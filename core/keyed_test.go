@@ -2,6 +2,8 @@ package core
 
 import (
 	"errors"
+	"fmt"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -45,9 +47,10 @@ func TestKeyedSweepDropsOnlyIdleKeys(t *testing.T) {
 	k := NewKeyed(func() *idleCounter { return &idleCounter{counter{limit: 2}} })
 	now := time.UnixMilli(0)
 	k.Allow("busy", now)
-	k.shards[fnv32("quiet")&(shardCount-1)].mu.Lock() // create "quiet" untouched
-	k.shards[fnv32("quiet")&(shardCount-1)].m["quiet"] = &idleCounter{counter{limit: 2}}
-	k.shards[fnv32("quiet")&(shardCount-1)].mu.Unlock()
+	s := k.shard("quiet") // create "quiet" untouched
+	s.mu.Lock()
+	s.m["quiet"] = &idleCounter{counter{limit: 2}}
+	s.mu.Unlock()
 	if got := k.Sweep(now); got != 1 {
 		t.Fatalf("Sweep dropped %d keys, want 1 (only the idle one)", got)
 	}
@@ -121,7 +124,7 @@ func TestParamErrorNamesParameter(t *testing.T) {
 // on is a *ParamError naming "time", and creates no state.
 func TestKeyedRefusesTimesOutsideTheDomain(t *testing.T) {
 	k := NewKeyed(func() *counter { return &counter{limit: 2} })
-	for _, now := range []time.Time{time.Unix(-1, 0), End, End.Add(time.Hour)} {
+	for _, now := range []time.Time{time.Unix(-1, 0), Epoch.Add(-1), {}, End, End.Add(time.Hour)} {
 		_, err := k.AllowN("a", now, 1)
 		var pe *ParamError
 		if !errors.As(err, &pe) || pe.Param != "time" {
@@ -131,7 +134,72 @@ func TestKeyedRefusesTimesOutsideTheDomain(t *testing.T) {
 	if k.Len() != 0 {
 		t.Errorf("%d keys after refused times, want 0", k.Len())
 	}
-	if _, err := k.AllowN("a", End.Add(-1), 1); err != nil {
-		t.Errorf("AllowN just before End: %v", err)
+	if d := k.Allow("a", End); d != (Decision{}) || k.Len() != 0 {
+		t.Errorf("Allow at End: %+v with %d keys, want a zero Decision and no state", d, k.Len())
 	}
+	for _, now := range []time.Time{End.Add(-1), Epoch, time.Now()} {
+		if _, err := k.AllowN("a", now, 1); err != nil {
+			t.Errorf("AllowN at %v: %v", now, err)
+		}
+	}
+}
+
+// TestKeyedDecidesWithoutAllocating: a decision for a key already held
+// allocates nothing, through AllowN and Allow alike.
+func TestKeyedDecidesWithoutAllocating(t *testing.T) {
+	k := NewKeyed(func() *counter { return &counter{limit: 1 << 30} })
+	now := time.UnixMilli(0)
+	k.Allow("client-42", now)
+	if n := testing.AllocsPerRun(1000, func() {
+		k.Allow("client-42", now)
+		if _, err := k.AllowN("client-42", now, 2); err != nil {
+			t.Fatal(err)
+		}
+	}); n != 0 {
+		t.Errorf("%v allocations per decision, want 0", n)
+	}
+}
+
+// TestKeyedSweepGivesMemoryBack: after a sweep drops every key, the heap
+// falls back to about what it was before they came (a Go map keeps the
+// room it grew to, so Sweep rebuilds a shard that shrank to a quarter).
+func TestKeyedSweepGivesMemoryBack(t *testing.T) {
+	const n = 200_000
+	heap := func() uint64 {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	k := NewKeyed(func() *idleCounter { return &idleCounter{counter{limit: 2}} })
+	keys := make([]string, n)
+	for i := range keys {
+		keys[i] = fmt.Sprintf("client-%d", i)
+	}
+	before := heap()
+	s := k.shard("seen")
+	for _, key := range keys {
+		s := k.shard(key)
+		s.mu.Lock()
+		s.get(key, k.newState) // idle: a counter that has counted nothing
+		s.mu.Unlock()
+	}
+	full := heap()
+	if got := k.Sweep(time.UnixMilli(0)); got != n || k.Len() != 0 {
+		t.Fatalf("swept %d, %d left; want %d, 0", got, k.Len(), n)
+	}
+	after := heap()
+	t.Logf("heap: %.1f MB before, %.1f MB with %d keys, %.1f MB after the sweep",
+		float64(before)/1e6, float64(full)/1e6, n, float64(after)/1e6)
+	if after > before+(full-before)/10 {
+		t.Errorf("after the sweep %.1f MB are still held of the %.1f MB the keys took",
+			float64(after-before)/1e6, float64(full-before)/1e6)
+	}
+	// A busy key survives the sweep and the rebuild of its shard.
+	k.Allow("seen", time.UnixMilli(0))
+	k.Sweep(time.UnixMilli(0))
+	if d := k.Allow("seen", time.UnixMilli(0)); k.Len() != 1 || s.peak != 1 || !d.Allowed || d.Remaining != 0 {
+		t.Errorf("the busy key must keep its state: %d keys, peak %d, %+v", k.Len(), s.peak, d)
+	}
+	runtime.KeepAlive(keys)
 }
