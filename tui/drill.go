@@ -11,14 +11,14 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
+	"github.com/charmbracelet/x/ansi"
 	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
 	"github.com/ratelimit-course/ratelimit/core"
 )
 
 const drillUsage = `usage: tui drill [--n N] [--shuffle] [--seed S] [--answers=false]
-                 [--chapter 01..08] [--width 80] [--json]
+                 [--chapter 01..09] [--missed-first] [--width 80] [--json]
 
 Prints the chapter 07 interview drill: questions with model answers, wrapped
 to the width. Answer each question aloud before reading the model answer.
@@ -27,6 +27,8 @@ to the width. Answer each question aloud before reading the model answer.
   --shuffle      random order; --seed S makes it repeatable (default: random)
   --answers      show the model answers (default true; --answers=false quizzes)
   --chapter CH   only the questions of one chapter, e.g. 06
+  --missed-first the cards you scored "missed" in the course (tui, D) first,
+                 then those not scored yet, then those you got
   --width W      wrap at W columns, 40 to 200 (default 80)
   --json         one JSON array of the selected cards instead:
                  [{"chapter":"01","topic":…,"question":…,"answer":…}, …]
@@ -43,6 +45,7 @@ type drillOptions struct {
 	chapter string
 	width   int
 	asJSON  bool
+	missed  bool // order by the saved progress
 }
 
 // drillCard is one card of `drill --json`.
@@ -69,6 +72,7 @@ func parseDrillFlags(args []string) (drillOptions, error) {
 	c.str("chapter", chapterAccept, &o.chapter)
 	c.integer("width", "an integer from 40 to 200", &o.width)
 	c.boolean("json", &o.asJSON)
+	c.boolean("missed-first", &o.missed)
 	if err := c.parse(args); err != nil {
 		return o, err
 	}
@@ -107,6 +111,14 @@ func drillSelect(o drillOptions) []interview.Question {
 		r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 		r.Shuffle(len(qs), func(i, j int) { qs[i], qs[j] = qs[j], qs[i] })
 	}
+	if o.missed {
+		store, _ := loadProgress()
+		var ordered []interview.Question
+		for _, i := range drillOrder(qs, store.p.Cards) {
+			ordered = append(ordered, qs[i])
+		}
+		qs = ordered
+	}
 	if o.n > 0 && o.n < len(qs) {
 		qs = qs[:o.n]
 	}
@@ -136,40 +148,44 @@ func writeDrill(w io.Writer, o drillOptions, qs []interview.Question) {
 	}
 }
 
-// drillWrap breaks s into lines of at most width runes, the first starting
-// with first and the others with rest. A word longer than a line is cut.
+// drillWrap breaks s into lines of at most width columns, the first
+// starting with first and the others with rest; a word longer than a line
+// is cut (x/ansi's Wrap).
 func drillWrap(s string, width int, first, rest string) []string {
-	var lines []string
-	line, prefix := first, first
-	n := utf8.RuneCountInString
-	for _, word := range strings.Fields(s) {
-		for {
-			room := width - n(line)
-			if line != prefix {
-				room-- // the space before the word
-			}
-			if n(word) <= room {
-				if line != prefix {
-					line += " "
-				}
-				line += word
-				break
-			}
-			if line != prefix { // start a fresh line and try again
-				lines = append(lines, line)
-				line, prefix = rest, rest
-				continue
-			}
-			r := []rune(word) // longer than a whole line: cut it
-			lines = append(lines, line+string(r[:room]))
-			word = string(r[room:])
-			line, prefix = rest, rest
+	room := width - max(ansi.StringWidth(first), ansi.StringWidth(rest))
+	lines := strings.Split(ansi.Wrap(strings.Join(strings.Fields(s), " "), max(room, 1), ""), "\n")
+	for i := range lines {
+		lead := rest
+		if i == 0 {
+			lead = first
 		}
-	}
-	if line != prefix {
-		lines = append(lines, line)
+		lines[i] = lead + strings.TrimRight(lines[i], " ")
 	}
 	return lines
+}
+
+// drillCardID names a card in the saved progress: its chapter and topic.
+func drillCardID(q interview.Question) string { return q.Chapter + "/" + q.Topic }
+
+// drillOrder deals cards for a session: those missed last time first, then
+// those not scored yet, then those got, each group in course order. It
+// returns indices into cards.
+func drillOrder(cards []interview.Question, scores map[string]cardScore) []int {
+	rank := func(q interview.Question) int {
+		switch scores[drillCardID(q)].Last {
+		case "missed":
+			return 0
+		case "got":
+			return 2
+		}
+		return 1
+	}
+	order := make([]int, len(cards))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return rank(cards[a]) - rank(cards[b]) })
+	return order
 }
 
 // runDrill prints the chapter 07 interview drill.
