@@ -1,16 +1,21 @@
 package main
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/ratelimit-course/ratelimit/chapters"
+	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
 )
 
-// The chapter text is embedded once, by package chapters; the app only
-// parses it, so the course is written once.
+// The chapter text is embedded once, by package chapters; the app renders it
+// with glamour (markdown.go), so the course is written once.
 
-// interactive names a view a chapter opens into.
+// interactive names a screen a chapter opens into.
 type interactive int
 
 const (
@@ -19,6 +24,7 @@ const (
 	ivWorst
 	ivPrefetch
 	ivDrill // the chapter 07 question cards
+	ivMock  // the chapter 07 timed mock interview
 )
 
 type chapterEntry struct {
@@ -35,78 +41,104 @@ var uiChapters = []chapterEntry{
 	{4, chapters.README(4), nil},
 	{5, chapters.README(5), []interactive{ivLab, ivWorst}},
 	{6, chapters.README(6), []interactive{ivPrefetch}},
-	{7, chapters.README(7), []interactive{ivDrill}},
+	{7, chapters.README(7), []interactive{ivDrill, ivMock}},
 	{8, chapters.README(8), nil},
 	{9, chapters.README(9), nil},
 }
 
-// chapterDoc is a README split into its parts.
-type chapterDoc struct {
-	Title    string // after "# ", e.g. "05 · The lab: …"
-	Summary  string // the paragraph(s) before the first "##"
-	Sections []docSection
+// pfExample is the worked example the prefetch screen opens on.
+const pfExample = "E13"
+
+// chapterLink is one screen a chapter offers: a worked example in the lab
+// (scenario >= 0), or one of its views.
+type chapterLink struct {
+	view     interactive
+	scenario int // index into lab.Scenarios, or -1
+	label    string
 }
 
-type docSection struct {
-	Heading string
-	Body    string
+// chapterInfo is what the menu and the chapter screen say about a chapter.
+type chapterInfo struct {
+	title   string // "05 · The lab: …"
+	summary string // the first sentence of its first paragraph
+	links   []chapterLink
 }
 
-// parseReadme splits a chapter README at its level-1 and level-2 headings.
-// Headings inside fenced code blocks are text, not structure.
-func parseReadme(s string) chapterDoc {
-	var d chapterDoc
-	var body []string
-	cur := -1 // -1: summary
-	flush := func() {
-		text := strings.Trim(strings.Join(body, "\n"), "\n")
-		if cur < 0 {
-			if d.Summary == "" {
-				d.Summary = text
-			}
-		} else {
-			d.Sections[cur].Body = text
-		}
-		body = body[:0]
+var chapterInfos = sync.OnceValue(func() []chapterInfo {
+	out := make([]chapterInfo, len(uiChapters))
+	for i, c := range uiChapters {
+		out[i] = describeChapter(c)
 	}
-	fence := false
-	for _, ln := range strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n") {
-		if strings.HasPrefix(strings.TrimSpace(ln), "```") {
-			fence = !fence
-		}
+	return out
+})
+
+// describeChapter reads a README's title and first paragraph (goldmark
+// finds them), and offers every worked example the chapter mentions that
+// the lab or the prefetch screen reproduces.
+func describeChapter(c chapterEntry) chapterInfo {
+	info := chapterInfo{title: fmt.Sprintf("%02d · (chapter not written yet)", c.num)}
+	src := []byte(c.readme)
+	doc := mdParser.Parse(text.NewReader(src))
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		switch {
-		case !fence && strings.HasPrefix(ln, "# ") && d.Title == "":
-			d.Title = strings.TrimSpace(ln[2:])
-		case !fence && strings.HasPrefix(ln, "## "):
-			flush()
-			d.Sections = append(d.Sections, docSection{Heading: strings.TrimSpace(ln[3:])})
-			cur = len(d.Sections) - 1
+		case n.Kind() == ast.KindHeading && n.(*ast.Heading).Level == 1 && info.summary == "":
+			info.title = inlineText(n, src)
+		case n.Kind() == ast.KindParagraph && info.summary == "":
+			info.summary = firstSentence(inlineText(n, src))
+		}
+	}
+	mentions := func(ex string) bool {
+		return ex != "" && regexp.MustCompile(`\b`+regexp.QuoteMeta(ex)+`\b`).MatchString(c.readme)
+	}
+	// The chapter's own views first (the lab as its worked examples, the
+	// prefetch lab as E13), then the other examples it mentions.
+	var examples, prefetch []chapterLink
+	for i, s := range lab.Scenarios {
+		if mentions(s.Example) {
+			examples = append(examples, chapterLink{ivLab, i, s.Example + " in the lab"})
+		}
+	}
+	if mentions(pfExample) {
+		prefetch = []chapterLink{{ivPrefetch, -1, pfExample + " in the prefetch lab"}}
+	}
+	for _, v := range c.views {
+		switch {
+		case v == ivLab && len(examples) > 0:
+			info.links, examples = append(info.links, examples...), nil
+		case v == ivPrefetch && len(prefetch) > 0:
+			info.links, prefetch = append(info.links, prefetch...), nil
 		default:
-			body = append(body, ln)
+			info.links = append(info.links, chapterLink{v, -1, viewName[v]})
 		}
 	}
-	flush()
-	return d
+	info.links = append(append(info.links, prefetch...), examples...)
+	return info
 }
 
-// section returns the body of the first section whose heading starts with
-// name (case-insensitive), or "".
-func (d chapterDoc) section(name string) string {
-	for _, s := range d.Sections {
-		if strings.HasPrefix(strings.ToLower(s.Heading), strings.ToLower(name)) {
-			return s.Body
+var viewName = map[interactive]string{
+	ivLab: "the lab", ivWorst: "worst-case search", ivPrefetch: "the prefetch lab",
+	ivDrill: "question cards", ivMock: "mock interview",
+}
+
+// inlineText is a block's text without markup.
+func inlineText(n ast.Node, src []byte) string {
+	var b strings.Builder
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
 		}
-	}
-	return ""
-}
-
-// chapterTitle is the menu entry for a chapter.
-func chapterTitle(c chapterEntry) string {
-	d := parseReadme(c.readme)
-	if d.Title != "" {
-		return d.Title
-	}
-	return "0" + string(rune('0'+c.num)) + " · (chapter not written yet)"
+		switch t := c.(type) {
+		case *ast.Text:
+			b.Write(t.Segment.Value(src))
+			if t.SoftLineBreak() || t.HardLineBreak() {
+				b.WriteByte(' ')
+			}
+		case *ast.String:
+			b.Write(t.Value)
+		}
+		return ast.WalkContinue, nil
+	})
+	return strings.TrimSpace(b.String())
 }
 
 // firstSentence cuts a paragraph after its first sentence ('.', '!' or '?'
@@ -121,250 +153,12 @@ func firstSentence(s string) string {
 	return s
 }
 
-// suggestedPath finds the lab's suggested path in the chapter 05 README: a
-// section whose heading mentions a path, else the first paragraph anywhere
-// that mentions "suggested path" or "path:". It returns "" when there is none.
-func suggestedPath(readme string) string {
-	d := parseReadme(readme)
-	for _, s := range d.Sections {
-		if strings.Contains(strings.ToLower(s.Heading), "path") {
-			var ps []string
-			for _, p := range strings.Split(strings.TrimSpace(s.Body), "\n\n") {
-				if t := strings.TrimSpace(p); t != "" {
-					ps = append(ps, cleanInline(strings.Join(strings.Fields(t), " ")))
-				}
-			}
-			if len(ps) > 0 {
-				return strings.Join(ps, "\n\n")
-			}
+// chapterIndex is the index into uiChapters of chapter num, or -1.
+func chapterIndex(num int) int {
+	for i, c := range uiChapters {
+		if c.num == num {
+			return i
 		}
 	}
-	for _, s := range append([]docSection{{Body: d.Summary}}, d.Sections...) {
-		for _, p := range strings.Split(s.Body, "\n\n") {
-			lp := strings.ToLower(p)
-			if strings.Contains(lp, "suggested path") || strings.Contains(lp, "path:") {
-				return cleanInline(strings.Join(strings.Fields(p), " "))
-			}
-		}
-	}
-	return ""
-}
-
-var (
-	mdEmphasis = regexp.MustCompile(`(^|[^\w*])[*_]([^*_\s](?:[^*_]*[^*_\s])?)[*_]`)
-	mdLink     = regexp.MustCompile(`\[([^\]]+)\]\([^)]*\)`)
-)
-
-// cleanInline drops the markdown marks a terminal cannot show: bold,
-// emphasis (not the * of R*W), code ticks, link targets.
-func cleanInline(s string) string {
-	s = strings.ReplaceAll(s, "**", "")
-	s = strings.ReplaceAll(s, "`", "")
-	s = mdLink.ReplaceAllString(s, "$1")
-	return mdEmphasis.ReplaceAllString(s, "$1$2")
-}
-
-// markdownLines renders a README body for a terminal of width w: paragraphs
-// and list items are wrapped, code (fenced, or indented four spaces after a
-// blank line) is kept as written unless it is wider than w (codeLines),
-// HTML comments are dropped, and tables are laid out by tableLines.
-func markdownLines(body string, w int) []line {
-	var out []line
-	var para []string
-	var table []string
-	bullet, indent := "", ""
-	flushPara := func() {
-		if len(para) == 0 {
-			return
-		}
-		text := cleanInline(strings.Join(para, " "))
-		lead := indent + bullet
-		for i, l := range uiWrap(text, w-uiWidth(lead)) {
-			if i == 0 {
-				out = append(out, txt(lead+l))
-			} else {
-				out = append(out, txt(strings.Repeat(" ", uiWidth(lead))+l))
-			}
-		}
-		para, bullet, indent = para[:0], "", ""
-	}
-	flushTable := func() {
-		if len(table) > 0 {
-			out = append(out, tableLines(table, w)...)
-			table = table[:0]
-		}
-	}
-	fence, indented := false, false
-	for _, ln := range strings.Split(body, "\n") {
-		t := strings.TrimSpace(ln)
-		if !fence && !strings.HasPrefix(t, "|") {
-			flushTable()
-		}
-		spaces := len(ln) - len(strings.TrimLeft(ln, " "))
-		// An indented code block starts after a blank line (no paragraph
-		// open) and runs until a line indented less.
-		indented = !fence && t != "" && spaces >= 4 && (indented || len(para) == 0)
-		lead := strings.Repeat(" ", min(4, spaces))
-		switch {
-		case strings.HasPrefix(t, "```"):
-			flushPara()
-			fence = !fence
-		case fence:
-			out = append(out, codeLines(ln, w)...)
-		case indented:
-			out = append(out, codeLines(ln[4:], w)...)
-		case strings.HasPrefix(t, "<!--") && strings.HasSuffix(t, "-->"):
-			// generated-section markers
-		case t == "":
-			flushPara()
-			if len(out) > 0 && out[len(out)-1].plainText() != "" {
-				out = append(out, txt(""))
-			}
-		case strings.HasPrefix(t, "|"):
-			flushPara()
-			table = append(table, t)
-		case strings.HasPrefix(t, "### "), strings.HasPrefix(t, "#### "):
-			flushPara()
-			out = append(out, sty(stLabel, cleanInline(strings.TrimLeft(t, "# "))))
-		case strings.HasPrefix(t, "- "), strings.HasPrefix(t, "* "):
-			flushPara()
-			bullet, indent = "• ", lead
-			para = append(para, t[2:])
-		case len(t) > 2 && t[0] >= '0' && t[0] <= '9' && strings.Contains(t[:min(4, len(t))], ". "):
-			flushPara()
-			i := strings.Index(t, ". ")
-			bullet, indent = t[:i+2], lead
-			para = append(para, t[i+2:])
-		default:
-			para = append(para, t)
-		}
-	}
-	flushPara()
-	flushTable()
-	for len(out) > 0 && out[len(out)-1].plainText() == "" {
-		out = out[:len(out)-1]
-	}
-	return out
-}
-
-// codeLines shows one line of code indented by two. A line too wide for w is
-// never cut: its trailing "# comment" moves to a line of its own above it,
-// and what is still too wide continues on the next lines, indented further,
-// so every command stays whole on screen.
-func codeLines(ln string, w int) []line {
-	ln = strings.TrimRight(ln, " ")
-	if uiWidth(ln)+2 <= w {
-		return []line{sty(stCode, "  "+ln)}
-	}
-	var out []line
-	indent := ln[:len(ln)-len(strings.TrimLeft(ln, " "))]
-	if i := strings.Index(ln, "  #"); i > 0 && strings.TrimSpace(ln[:i]) != "" {
-		for _, l := range uiWrap(strings.TrimSpace(ln[i:]), w-2-len(indent)) {
-			out = append(out, sty(stCode, "  "+indent+l))
-		}
-		ln = strings.TrimRight(ln[:i], " ")
-	}
-	for i, l := range wrapHanging(strings.TrimSpace(ln), w-2-len(indent), w-6-len(indent)) {
-		lead := "  " + indent
-		if i > 0 {
-			lead += "    "
-		}
-		out = append(out, sty(stCode, lead+l))
-	}
-	return out
-}
-
-// wrapHanging wraps s to w0 columns on its first line and w1 on the rest.
-func wrapHanging(s string, w0, w1 int) []string {
-	s = strings.Join(strings.Fields(s), " ") // uiWrap's first line is then a prefix of s
-	first := uiWrap(s, w0)
-	if len(first) <= 1 {
-		return first
-	}
-	return append(first[:1:1], uiWrap(strings.TrimSpace(s[len(first[0]):]), w1)...)
-}
-
-// tableLines renders markdown table rows without their markup. A table whose
-// columns fit in w is laid out as aligned columns under its header; a wider
-// one becomes a block per row: the first cell as a title, then
-// "Header: cell" lines wrapped under it.
-func tableLines(rows []string, w int) []line {
-	var cells [][]string
-	for _, r := range rows {
-		r = strings.TrimSpace(r)
-		r = strings.TrimSuffix(strings.TrimPrefix(r, "|"), "|")
-		var cs []string
-		sep := true
-		for _, c := range strings.Split(r, "|") {
-			c = strings.TrimSpace(c)
-			if strings.Trim(c, "-: ") != "" {
-				sep = false
-			}
-			cs = append(cs, cleanInline(c))
-		}
-		if !sep {
-			cells = append(cells, cs)
-		}
-	}
-	if len(cells) == 0 {
-		return nil
-	}
-	head := cells[0]
-	var widths []int
-	for _, r := range cells {
-		for j, c := range r {
-			if j == len(widths) {
-				widths = append(widths, 0)
-			}
-			widths[j] = max(widths[j], uiWidth(c))
-		}
-	}
-	total := 2 * (len(widths) - 1)
-	for _, cw := range widths {
-		total += cw
-	}
-	if total <= w || len(cells) < 2 {
-		var out []line
-		for i, r := range cells {
-			var b strings.Builder
-			for j, c := range r {
-				if j > 0 {
-					b.WriteString("  ")
-				}
-				if j < len(r)-1 {
-					c = uiFit(c, widths[j])
-				}
-				b.WriteString(c)
-			}
-			st := stNone
-			if i == 0 && len(cells) > 1 {
-				st = stLabel
-			}
-			out = append(out, sty(st, strings.TrimRight(b.String(), " ")))
-			if i == 0 && len(cells) > 1 {
-				out = append(out, sty(stDim, strings.Repeat("─", min(total, w))))
-			}
-		}
-		return out
-	}
-	var out []line
-	for _, r := range cells[1:] {
-		title := line{{r[0], stLabel}}
-		if head[0] != "" {
-			title = line{{head[0] + ": ", stDim}, {r[0], stLabel}}
-		}
-		out = append(out, title)
-		for j := 1; j < len(r) && j < len(head); j++ {
-			lead := "  " + head[j] + ": "
-			hang := strings.Repeat(" ", 4)
-			for i, l := range wrapHanging(r[j], w-uiWidth(lead), w-len(hang)) {
-				if i == 0 {
-					out = append(out, line{{lead, stDim}, {l, stNone}})
-				} else {
-					out = append(out, txt(hang+l))
-				}
-			}
-		}
-	}
-	return out
+	return -1
 }

@@ -3,12 +3,13 @@ package main
 import (
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// player is the cursor of a stepped screen (the lab, the prefetch view):
-// positions 0..last, moved by ← → home end, or played one position per tick
-// with space. playID discards the ticks of an earlier play.
+// player is the cursor of a stepped screen (the lab, the prefetch lab):
+// positions 0..last, moved by the step keys, or played one position per
+// tick. playID discards the ticks of an earlier play.
 type player struct {
 	cursor  int
 	playing bool
@@ -18,27 +19,23 @@ type player struct {
 // playEvery is the play speed: one position per tick.
 const playEvery = 450 * time.Millisecond
 
-// stepKey handles the stepping keys over 0..last; tick makes the screen's
-// tick message for a play id. It reports whether k was one of them. Stepping
-// with the arrows keeps a play going; any other key of the screen stops it
-// (pause).
-func (p *player) stepKey(k string, last int, tick func(id int) tea.Msg) (tea.Cmd, bool) {
-	switch k {
-	case "right", "l":
+// stepKey handles the step keys over 0..last; tick makes the screen's tick
+// message for a play id. It reports whether msg was one of them. Stepping
+// with the arrows keeps a play going; home and end stop it.
+func (p *player) stepKey(msg tea.KeyMsg, last int, tick func(id int) tea.Msg) (tea.Cmd, bool) {
+	switch {
+	case key.Matches(msg, skeys.Next):
 		p.cursor = min(p.cursor+1, last)
-	case "left", "h":
+	case key.Matches(msg, skeys.Prev):
 		p.cursor = max(p.cursor-1, 0)
-	case "home", "g":
-		p.cursor = 0
-	case "end", "G":
-		p.cursor = max(last, 0)
-	case " ":
+	case key.Matches(msg, skeys.First):
+		p.cursor, p.playing = 0, false
+	case key.Matches(msg, skeys.Last):
+		p.cursor, p.playing = max(last, 0), false
+	case key.Matches(msg, skeys.Play):
 		return p.toggle(last, tick), true
 	default:
 		return nil, false
-	}
-	if k != "right" && k != "left" {
-		p.pause()
 	}
 	return nil, true
 }

@@ -1,10 +1,6 @@
 package main
 
-import (
-	"strings"
-
-	"github.com/charmbracelet/lipgloss"
-)
+import "github.com/charmbracelet/lipgloss"
 
 // The interactive course never relies on colour alone: every outcome has its
 // own glyph, so the screens read the same with NO_COLOR=1 (lipgloss then
@@ -24,6 +20,7 @@ const (
 	glyphBarUsed   = '█' // prefetch: quota a node used
 	glyphBarHeld   = '░' // prefetch: quota a node borrowed and stranded
 	glyphBarReject = '✗' // prefetch: a request the node rejected
+	glyphTicked    = '✓' // interview: a point covered
 )
 
 // styleID names one role on screen; the theme maps roles to lipgloss styles.
@@ -43,26 +40,20 @@ const (
 	stSelected
 	stError
 	stKey
-	stCode
 	stLabel
 	nStyles
 )
 
-// theme holds the styles of every role. plain skips lipgloss entirely: the
-// golden tests and the benchmark use it so frames are byte-for-byte stable.
+// theme holds the style of every role, all on lipgloss's default renderer
+// (the terminal the course draws on), so the Bubbles components and the
+// course's own text agree on colours and on NO_COLOR.
 type theme struct {
-	plain bool
-	s     [nStyles]lipgloss.Style
-	// pre and suf are each style's escape sequences, rendered once: painting
-	// is then two string joins instead of a lipgloss Render per segment.
-	pre, suf [nStyles]string
+	s [nStyles]lipgloss.Style
 }
 
-// newTheme builds the colour theme on r. lipgloss asks termenv for the colour
-// profile, which honours NO_COLOR and non-terminal outputs (plain text).
-func newTheme(r *lipgloss.Renderer) theme {
-	var t theme
-	ns := r.NewStyle
+func newTheme() *theme {
+	t := &theme{}
+	ns := lipgloss.NewStyle
 	t.s[stNone] = ns()
 	t.s[stTitle] = ns().Bold(true).Foreground(lipgloss.Color("12"))
 	t.s[stDim] = ns().Faint(true)
@@ -76,25 +67,14 @@ func newTheme(r *lipgloss.Renderer) theme {
 	t.s[stSelected] = ns().Reverse(true)
 	t.s[stError] = ns().Foreground(lipgloss.Color("9")).Bold(true)
 	t.s[stKey] = ns().Bold(true)
-	t.s[stCode] = ns().Foreground(lipgloss.Color("6"))
 	t.s[stLabel] = ns().Bold(true)
-	const probe = "\x00"
-	for i := range t.s {
-		out := t.s[i].Render(probe)
-		if k := strings.Index(out, probe); k >= 0 {
-			t.pre[i], t.suf[i] = out[:k], out[k+len(probe):]
-		}
-	}
 	return t
 }
 
-// plainTheme renders every role as the bare text.
-func plainTheme() theme { return theme{plain: true} }
-
 // paint renders s in the role's style.
-func (t theme) paint(id styleID, s string) string {
-	if t.plain || id == stNone || s == "" {
+func (t *theme) paint(id styleID, s string) string {
+	if id == stNone || s == "" {
 		return s
 	}
-	return t.pre[id] + s + t.suf[id]
+	return t.s[id].Render(s)
 }
