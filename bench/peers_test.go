@@ -145,8 +145,11 @@ func paired(b *testing.B, g int, keys []string, names []string, ds []decide) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
+					// Every goroutine sends to every key, as requests for
+					// one client land on any goroutine; they start apart.
+					from := w * len(keys) / g
 					for j := done + w; j < done+n; j += g {
-						if d(keys[j%len(keys)]) {
+						if d(keys[(from+j/g)%len(keys)]) {
 							counts[w]++
 						}
 					}

@@ -1,50 +1,35 @@
 package core
 
 import (
-	"hash/maphash"
 	"sync"
+	"sync/atomic"
 	"time"
 )
-
-// shardCount spreads keys over independent locks so that two keys rarely
-// contend and no lock is global. A power of two keeps the modulo a mask.
-const shardCount = 64
-
-// shrinkRatio: a shard whose map has fallen to a quarter of the most keys it
-// has held since it was built is rebuilt at the end of Sweep. A Go map never
-// gives back the room it grew to, so without this a limiter that once saw a
-// million keys would hold their room after sweeping them all.
-const shrinkRatio = 4
 
 // Keyed runs one Algorithm per key and is safe for concurrent use. Each key's
 // state is created on first sight by the factory given to NewKeyed.
 //
-// Keys hash onto shardCount shards, each with its own mutex and map: a
-// decision for an existing key takes one shard lock and allocates nothing.
-// The hash (hash/maphash) costs the same for a 40-byte IPv6 address as for
-// a short name, and its seed is random per Keyed, so a client cannot choose
-// keys that all land on one lock.
+// Every key has an entry with its own mutex, and the entries sit in a
+// sync.Map, whose lookup of a key already there takes no lock. So a decision
+// for an existing key locks that key alone and allocates nothing, and two
+// goroutines wait for each other only when they decide for the same key:
+// no lock is shared by keys, not even a shard's.
 type Keyed[A Algorithm] struct {
 	newState func() A
-	seed     maphash.Seed
-	shards   [shardCount]shard[A]
+	keys     sync.Map     // string → *entry[A]
+	held     atomic.Int64 // how many keys hold state (Len)
 }
 
-type shard[A Algorithm] struct {
-	mu   sync.Mutex
-	m    map[string]A
-	peak int      // the most keys m has held since it was made
-	_    [40]byte // keep neighbouring shards' locks off one cache line
+type entry[A Algorithm] struct {
+	mu    sync.Mutex
+	a     A
+	swept bool // dropped by Sweep: a decision that finds it looks the key up again
 }
 
 // NewKeyed returns a keyed limiter whose per-key state comes from newState.
 // The factory must not fail: validate the configuration before calling this.
 func NewKeyed[A Algorithm](newState func() A) *Keyed[A] {
-	k := &Keyed[A]{newState: newState, seed: maphash.MakeSeed()}
-	for i := range k.shards {
-		k.shards[i].m = make(map[string]A)
-	}
-	return k
+	return &Keyed[A]{newState: newState}
 }
 
 // endUnix is End in whole seconds: now is in the domain iff 0 <= now.Unix()
@@ -58,15 +43,13 @@ func (k *Keyed[A]) AllowN(key string, now time.Time, cost int) (Decision, error)
 	if t := now.Unix(); t < 0 || t >= endUnix {
 		return Decision{}, CheckTime(now)
 	}
-	s := k.shard(key)
-	s.mu.Lock()
-	a := s.get(key, k.newState)
-	if cost < 1 || cost > a.MaxCost() {
-		s.mu.Unlock()
-		return Decision{}, CheckCost(cost, a.MaxCost())
+	e := k.lock(key)
+	if cost < 1 || cost > e.a.MaxCost() {
+		e.mu.Unlock()
+		return Decision{}, CheckCost(cost, e.a.MaxCost())
 	}
-	d := a.AllowN(now, cost)
-	s.mu.Unlock()
+	d := e.a.AllowN(now, cost)
+	e.mu.Unlock()
 	return d, nil
 }
 
@@ -76,68 +59,56 @@ func (k *Keyed[A]) Allow(key string, now time.Time) Decision {
 	if t := now.Unix(); t < 0 || t >= endUnix {
 		return Decision{}
 	}
-	s := k.shard(key)
-	s.mu.Lock()
-	d := s.get(key, k.newState).AllowN(now, 1)
-	s.mu.Unlock()
+	e := k.lock(key)
+	d := e.a.AllowN(now, 1)
+	e.mu.Unlock()
 	return d
 }
 
-func (k *Keyed[A]) shard(key string) *shard[A] {
-	return &k.shards[maphash.String(k.seed, key)&(shardCount-1)]
-}
-
-// get returns key's state, creating it on first sight. s.mu is held.
-func (s *shard[A]) get(key string, newState func() A) A {
-	a, ok := s.m[key]
-	if !ok {
-		a = newState()
-		s.m[key] = a
-		s.peak = max(s.peak, len(s.m))
+// lock returns key's entry, created on first sight, with its mutex held.
+// An entry Sweep has dropped is out of the map by the time its mutex is
+// free, so looking again finds the key's new entry or makes one.
+func (k *Keyed[A]) lock(key string) *entry[A] {
+	for {
+		v, ok := k.keys.Load(key)
+		if !ok {
+			if v, ok = k.keys.LoadOrStore(key, &entry[A]{a: k.newState()}); !ok {
+				k.held.Add(1)
+			}
+		}
+		e := v.(*entry[A])
+		e.mu.Lock()
+		if !e.swept {
+			return e
+		}
+		e.mu.Unlock()
 	}
-	return a
 }
 
 // Sweep drops every key whose state is idle at now (see Idler) and reports
 // how many it dropped. Without it a limiter keyed by something a client
 // chooses (an IP, an API key) keeps one state per key it has ever seen, so a
 // caller runs Sweep periodically, e.g. once per window. Dropping is lossless
-// for requests stamped at or after now. Sweep takes one shard lock at a time,
-// so decisions on other shards go on meanwhile; an Algorithm that does not
-// implement Idler is never dropped. A shard left with under a quarter of the
-// keys it once held is copied into a map of its present size, so that the
-// memory of swept keys is given back.
+// for requests stamped at or after now, and the memory goes back (sync.Map
+// frees the nodes a deletion empties). Sweep locks one key at a time, so
+// decisions on other keys go on meanwhile; an Algorithm that does not
+// implement Idler is never dropped.
 func (k *Keyed[A]) Sweep(now time.Time) int {
 	dropped := 0
-	for i := range k.shards {
-		s := &k.shards[i]
-		s.mu.Lock()
-		for key, a := range s.m {
-			if idler, ok := any(a).(Idler); ok && idler.Idle(now) {
-				delete(s.m, key)
-				dropped++
-			}
+	k.keys.Range(func(key, v any) bool {
+		e := v.(*entry[A])
+		e.mu.Lock()
+		if idler, ok := any(e.a).(Idler); ok && !e.swept && idler.Idle(now) {
+			e.swept = true
+			k.keys.CompareAndDelete(key, e)
+			k.held.Add(-1)
+			dropped++
 		}
-		if len(s.m) < s.peak/shrinkRatio {
-			m := make(map[string]A, len(s.m))
-			for key, a := range s.m {
-				m[key] = a
-			}
-			s.m, s.peak = m, len(m)
-		}
-		s.mu.Unlock()
-	}
+		e.mu.Unlock()
+		return true
+	})
 	return dropped
 }
 
 // Len reports how many keys hold state.
-func (k *Keyed[A]) Len() int {
-	n := 0
-	for i := range k.shards {
-		s := &k.shards[i]
-		s.mu.Lock()
-		n += len(s.m)
-		s.mu.Unlock()
-	}
-	return n
-}
+func (k *Keyed[A]) Len() int { return int(k.held.Load()) }

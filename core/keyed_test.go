@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -47,10 +48,7 @@ func TestKeyedSweepDropsOnlyIdleKeys(t *testing.T) {
 	k := NewKeyed(func() *idleCounter { return &idleCounter{counter{limit: 2}} })
 	now := time.UnixMilli(0)
 	k.Allow("busy", now)
-	s := k.shard("quiet") // create "quiet" untouched
-	s.mu.Lock()
-	s.m["quiet"] = &idleCounter{counter{limit: 2}}
-	s.mu.Unlock()
+	k.lock("quiet").mu.Unlock() // create "quiet" untouched
 	if got := k.Sweep(now); got != 1 {
 		t.Fatalf("Sweep dropped %d keys, want 1 (only the idle one)", got)
 	}
@@ -161,8 +159,7 @@ func TestKeyedDecidesWithoutAllocating(t *testing.T) {
 }
 
 // TestKeyedSweepGivesMemoryBack: after a sweep drops every key, the heap
-// falls back to about what it was before they came (a Go map keeps the
-// room it grew to, so Sweep rebuilds a shard that shrank to a quarter).
+// falls back to about what it was before they came.
 func TestKeyedSweepGivesMemoryBack(t *testing.T) {
 	const n = 200_000
 	heap := func() uint64 {
@@ -177,12 +174,8 @@ func TestKeyedSweepGivesMemoryBack(t *testing.T) {
 		keys[i] = fmt.Sprintf("client-%d", i)
 	}
 	before := heap()
-	s := k.shard("seen")
 	for _, key := range keys {
-		s := k.shard(key)
-		s.mu.Lock()
-		s.get(key, k.newState) // idle: a counter that has counted nothing
-		s.mu.Unlock()
+		k.lock(key).mu.Unlock() // idle: a counter that has counted nothing
 	}
 	full := heap()
 	if got := k.Sweep(time.UnixMilli(0)); got != n || k.Len() != 0 {
@@ -195,11 +188,56 @@ func TestKeyedSweepGivesMemoryBack(t *testing.T) {
 		t.Errorf("after the sweep %.1f MB are still held of the %.1f MB the keys took",
 			float64(after-before)/1e6, float64(full-before)/1e6)
 	}
-	// A busy key survives the sweep and the rebuild of its shard.
+	// A busy key survives the sweep.
 	k.Allow("seen", time.UnixMilli(0))
 	k.Sweep(time.UnixMilli(0))
-	if d := k.Allow("seen", time.UnixMilli(0)); k.Len() != 1 || s.peak != 1 || !d.Allowed || d.Remaining != 0 {
-		t.Errorf("the busy key must keep its state: %d keys, peak %d, %+v", k.Len(), s.peak, d)
+	if d := k.Allow("seen", time.UnixMilli(0)); k.Len() != 1 || !d.Allowed || d.Remaining != 0 {
+		t.Errorf("the busy key must keep its state: %d keys, %+v", k.Len(), d)
 	}
 	runtime.KeepAlive(keys)
+}
+
+// TestKeyedSweepWhileDeciding: sweeping all the time while goroutines
+// decide never loses state a decision has used (each key admits exactly
+// its limit), however a sweep and a first decision interleave.
+func TestKeyedSweepWhileDeciding(t *testing.T) {
+	const limit, workers, tries = 50, 4, 200
+	k := NewKeyed(func() *idleCounter { return &idleCounter{counter{limit: limit}} })
+	keys := []string{"a", "b", "c", "d", "e", "f", "g", "h"}
+	var allowed [8]atomic.Int64
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				k.Sweep(time.UnixMilli(0))
+			}
+		}
+	}()
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < tries; i++ {
+				for j, key := range keys {
+					if k.Allow(key, time.UnixMilli(0)).Allowed {
+						allowed[j].Add(1)
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	for j, key := range keys {
+		if got := allowed[j].Load(); got != limit {
+			t.Errorf("key %s: %d allowed, want exactly %d", key, got, limit)
+		}
+	}
+	if k.Len() != len(keys) {
+		t.Errorf("Len %d, want %d", k.Len(), len(keys))
+	}
 }
