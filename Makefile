@@ -7,7 +7,7 @@ CH      ?= 02
 
 ## tui: start the interactive course. Built, then run as itself (not under
 ## `go run`), so it is the terminal's own process and ends when the terminal does.
-TUI_BIN ?= $(or $(TMPDIR),/tmp)/ratelimit-course-tui
+TUI_BIN ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/ratelimit-course/tui
 tui:
 	$(GO) build -o "$(TUI_BIN)" ./tui && exec "$(TUI_BIN)"
 

@@ -74,7 +74,7 @@ func (m cardsModel) Update(msg tea.Msg) (cardsModel, tea.Cmd) {
 			m.reveal = !m.reveal
 		case key.Matches(msg, dkeys.Got), key.Matches(msg, dkeys.Missed):
 			if !m.reveal {
-				m.note = "show the answer first (space), then score it"
+				m.note = "show the answer first (" + keyName(dkeys.Reveal) + "), then score it"
 				break
 			}
 			got := key.Matches(msg, dkeys.Got)
@@ -135,9 +135,9 @@ func (m cardsModel) View() string {
 		for _, l := range wrapRows(th, stNone, q.A, w-2, m.h-len(body)-len(footer)-2) {
 			body = append(body, "  "+l)
 		}
-		body = append(body, "", th.paint(stLabel, "Did you have it?  y got it · m missed it"))
+		body = append(body, "", th.paint(stLabel, "Did you have it?  "+keyHint(dkeys.Got)+" · "+keyHint(dkeys.Missed)))
 	} else {
-		body = append(body, th.paint(stDim, "Answer aloud first, then press space to compare."))
+		body = append(body, th.paint(stDim, "Answer aloud first, then press "+keyName(dkeys.Reveal)+" to compare."))
 	}
 	return frame(body, footer, w, m.h)
 }

@@ -135,7 +135,7 @@ func (m chapterModel) View() string {
 		status += fmt.Sprintf("  ↓ %d more lines", m.vp.TotalLineCount()-m.vp.YOffset-m.vp.VisibleLineCount())
 	}
 	if m.wide > 0 {
-		status += fmt.Sprintf("  · %d code lines run past the edge: ← → scroll sideways", m.wide)
+		status += fmt.Sprintf("  · %d code lines run past the edge: %s %s scroll sideways", m.wide, keyName(m.keys.Left), keyName(m.keys.Right))
 	}
 	body := append([]string{title}, splitLines(m.vp.View())...)
 	return frame(body, []string{th.paint(stDim, status), helpLine(m.help, m.keyMap(), w)}, w, m.h)

@@ -15,6 +15,12 @@ func bind(keys []string, help, desc string) key.Binding {
 	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 }
 
+// keyName is how a binding's key is written in a sentence on screen.
+func keyName(b key.Binding) string { return b.Help().Key }
+
+// keyHint is "key desc", as the help line writes a binding.
+func keyHint(b key.Binding) string { return b.Help().Key + " " + b.Help().Desc }
+
 // globalKeys work on every screen (q and ? are text while a field is edited).
 type globalKeys struct {
 	Quit, ForceQuit, Help, Back key.Binding

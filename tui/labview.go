@@ -566,7 +566,7 @@ func requestTable(th *theme, m labModel, rows, w int) string {
 // of the longer "why", so both decisions and reasons stay on screen.
 func statePanel(th *theme, m labModel, rows, w int) []string {
 	if len(m.arrivals) == 0 {
-		return []string{th.paint(stDim, "no arrivals: press t and type some, e.g. 0,10,20")}
+		return []string{th.paint(stDim, "no arrivals: press "+keyName(lkeys.Arrivals)+" and type some, e.g. 0,10,20")}
 	}
 	i := m.cursor
 	head := th.paint(stLabel, fmt.Sprintf("#%d arrives at %d ms (%d of %d)", i+1, m.arrivals[i], i+1, len(m.arrivals)))
@@ -635,9 +635,9 @@ func (m labModel) view(helpLine string) string {
 	}
 	switch {
 	case m.zoom > 0:
-		title += th.paint(stDim, fmt.Sprintf("   zoom ×%d  %d–%d ms (0: whole run)", uint64(1)<<min(m.zoom, 62), ax.t0, ax.t1))
+		title += th.paint(stDim, fmt.Sprintf("   zoom ×%d  %d–%d ms (%s: whole run)", uint64(1)<<min(m.zoom, 62), ax.t0, ax.t1, keyName(lkeys.ZoomReset)))
 	case shift > 0:
-		title += th.paint(stDim, fmt.Sprintf("   markers moved ±%d cols: + zooms", shift))
+		title += th.paint(stDim, fmt.Sprintf("   markers moved ±%d cols: %s zooms", shift, keyName(lkeys.ZoomIn)))
 	case !m.custom():
 		title += th.paint(stDim, " · "+lab.Scenarios[m.scen].Title)
 	}
@@ -688,7 +688,8 @@ func (m labModel) footer(w int) []string {
 	th := m.th
 	row, starts := m.row(th, w)
 	msgs := m.message(th, starts, w, 2)
-	hint := "hint: custom sequence: t edits the arrivals, e the budget, s goes back to the prepared scenarios"
+	hint := fmt.Sprintf("hint: custom sequence: %s edits the arrivals, %s the budget, %s goes back to the prepared scenarios",
+		keyName(lkeys.Arrivals), keyName(lkeys.Edit), keyName(lkeys.Scenario))
 	if !m.custom() {
 		hint = "hint: " + lab.Scenarios[m.scen].Lesson
 	}

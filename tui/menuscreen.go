@@ -47,11 +47,11 @@ func menuItems() []list.Item {
 		key, title string
 		desc       string
 	}{
-		{ivLab, "L", "Lab: one sequence, two algorithms", "chapter 05's lab, on the first prepared scenario (E1)"},
-		{ivWorst, "W", "Worst case search", "the arrival sequence that gets the most through one window, per algorithm"},
-		{ivPrefetch, "P", "Prefetch lab", "chapter 06's quota prefetch, request by request (E13)"},
-		{ivDrill, "D", "Question cards", "chapter 07's drill: answer aloud, reveal, score yourself; missed cards come back first"},
-		{ivMock, "M", "Mock interview", "fifteen timed minutes on one design question, with a checklist per phase"},
+		{ivLab, keyName(mkeys.Lab), "Lab: one sequence, two algorithms", "chapter 05's lab, on the first prepared scenario (E1)"},
+		{ivWorst, keyName(mkeys.Worst), "Worst case search", "the arrival sequence that gets the most through one window, per algorithm"},
+		{ivPrefetch, keyName(mkeys.Prefetch), "Prefetch lab", "chapter 06's quota prefetch, request by request (E13)"},
+		{ivDrill, keyName(mkeys.Drill), "Question cards", "chapter 07's drill: answer aloud, reveal, score yourself; missed cards come back first"},
+		{ivMock, keyName(mkeys.Mock), "Mock interview", "fifteen timed minutes on one design question, with a checklist per phase"},
 	} {
 		items = append(items, menuItem{title: t.key + "  " + t.title, desc: t.desc, chapter: -1, view: t.v})
 	}

@@ -259,7 +259,7 @@ func (m mockModel) View() string {
 	body = append(body, wrapRows(th, stNone, "“"+p.Ask+"”", w, 3)...)
 	left := th.paint(stLabel, "  "+clockText(m.clock.Timeout)+" left")
 	if !m.clock.Running() {
-		left += th.paint(stQueued, "  paused (p resumes)")
+		left += th.paint(stQueued, "  paused ("+keyName(okeys.Pause)+" resumes)")
 	}
 	elapsed := 1 - float64(m.clock.Timeout)/float64(m.planned(m.phase))
 	m.bar.Width = max(w-4, 10)

@@ -377,7 +377,7 @@ func (m appModel) sheet() string {
 			body = append(body, wrapRows(th, stNone, l, m.w, 2)...)
 		}
 	}
-	return frame(body, []string{th.paint(stDim, "any key closes this sheet · q quits")}, m.w, m.h)
+	return frame(body, []string{th.paint(stDim, "any key closes this sheet · "+keyHint(gkeys.Quit))}, m.w, m.h)
 }
 
 // tooSmallView asks for a bigger terminal instead of drawing a broken layout.
@@ -386,7 +386,7 @@ func tooSmallView(th *theme, w, h int) string {
 		fmt.Sprintf("This terminal is %d×%d.", w, h),
 		fmt.Sprintf("The course needs at least %d×%d:", minW, minH),
 		"please enlarge the window.",
-		"q quits.",
+		keyName(gkeys.Quit) + " quits.",
 	}
 	rows := make([]string, 0, h)
 	top := max(0, (h-len(msg))/2)

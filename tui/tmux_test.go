@@ -204,6 +204,9 @@ func TestTmuxCourseAt80x24(t *testing.T) {
 	s.keys("Down", "Enter")
 	s.waitFor("Phase 1 of 4", "Pin down the contract", "3:00 left")
 	s.waitFor("2:5") // the clock runs
+	if esc := s.screen(true); strings.Contains(esc, "\x1b[3") || strings.Contains(esc, "38;") {
+		t.Errorf("NO_COLOR=1 but the interview has colour escapes:\n%q", esc)
+	}
 	s.keys("1", "2")
 	s.waitFor("[✓] 1", "[✓] 2", "[ ] 3")
 	s.keys("n")

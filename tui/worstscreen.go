@@ -109,7 +109,7 @@ func (m *worstModel) fillRows() {
 		case m.running[key]:
 			found = "searching…"
 		case ok && e.err != "":
-			found, bound = "error", "enter: why"
+			found, bound = "error", keyName(wkeys.Load)+": why"
 		case ok:
 			found, over, bound = fmt.Sprint(e.res.MaxInWindow), fmt.Sprint(e.res.Overshoot), e.res.Bound
 		}
