@@ -12,7 +12,7 @@ import (
 // BenchmarkSweepMemory: a million keys' token buckets, then a Sweep once they
 // are all full again; it reports the heap the keys took and what is still
 // held after the sweep and a collection (a Go map keeps the room it grew
-// to, so Keyed rebuilds a shard that shrank to a quarter).
+// to; the sync.Map under Keyed frees the nodes a deletion empties).
 func BenchmarkSweepMemory(b *testing.B) {
 	const n = 1_000_000
 	keys := make([]string, n)
