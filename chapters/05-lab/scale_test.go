@@ -135,7 +135,11 @@ func TestStepCountsWhatExplainShows(t *testing.T) {
 	for _, algo := range Algorithms {
 		for seed := range uint64(10) {
 			p, arrivals, costs := randomRun(t, algo, seed, 400)
-			fast, slow := mustStepper(algo, p), mustStepper(algo, p)
+			fast, err1 := newStepper(algo, p)
+			slow, err2 := newStepper(algo, p)
+			if err1 != nil || err2 != nil {
+				t.Fatal(err1, err2)
+			}
 			for i, now := range arrivals {
 				d1, v1 := fast.step(now, costs[i])
 				d2, v2, _, _ := slow.explain(now, costs[i])
