@@ -8,7 +8,9 @@
 //
 // The engine is pure and deterministic: Run replays arrivals through the
 // real chapter implementations (it never re-implements a rule) and records,
-// per request, the decision, the send time and a snapshot of the key's state.
+// per request, the decision and the send time, in time and memory linear in
+// the number of requests; Result.Explain puts one request's state and reason
+// in words when someone looks at it.
 // Worst searches arrival sequences for the largest upstream burst an
 // algorithm lets through, and Accuracy compares the sliding counter with the
 // exact sliding log on ordinary random traffic.
