@@ -109,25 +109,34 @@ func (c *Counter) remaining(old, inside int, e int64) int {
 	return k
 }
 
-// retryAt is the first instant after t at which the same request fits if
-// nothing else arrives. With no arrivals the estimate only falls (at a
-// sub-window edge the partly covered weight reaches 0 just as the next count
-// takes its place at weight 1), so fits turns true once and stays true:
-// bisect up to the edge of the next N+1 sub-windows, after which every count
-// has left the window. It asks fits itself, so the answer is never early.
+// retryAt is the first instant after t (in sub-window cur) at which the same
+// request fits if nothing else arrives. With no arrivals the estimate only
+// falls, so it walks to the first sub-window whose last nanosecond fits
+// (after N+1 the window is empty and every cost fits), solves fits for e
+// there, and steps to the first e that fits, since floats round: fits has
+// the last word, so the answer is never early.
 func (c *Counter) retryAt(t int64, cost int) int64 {
-	// At the edge hi every count has left (t + (N+1)·S could pass int64 at
-	// the end of the domain; the grid edge stays below it).
-	lo, hi := t, (c.cur+int64(c.n)+1)*c.size // fits is false at lo, true at hi
-	for hi-lo > 1 {
-		mid := lo + (hi-lo)/2
-		if _, e, old, inside := c.view(mid); c.fits(old, inside, e, cost) {
-			hi = mid
-		} else {
-			lo = mid
+	start, old, inside := c.cur*c.size, c.counts[0], c.inside
+	first := t - start // the first e to try
+	for d := 1; !c.fits(old, inside, c.size-1, cost); d++ {
+		start, first, old = start+c.size, 0, 0 // sub-window cur+d
+		if d <= c.n {
+			old = c.counts[d]
+			inside -= old
 		}
 	}
-	return hi
+	e := first
+	if old > 0 { // S-e < (L - inside - cost + 1)*S/old
+		x := (float64(c.limit-inside-cost+1) - tolerance) * float64(c.size) / float64(old)
+		e = max(first, c.size-int64(min(x, float64(c.size))))
+	}
+	for e > first && c.fits(old, inside, e-1, cost) {
+		e--
+	}
+	for !c.fits(old, inside, e, cost) {
+		e++
+	}
+	return start + e
 }
 
 // Estimate is the sliding total the counter would compare with L at now,
