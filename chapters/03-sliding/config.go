@@ -7,9 +7,8 @@ import (
 	"github.com/ratelimit-course/ratelimit/core"
 )
 
-// MaxSubWindows bounds Config.SubWindows (as chapter 06's script does): the
-// counter keeps N+1 counts per key and a rejection's RetryAfter looks at them
-// O(log W) times; past a few dozen the log is the better tool anyway.
+// MaxSubWindows bounds Config.SubWindows, as chapter 06's script does; past a
+// few dozen the log is the better tool anyway.
 const MaxSubWindows = 1000
 
 // Config is one sliding-window policy: at most Limit cost units in any
@@ -17,9 +16,8 @@ const MaxSubWindows = 1000
 type Config struct {
 	Window time.Duration // W
 	Limit  int           // L
-	// SubWindows is N for Counter: W is split into N equal sub-windows. 0 and
-	// 1 both mean the classic two-counter rule (previous and current window).
-	// W must split into whole nanoseconds. Log ignores it.
+	// SubWindows is N for Counter (0 and 1: the classic two counters); W
+	// must split into N whole nanoseconds. Log ignores it.
 	SubWindows int
 }
 
@@ -46,11 +44,10 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// LogState is a sliding log as of its last decision.
+// LogState is a sliding log as of its last decision: the times of the allowed
+// requests still kept, oldest first, a cost-k request k times (entries older
+// than W are dropped at the next decision).
 type LogState struct {
-	// Timestamps of the allowed requests still kept, oldest first (a cost-k
-	// request appears k times). Entries older than W are dropped lazily, at
-	// the next decision.
 	Timestamps []time.Time
 }
 
@@ -64,15 +61,11 @@ type LogState struct {
 type CounterState struct {
 	WindowID   int64
 	Prev, Curr int
-	// Estimate is the value the last decision compared with L (before that
-	// request's own cost was added).
-	Estimate float64
-	// Sub is, when N > 1, the N+1 sub-window counts oldest first: the partly
-	// covered one, then the N inside the window. Nil when N = 1.
-	Sub []int
+	Estimate   float64 // what the last decision compared, before its own cost
+	Sub        []int   // N > 1: the N+1 counts, oldest (partly covered) first; nil for N = 1
 }
 
-// NewLogLimiter returns a sliding-log limiter for many keys.
+// NewLogLimiter and NewCounterLimiter return a limiter for many keys.
 func NewLogLimiter(c Config) (*core.Keyed[*Log], error) {
 	if _, err := NewLog(c); err != nil {
 		return nil, err
@@ -80,7 +73,6 @@ func NewLogLimiter(c Config) (*core.Keyed[*Log], error) {
 	return core.NewKeyed(func() *Log { l, _ := NewLog(c); return l }), nil
 }
 
-// NewCounterLimiter returns a sliding-counter limiter for many keys.
 func NewCounterLimiter(c Config) (*core.Keyed[*Counter], error) {
 	if _, err := NewCounter(c); err != nil {
 		return nil, err
