@@ -104,12 +104,15 @@ func OpenCluster(ctx context.Context) (*Cluster, error) {
 		return nil, ErrNoRedisServer
 	}
 	var lastErr error
-	for attempt := 0; attempt < 3; attempt++ { // a free port may be taken before the node binds it
+	for attempt := 0; attempt < 3 && ctx.Err() == nil; attempt++ { // a free port may be taken before the node binds it
 		c, err := startCluster(ctx, path)
 		if err == nil {
 			return c, nil
 		}
 		lastErr = err
+	}
+	if lastErr == nil {
+		lastErr = ctx.Err()
 	}
 	return nil, lastErr
 }
@@ -216,9 +219,10 @@ func startCluster(ctx context.Context, path string) (c *Cluster, err error) {
 		return nil, err
 	}
 	c = &Cluster{How: "redis-server cluster " + path, path: path, dir: dir, nodes: map[string]*clusterNode{}}
+	started := c // the returns below set c to nil before this runs
 	defer func() {
 		if err != nil {
-			_ = c.Close()
+			_ = started.Close()
 		}
 	}()
 	ports, err := clusterPorts(6)

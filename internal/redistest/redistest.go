@@ -395,6 +395,8 @@ func waitReady(ctx context.Context, addr string, exited <-chan struct{}) error {
 		select {
 		case <-exited:
 			return errors.New("redis-server exited")
+		case <-ctx.Done():
+			return ctx.Err()
 		default:
 		}
 		if ping(ctx, addr, 200*time.Millisecond) == nil {
