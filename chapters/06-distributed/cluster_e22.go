@@ -92,11 +92,39 @@ type E22SplitCase struct {
 	FullShares int   `json:"full_shares"` // four keys, limit 100 each
 }
 
+// The counted phases of E22, as E22Progress names them.
+const (
+	E22PhaseMixed    = "mixed"        // every request a script call, HotPercent from one identity
+	E22PhaseCentral  = "hot-central"  // the hot identity alone, a script call each
+	E22PhasePrefetch = "hot-prefetch" // the hot identity alone, through prefetch
+)
+
+// E22Progress is how far a watched E22 run has got: the counted phase
+// running and the script calls each primary has served in it so far (INFO
+// commandstats, reset when the phase began). Final marks a phase's last
+// report, whose counts are the ones E22Result gives.
+type E22Progress struct {
+	Phase string
+	Hot   string // the hot identity's primary
+	Calls []PrimaryShare
+	Final bool
+}
+
+// E22WatchEvery is how often RunE22Watch reads the counts while a phase runs.
+const E22WatchEvery = 100 * time.Millisecond
+
 // RunE22 measures the hot key (E22) on the cluster behind cc: the share of
 // script calls each primary serves under mixed traffic (INFO commandstats,
 // reset before the run), the hot identity's calls with and without local
 // prefetch, what each admits per window, and the split key.
 func RunE22(ctx context.Context, cc *redis.ClusterClient, c E22Config) (E22Result, error) {
+	return RunE22Watch(ctx, cc, c, nil)
+}
+
+// RunE22Watch is RunE22 that also reports each counted phase to watch as it
+// runs (one report at a time, from other goroutines; nil: none). The reads
+// are INFO calls, which the script counts leave out.
+func RunE22Watch(ctx context.Context, cc *redis.ClusterClient, c E22Config, watch func(E22Progress)) (E22Result, error) {
 	res := E22Result{Config: c, Hot: c.Prefix + "-hot"}
 	if err := c.Validate(); err != nil {
 		return res, err
@@ -116,22 +144,54 @@ func RunE22(ctx context.Context, cc *redis.ClusterClient, c E22Config) (E22Resul
 	}
 	nodes := nodeClients(addrs...)
 	defer closeAll(nodes)
-	counted := func(run func() error) (map[string]int64, error) {
+	read := func() (map[string]int64, error) {
+		m := map[string]int64{}
+		for a, n := range nodes {
+			calls, err := scriptCalls(ctx, n)
+			if err != nil {
+				return nil, err
+			}
+			m[a] = calls
+		}
+		return m, nil
+	}
+	counted := func(phase string, run func() error) (map[string]int64, error) {
 		for _, n := range nodes {
 			if err := n.ConfigResetStat(ctx).Err(); err != nil {
 				return nil, err
 			}
 		}
-		if err := run(); err != nil {
+		stop := make(chan struct{})
+		var watching sync.WaitGroup
+		if watch != nil {
+			watching.Add(1)
+			go func() {
+				defer watching.Done()
+				t := time.NewTicker(E22WatchEvery)
+				defer t.Stop()
+				for {
+					select {
+					case <-stop:
+						return
+					case <-t.C:
+						if m, err := read(); err == nil {
+							watch(E22Progress{Phase: phase, Hot: res.HotPrimary, Calls: shares(top, m)})
+						}
+					}
+				}
+			}()
+		}
+		err := run()
+		close(stop)
+		watching.Wait()
+		if err != nil {
 			return nil, err
 		}
-		m := map[string]int64{}
-		for a, n := range nodes {
-			if m[a], err = scriptCalls(ctx, n); err != nil {
-				return nil, err
-			}
+		m, err := read()
+		if err == nil && watch != nil {
+			watch(E22Progress{Phase: phase, Hot: res.HotPrimary, Calls: shares(top, m), Final: true})
 		}
-		return m, nil
+		return m, err
 	}
 
 	perWindow := c.Requests / c.Windows
@@ -147,7 +207,7 @@ func RunE22(ctx context.Context, cc *redis.ClusterClient, c E22Config) (E22Resul
 	// 1. Mixed traffic, one script call per request.
 	hot, cold := c.HotPercent, 100-c.HotPercent
 	var admitted []atomic.Int64
-	mixed, err := counted(func() error {
+	mixed, err := counted(E22PhaseMixed, func() error {
 		admitted = make([]atomic.Int64, c.Windows)
 		return runWindows(ctx, c.Windows, perWindow, c.Workers, func(w, i int) error {
 			id := res.Hot
@@ -176,9 +236,9 @@ func RunE22(ctx context.Context, cc *redis.ClusterClient, c E22Config) (E22Resul
 	// 2. The hot identity's requests alone, in later windows: once with a
 	// script call each, once through prefetch.
 	nHot := perWindow * c.HotPercent / 100
-	hotOnly := func(first int, decide func(t time.Time, i int) (bool, error)) (map[string]int64, []int64, error) {
+	hotOnly := func(phase string, first int, decide func(t time.Time, i int) (bool, error)) (map[string]int64, []int64, error) {
 		admitted := make([]atomic.Int64, c.Windows)
-		m, err := counted(func() error {
+		m, err := counted(phase, func() error {
 			return runWindows(ctx, c.Windows, nHot, c.Workers, func(w, i int) error {
 				ok, err := decide(at(first+w, i, nHot), i)
 				if ok {
@@ -189,7 +249,7 @@ func RunE22(ctx context.Context, cc *redis.ClusterClient, c E22Config) (E22Resul
 		})
 		return m, loads(admitted), err
 	}
-	m, central, err := hotOnly(c.Windows, func(t time.Time, _ int) (bool, error) {
+	m, central, err := hotOnly(E22PhaseCentral, c.Windows, func(t time.Time, _ int) (bool, error) {
 		d, err := fw.AllowNAt(ctx, res.Hot, t, 1)
 		return d.Allowed, err
 	})
@@ -204,7 +264,7 @@ func RunE22(ctx context.Context, cc *redis.ClusterClient, c E22Config) (E22Resul
 			return res, err
 		}
 	}
-	m, res.PrefetchAdmitted, err = hotOnly(2*c.Windows, func(t time.Time, i int) (bool, error) {
+	m, res.PrefetchAdmitted, err = hotOnly(E22PhasePrefetch, 2*c.Windows, func(t time.Time, i int) (bool, error) {
 		return app[i%len(app)].AllowAt(ctx, t)
 	})
 	if err != nil {
