@@ -23,8 +23,9 @@ const (
 	ivLab
 	ivWorst
 	ivPrefetch
-	ivDrill // the chapter 07 question cards
-	ivMock  // the chapter 07 timed mock interview
+	ivCluster // chapter 06 part 3 on a real Redis Cluster
+	ivDrill   // the chapter 07 question cards
+	ivMock    // the chapter 07 timed mock interview
 )
 
 type chapterEntry struct {
@@ -40,7 +41,7 @@ var uiChapters = []chapterEntry{
 	{3, chapters.README(3), nil},
 	{4, chapters.README(4), nil},
 	{5, chapters.README(5), []interactive{ivLab, ivWorst}},
-	{6, chapters.README(6), []interactive{ivPrefetch}},
+	{6, chapters.README(6), []interactive{ivPrefetch, ivCluster}},
 	{7, chapters.README(7), []interactive{ivDrill, ivMock}},
 	{8, chapters.README(8), nil},
 	{9, chapters.README(9), nil},
@@ -116,7 +117,7 @@ func describeChapter(c chapterEntry) chapterInfo {
 }
 
 var viewName = map[interactive]string{
-	ivLab: "the lab", ivWorst: "worst-case search", ivPrefetch: "the prefetch lab",
+	ivLab: "the lab", ivWorst: "worst-case search", ivPrefetch: "the prefetch lab", ivCluster: "the cluster (E21–E23)",
 	ivDrill: "question cards", ivMock: "mock interview",
 }
 

@@ -35,8 +35,8 @@ var gkeys = globalKeys{
 
 // menuKeys: the chapter list.
 type menuKeys struct {
-	Up, Down, Open, Jump, Filter                key.Binding
-	Lab, Worst, Prefetch, Drill, Mock, Progress key.Binding
+	Up, Down, Open, Jump, Filter                         key.Binding
+	Lab, Worst, Prefetch, Cluster, Drill, Mock, Progress key.Binding
 }
 
 var mkeys = menuKeys{
@@ -48,6 +48,7 @@ var mkeys = menuKeys{
 	Lab:      bind([]string{"L"}, "L", "lab"),
 	Worst:    bind([]string{"W"}, "W", "worst case"),
 	Prefetch: bind([]string{"P"}, "P", "prefetch"),
+	Cluster:  bind([]string{"C"}, "C", "the cluster"),
 	Drill:    bind([]string{"D"}, "D", "drill"),
 	Mock:     bind([]string{"M"}, "M", "mock interview"),
 	Progress: bind([]string{"ctrl+r"}, "ctrl+r", "reset saved progress"),
@@ -60,7 +61,7 @@ func (k menuKeys) ShortHelp() []key.Binding {
 func (k menuKeys) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.Open, k.Jump, k.Filter},
-		{k.Lab, k.Worst, k.Prefetch, k.Drill, k.Mock},
+		{k.Lab, k.Worst, k.Prefetch, k.Cluster, k.Drill, k.Mock},
 		{k.Progress, gkeys.Help, gkeys.Back, gkeys.Quit},
 	}
 }
@@ -233,6 +234,37 @@ func (k pfKeys) FullHelp() [][]key.Binding {
 		{k.Edit, k.Nodes, k.PerNode, k.Limit, k.Batch, k.RTT, k.Order},
 		{k.BatchToggle, fkeys.Done, fkeys.Cancel, gkeys.Back, gkeys.Quit},
 	}
+}
+
+// clusterKeys: chapter 06's run on a real Redis Cluster.
+type clusterKeys struct {
+	Prev, Next, Part, Again, Stop key.Binding
+}
+
+var xkeys = clusterKeys{
+	Prev:  bind([]string{"left", "h", "shift+tab"}, "←", "previous part"),
+	Next:  bind([]string{"right", "l", "tab"}, "→", "next part"),
+	Part:  bind([]string{"1", "2", "3"}, "1-3", "that part"),
+	Again: bind([]string{"r"}, "r", "run again"),
+	Stop:  bind([]string{"esc"}, "esc", "stop the cluster, back"), // gkeys.Back while a run is under way
+}
+
+// clusterHelp is the cluster screen's map, running or not.
+type clusterHelp struct{ running bool }
+
+func (h clusterHelp) ShortHelp() []key.Binding {
+	if h.running {
+		return []key.Binding{xkeys.Next, xkeys.Part, xkeys.Stop, gkeys.Help}
+	}
+	return []key.Binding{xkeys.Next, xkeys.Part, xkeys.Again, gkeys.Back, gkeys.Help}
+}
+
+func (h clusterHelp) FullHelp() [][]key.Binding {
+	back := gkeys.Back
+	if h.running {
+		back = xkeys.Stop
+	}
+	return [][]key.Binding{{xkeys.Prev, xkeys.Next, xkeys.Part}, {xkeys.Again, back, gkeys.Help, gkeys.Quit}}
 }
 
 // drillKeys: the question cards, scored.

@@ -50,6 +50,8 @@ func menuItems() []list.Item {
 		{ivLab, keyName(mkeys.Lab), "Lab: one sequence, two algorithms", "chapter 05's lab, on the first prepared scenario (E1)"},
 		{ivWorst, keyName(mkeys.Worst), "Worst case search", "the arrival sequence that gets the most through one window, per algorithm"},
 		{ivPrefetch, keyName(mkeys.Prefetch), "Prefetch lab", "chapter 06's quota prefetch, request by request (E13)"},
+		{ivCluster, keyName(mkeys.Cluster), "The cluster: a real Redis Cluster", "chapter 06 part 3: starts 3 primaries + 3 replicas " +
+			"from redis-server, then the hot key (E22), a failover (E23) and hash tags (E21)"},
 		{ivDrill, keyName(mkeys.Drill), "Question cards", "chapter 07's drill: answer aloud, reveal, score yourself; missed cards come back first"},
 		{ivMock, keyName(mkeys.Mock), "Mock interview", "fifteen timed minutes on one design question, with a checklist per phase"},
 	} {
@@ -125,6 +127,8 @@ func (m menuModel) shortcut(msg tea.KeyMsg) (tea.Msg, bool) {
 		return open(chapterLink{view: ivWorst, scenario: -1}), true
 	case key.Matches(msg, mkeys.Prefetch):
 		return open(chapterLink{view: ivPrefetch, scenario: -1}), true
+	case key.Matches(msg, mkeys.Cluster):
+		return open(chapterLink{view: ivCluster, scenario: -1}), true
 	case key.Matches(msg, mkeys.Drill):
 		return open(chapterLink{view: ivDrill, scenario: -1}), true
 	case key.Matches(msg, mkeys.Mock):

@@ -24,6 +24,7 @@ const (
 	scrLab
 	scrWorst
 	scrPrefetch
+	scrCluster
 	scrCards
 	scrMock
 )
@@ -57,6 +58,7 @@ type appModel struct {
 	lab     labModel
 	worst   worstModel
 	pf      pfModel
+	cluster clusterModel
 	cards   cardsModel
 	mock    mockModel
 }
@@ -68,7 +70,8 @@ func newAppModel(th *theme, store *progressStore, plain, dark bool, note string)
 	m := appModel{
 		th: th, help: newHelp(th), store: store,
 		menu: newMenuModel(th), chapter: newChapterModel(th, plain, dark), lab: newLabModel(th),
-		worst: newWorstModel(th), pf: newPfModel(th), cards: newCardsModel(th, store), mock: newMockModel(th, store),
+		worst: newWorstModel(th), pf: newPfModel(th), cluster: newClusterModel(th),
+		cards: newCardsModel(th, store), mock: newMockModel(th, store),
 	}
 	m.menu.note = note
 	return m
@@ -80,7 +83,7 @@ func (m appModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
-		var cmds [7]tea.Cmd
+		var cmds [8]tea.Cmd
 		m.menu, cmds[0] = m.menu.Update(msg)
 		m.chapter, cmds[1] = m.chapter.Update(msg)
 		m.lab, cmds[2] = m.lab.Update(msg)
@@ -88,6 +91,7 @@ func (m appModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.pf, cmds[4] = m.pf.Update(msg)
 		m.cards, cmds[5] = m.cards.Update(msg)
 		m.mock, cmds[6] = m.mock.Update(msg)
+		m.cluster, cmds[7] = m.cluster.Update(msg)
 		return m, tea.Batch(cmds[:]...)
 	case openLinkMsg:
 		return m.openLink(msg.link)
@@ -131,6 +135,10 @@ func (m appModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		var cmd tea.Cmd
 		m.worst, cmd = m.worst.Update(msg)
 		return m, cmd
+	case clusterMsg:
+		var cmd tea.Cmd
+		m.cluster, cmd = m.cluster.Update(msg)
+		return m, cmd
 	case tea.KeyMsg:
 		return m.key(msg)
 	}
@@ -165,20 +173,20 @@ func (m appModel) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	}
 	switch {
 	case key.Matches(msg, gkeys.ForceQuit):
-		return m, tea.Quit
+		return m.quit()
 	case m.showAll:
 		if key.Matches(msg, gkeys.Quit) {
-			return m, tea.Quit
+			return m.quit()
 		}
 		m.showAll = false // any other key closes the sheet
 		return m, nil
 	case m.w < minW || m.h < minH:
 		if key.Matches(msg, gkeys.Quit) {
-			return m, tea.Quit
+			return m.quit()
 		}
 		return m, nil // only quitting works on a too-small terminal
 	case !m.capturing() && key.Matches(msg, gkeys.Quit):
-		return m, tea.Quit
+		return m.quit()
 	case !m.capturing() && key.Matches(msg, gkeys.Help):
 		m.showAll = true
 		return m, nil
@@ -186,6 +194,12 @@ func (m appModel) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.pop(), nil
 	}
 	return m.route(msg)
+}
+
+// quit ends the app; a cluster run under way is torn down first.
+func (m appModel) quit() (tea.Model, tea.Cmd) {
+	m.cluster = m.cluster.leave()
+	return m, tea.Quit
 }
 
 // route hands msg to the screen on top, then follows the navigation it
@@ -208,6 +222,8 @@ func (m appModel) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		ask, m.worst.ask = m.worst.ask, nil
 	case scrPrefetch:
 		m.pf, cmd = m.pf.Update(msg)
+	case scrCluster:
+		m.cluster, cmd = m.cluster.Update(msg)
 	case scrCards:
 		m.cards, cmd = m.cards.Update(msg)
 	case scrMock:
@@ -264,6 +280,9 @@ func (m appModel) push(s screen) appModel {
 func (m appModel) pop() appModel {
 	m.lab.pause()
 	m.pf.pause()
+	if m.scr == scrCluster {
+		m.cluster = m.cluster.leave() // its processes go with it
+	}
 	if n := len(m.back); n > 0 {
 		m.scr, m.back = m.back[n-1], m.back[:n-1]
 	} else {
@@ -284,6 +303,10 @@ func (m appModel) openLink(l chapterLink) (tea.Model, tea.Cmd) {
 		return m.Update(openWorstMsg{algo: m.lab.algo[0], params: m.lab.params})
 	case ivPrefetch:
 		return m.push(scrPrefetch), nil
+	case ivCluster:
+		var cmd tea.Cmd
+		m.cluster, cmd = m.cluster.open()
+		return m.push(scrCluster), cmd
 	case ivDrill:
 		m.cards = m.cards.open()
 		return m.push(scrCards), nil
@@ -307,6 +330,8 @@ func (m appModel) topKeys() (helpMap, string) {
 		return m.worst.keyMap(), "worst case"
 	case scrPrefetch:
 		return m.pf.keyMap(), "prefetch lab"
+	case scrCluster:
+		return m.cluster.keyMap(), "the cluster"
 	case scrCards:
 		return m.cards.keyMap(), "question cards"
 	case scrMock:
@@ -335,6 +360,8 @@ func (m appModel) View() string {
 		return m.worst.View()
 	case scrPrefetch:
 		return m.pf.View()
+	case scrCluster:
+		return m.cluster.View()
 	case scrCards:
 		return m.cards.View()
 	case scrMock:

@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/term"
 	"github.com/muesli/termenv"
+	"github.com/redis/go-redis/v9"
 )
 
 // runApp starts the interactive course full-screen. It needs a terminal to
@@ -40,6 +41,9 @@ func runApp(stdout, stderr io.Writer) int {
 	store, note := loadProgress()
 	m := newAppModel(newTheme(), store, plain, dark, note)
 	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithOutput(out), tea.WithInput(tty))
+	// The cluster screen's failover kills a primary on purpose: go-redis
+	// must not log the refused dials over the screen.
+	redis.SetLogger(quietLogger{})
 
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
@@ -51,7 +55,10 @@ func runApp(stdout, stderr io.Writer) int {
 		gone <- why
 		p.Kill()
 	})
-	_, err = p.Run()
+	final, err := p.Run()
+	if fm, ok := final.(appModel); ok {
+		fm.cluster.leave() // killed (a hang-up) or quit: no redis-server outlives the course
+	}
 	select {
 	case why := <-gone:
 		fmt.Fprintln(stderr, "tui: "+why+"; the course stopped")

@@ -198,6 +198,25 @@ func TestTmuxCourseAt80x24(t *testing.T) {
 	s.keys("Escape", "Escape")
 	s.waitFor("Rate limiters for system-design interviews")
 
+	// The cluster screen: with redis-server on PATH it starts a cluster and
+	// shows the load bars; esc stops every process it started.
+	s.keys("C")
+	s.waitFor("06 · The cluster", "hot key (E22)")
+	app := s.panePID()
+	_, noServer := exec.LookPath("redis-server")
+	_, noPgrep := exec.LookPath("pgrep")
+	if noServer == nil && noPgrep == nil {
+		s.waitFor("script calls per primary", "hot █")
+		if out, _ := exec.Command("pgrep", "-P", strconv.Itoa(app), "-x", "redis-server").Output(); len(strings.Fields(string(out))) != 6 {
+			t.Errorf("the cluster screen runs %q redis-server processes, want 6", out)
+		}
+	}
+	s.keys("Escape")
+	s.waitFor("Rate limiters for system-design interviews")
+	if out, err := exec.Command("pgrep", "-P", strconv.Itoa(app), "-x", "redis-server").Output(); noPgrep == nil && err == nil {
+		t.Errorf("redis-server processes left after esc: %s", out)
+	}
+
 	// One mock interview, end to end: the login question.
 	s.keys("M")
 	s.waitFor("Choose the design question", "A login endpoint")
