@@ -3,7 +3,7 @@ GO      ?= go
 PKGS    := ./...
 CH      ?= 02
 
-.PHONY: tui test vet bench bench-peers bench-redis exercise fmt
+.PHONY: tui test vet bench bench-peers bench-redis-peers bench-redis exercise fmt
 
 ## tui: start the interactive course. Built, then run as itself (not under
 ## `go run`), so it is the terminal's own process and ends when the terminal does.
@@ -27,6 +27,10 @@ bench:
 ## bench-peers: core.Keyed beside x/time/rate and go-limiter (module bench/, not in go.mod)
 bench-peers:
 	cd bench && $(GO) test -run '^$$' -bench Peers -benchmem -benchtime 300ms -count 5 . | $(GO) run ./ratios
+
+## bench-redis-peers: chapter 06's scripts beside redis_rate, ulule and INCR on a redis-server of its own (module bench/)
+bench-redis-peers:
+	cd bench && $(GO) test -run '^$$' -bench Redis -benchtime 1x .
 
 ## bench-redis: decisions per second through EVALSHA and MEMORY USAGE per key
 bench-redis:
