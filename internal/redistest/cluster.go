@@ -373,25 +373,10 @@ func portFree(p int) bool {
 // and waits until it answers PING. Full syncs go over the socket at once
 // (no diskless delay), so a replica is in sync a moment after it attaches.
 func spawnNode(ctx context.Context, path string, port int, dir string) (*proc, error) {
-	logfile := filepath.Join(dir, "redis.log")
-	cmd := exec.Command(path, "--port", strconv.Itoa(port), "--bind", "127.0.0.1",
+	return spawn(ctx, path, port, dir,
 		"--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
 		"--cluster-node-timeout", strconv.FormatInt(ClusterNodeTimeout.Milliseconds(), 10),
-		"--save", "", "--appendonly", "no", "--dir", dir, "--daemonize", "no", "--logfile", logfile,
 		"--repl-diskless-sync", "yes", "--repl-diskless-sync-delay", "0")
-	setParentDeath(cmd)
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	p := &proc{cmd: cmd, addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), done: make(chan struct{})}
-	go func() { _ = cmd.Wait(); close(p.done) }()
-	if err := waitReady(ctx, p.addr, p.done); err != nil {
-		_ = cmd.Process.Kill()
-		<-p.done
-		log, _ := os.ReadFile(logfile)
-		return nil, fmt.Errorf("%w: %s", err, lastLine(string(log)))
-	}
-	return p, nil
 }
 
 // waitFor polls cond every 50 ms until it holds, fails, or limit passes.

@@ -365,12 +365,14 @@ type proc struct {
 	done chan struct{}
 }
 
-// spawn starts redis-server on a loopback port with persistence off and
-// waits until it answers PING. On error the process is gone.
-func spawn(ctx context.Context, path string, port int, dir string) (*proc, error) {
+// spawn starts redis-server on a loopback port with persistence off (and
+// any extra settings) and waits until it answers PING. On error the process
+// is gone, and the error carries the server's last log line.
+func spawn(ctx context.Context, path string, port int, dir string, extra ...string) (*proc, error) {
 	// Loopback only: this process serves this machine's tests.
-	cmd := exec.Command(path, "--port", strconv.Itoa(port), "--bind", "127.0.0.1",
-		"--save", "", "--appendonly", "no", "--dir", dir, "--daemonize", "no")
+	args := []string{"--port", strconv.Itoa(port), "--bind", "127.0.0.1",
+		"--save", "", "--appendonly", "no", "--dir", dir, "--daemonize", "no"}
+	cmd := exec.Command(path, append(args, extra...)...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	setParentDeath(cmd)
