@@ -112,3 +112,14 @@ func (k *Keyed[A]) Sweep(now time.Time) int {
 
 // Len reports how many keys hold state.
 func (k *Keyed[A]) Len() int { return int(k.held.Load()) }
+
+// KeyedFrom validates c by building one state with build and returns a Keyed
+// whose every new key's state is built the same way, or build's error. It is
+// how each chapter turns its one-key constructor into a limiter for many
+// keys: KeyedFrom(c, NewTokenBucket).
+func KeyedFrom[A Algorithm, C any](c C, build func(C) (A, error)) (*Keyed[A], error) {
+	if _, err := build(c); err != nil {
+		return nil, err
+	}
+	return NewKeyed(func() A { a, _ := build(c); return a }), nil
+}

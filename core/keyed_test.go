@@ -241,3 +241,25 @@ func TestKeyedSweepWhileDeciding(t *testing.T) {
 		t.Errorf("Len %d, want %d", k.Len(), len(keys))
 	}
 }
+
+// TestKeyedFrom: a bad configuration is the constructor's error and no
+// limiter; a good one gives every key its own fresh state.
+func TestKeyedFrom(t *testing.T) {
+	build := func(limit int) (*counter, error) {
+		if limit < 1 {
+			return nil, BadParam("limit", limit, "an integer >= 1")
+		}
+		return &counter{limit: limit}, nil
+	}
+	if k, err := KeyedFrom(0, build); k != nil || err == nil {
+		t.Fatalf("KeyedFrom(0): %v, %v; want nil and the error", k, err)
+	}
+	k, err := KeyedFrom(1, build)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.UnixMilli(0)
+	if !k.Allow("a", now).Allowed || k.Allow("a", now).Allowed || !k.Allow("b", now).Allowed {
+		t.Fatal("each key must get its own state with limit 1")
+	}
+}

@@ -38,17 +38,7 @@ type State struct {
 }
 
 // NewLimiter returns an aligned fixed-window limiter for many keys.
-func NewLimiter(c Config) (*core.Keyed[*Window], error) {
-	if _, err := New(c); err != nil {
-		return nil, err
-	}
-	return core.NewKeyed(func() *Window { w, _ := New(c); return w }), nil
-}
+func NewLimiter(c Config) (*core.Keyed[*Window], error) { return core.KeyedFrom(c, New) }
 
 // NewTTLLimiter returns a first-hit-TTL fixed-window limiter for many keys.
-func NewTTLLimiter(c Config) (*core.Keyed[*TTLWindow], error) {
-	if _, err := NewTTL(c); err != nil {
-		return nil, err
-	}
-	return core.NewKeyed(func() *TTLWindow { w, _ := NewTTL(c); return w }), nil
-}
+func NewTTLLimiter(c Config) (*core.Keyed[*TTLWindow], error) { return core.KeyedFrom(c, NewTTL) }

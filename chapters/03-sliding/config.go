@@ -66,16 +66,6 @@ type CounterState struct {
 }
 
 // NewLogLimiter and NewCounterLimiter return a limiter for many keys.
-func NewLogLimiter(c Config) (*core.Keyed[*Log], error) {
-	if _, err := NewLog(c); err != nil {
-		return nil, err
-	}
-	return core.NewKeyed(func() *Log { l, _ := NewLog(c); return l }), nil
-}
+func NewLogLimiter(c Config) (*core.Keyed[*Log], error) { return core.KeyedFrom(c, NewLog) }
 
-func NewCounterLimiter(c Config) (*core.Keyed[*Counter], error) {
-	if _, err := NewCounter(c); err != nil {
-		return nil, err
-	}
-	return core.NewKeyed(func() *Counter { k, _ := NewCounter(c); return k }), nil
-}
+func NewCounterLimiter(c Config) (*core.Keyed[*Counter], error) { return core.KeyedFrom(c, NewCounter) }
