@@ -1,6 +1,7 @@
 package framing
 
 import (
+	"fmt"
 	"net/http"
 	"net/netip"
 	"strings"
@@ -32,30 +33,74 @@ type TrustedProxies struct {
 	nets []netip.Prefix
 }
 
+// The widest network a trusted-proxy setting may name: IPv4 /8 (10.0.0.0/8)
+// and IPv6 /7 (fc00::/7, the unique local addresses) are the largest
+// private networks of each family, so a wider one is not a network of your
+// own proxies but a typo or a "trust everyone" in disguise.
+const (
+	MinTrustedV4Bits = 8
+	MinTrustedV6Bits = 7
+)
+
+// ipv4Mapped is ::ffff:0:0/96, every IPv4 address written as IPv6.
+var ipv4Mapped = netip.MustParsePrefix("::ffff:0:0/96")
+
 // NewTrustedProxies parses each network ("10.0.0.0/8", "2001:db8::/32") or
-// single address ("192.0.2.10"); anything else is a *core.ParamError.
+// single address ("192.0.2.10"); anything else is a *core.ParamError. An
+// IPv4-mapped network ("::ffff:10.0.0.0/104") means the IPv4 network it
+// maps (10.0.0.0/8). Three settings that used to go silently wrong are
+// refused: a network wider than IPv4 /8 or IPv6 /7 (0.0.0.0/0 and ::/0
+// trust every peer, and so does ::ffff:0:0/96, which is 0.0.0.0/0 written
+// as IPv6), an IPv6 network shorter than /96 that holds IPv4-mapped
+// addresses (it mixes the two families), and a zone ("fe80::%eth0/64"),
+// which names an interface, not a network.
 func NewTrustedProxies(networks ...string) (TrustedProxies, error) {
 	t := TrustedProxies{}
 	for _, n := range networks {
-		p, err := netip.ParsePrefix(strings.TrimSpace(n))
+		p, err := trustedNetwork(strings.TrimSpace(n))
 		if err != nil {
-			a, aerr := ParseAddr(n)
-			if aerr != nil {
-				return TrustedProxies{}, core.BadParam("trusted proxy", n, "a network such as 10.0.0.0/8 or an address")
-			}
-			p = netip.PrefixFrom(a, a.BitLen())
+			return TrustedProxies{}, err
 		}
-		t.nets = append(t.nets, netip.PrefixFrom(p.Addr().Unmap(), unmapBits(p)).Masked())
+		t.nets = append(t.nets, p)
 	}
 	return t, nil
 }
 
-// unmapBits is the prefix length once an IPv4-mapped network is written as IPv4.
-func unmapBits(p netip.Prefix) int {
-	if p.Addr().Is4In6() {
-		return max(p.Bits()-96, 0)
+// trustedNetwork parses one trusted-proxy setting, masked and, if
+// IPv4-mapped, written as IPv4.
+func trustedNetwork(n string) (netip.Prefix, error) {
+	bad := func(accept string) error { return core.BadParam("trusted proxy", fmt.Sprintf("%.64q", n), accept) }
+	if strings.Contains(n, "%") {
+		return netip.Prefix{}, bad("a network or an address without a zone: a zone names an interface, not a network (write fe80::/64)")
 	}
-	return p.Bits()
+	p, err := netip.ParsePrefix(n)
+	if err != nil {
+		a, aerr := ParseAddr(n)
+		if aerr != nil {
+			return netip.Prefix{}, bad("a network such as 10.0.0.0/8 or an address")
+		}
+		p = netip.PrefixFrom(a, a.BitLen())
+	}
+	p = p.Masked()
+	every := "every %s address"
+	switch {
+	case p.Bits() >= 96 && ipv4Mapped.Contains(p.Addr()):
+		p = netip.PrefixFrom(p.Addr().Unmap(), p.Bits()-96)
+		every = "every %s address, written as IPv4-mapped IPv6"
+	case p.Addr().Is6() && p.Bits() > 0 && p.Overlaps(ipv4Mapped):
+		return netip.Prefix{}, bad("an IPv4-mapped network of at least /96 (a shorter one holds IPv4-mapped and IPv6 addresses together)")
+	}
+	family, least := "IPv6", MinTrustedV6Bits
+	if p.Addr().Is4() {
+		family, least = "IPv4", MinTrustedV4Bits
+	}
+	if p.Bits() == 0 {
+		return netip.Prefix{}, bad(fmt.Sprintf("the network of your own proxies, at least /%d for %s; this one is "+every+", so any peer could name any client", least, family, family))
+	}
+	if p.Bits() < least {
+		return netip.Prefix{}, bad(fmt.Sprintf("the network of your own proxies, at least /%d for %s; a wider one trusts strangers to name their client", least, family))
+	}
+	return p, nil
 }
 
 // Trusts reports whether a is one of the trusted proxies.

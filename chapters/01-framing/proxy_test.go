@@ -2,6 +2,7 @@ package framing
 
 import (
 	"errors"
+	"fmt"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -87,6 +88,56 @@ func TestNewTrustedProxiesRejectsBadInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	for addr, want := range map[string]bool{"10.200.0.1": true, "192.0.2.77": true, "192.0.3.1": false, "11.0.0.1": false} {
+		a, _ := ParseAddr(addr)
+		if tp.Trusts(a) != want {
+			t.Errorf("Trusts(%s) = %v, want %v", addr, !want, want)
+		}
+	}
+}
+
+// TestTrustedProxySettingsThatSilentlyGoWrong is issue 7's finding:
+// "::ffff:0:0/96" became 0.0.0.0/0 and trusted every IPv4 peer (1,000 of
+// 1,000 spoofed requests admitted), "0.0.0.0/0" and "::/0" were accepted
+// silently, and "fe80::%eth0/64" parsed as the single address fe80::. Each
+// is refused now with one error that names the setting and what is accepted.
+func TestTrustedProxySettingsThatSilentlyGoWrong(t *testing.T) {
+	cases := []struct{ setting, says string }{
+		{"::ffff:0:0/96", "every IPv4 address"},
+		{"::ffff:0.0.0.0/96", "every IPv4 address"},
+		{"::ffff:0:0/80", "IPv4-mapped"},
+		{"0.0.0.0/0", "every IPv4 address"},
+		{"::/0", "every IPv6 address"},
+		{"0.0.0.0/1", "at least /8"},
+		{"2000::/3", "at least /7"},
+		{"fe80::%eth0/64", "zone"},
+		{"fe80::1%eth0", "zone"},
+	}
+	for _, c := range cases {
+		tp, err := NewTrustedProxies("10.0.0.0/8", c.setting)
+		var pe *core.ParamError
+		if !errors.As(err, &pe) || pe.Param != "trusted proxy" || !strings.Contains(err.Error(), c.says) {
+			t.Errorf("NewTrustedProxies(%q) = %v, err %v; want a ParamError naming the trusted proxy and saying %q", c.setting, tp.nets, err, c.says)
+		}
+		if err != nil && strings.Count(err.Error(), "\n") != 0 {
+			t.Errorf("%q: a multi-line error %q", c.setting, err)
+		}
+	}
+	// What the refused setting used to do: trust every IPv4 peer, so each
+	// spoofed X-Forwarded-For entry was a new client.
+	if tp, err := NewTrustedProxies("::ffff:0:0/96"); err == nil {
+		spoofed := map[string]bool{}
+		for i := 0; i < 1000; i++ {
+			a, _ := tp.Client("198.51.100.7:5000", []string{fmt.Sprintf("192.0.%d.%d", i/256, i%256)})
+			spoofed[a.String()] = true
+		}
+		t.Errorf("::ffff:0:0/96 accepted: 1,000 spoofed requests from one peer became %d clients", len(spoofed))
+	}
+	// Narrower IPv4-mapped networks still mean their IPv4 network.
+	tp, err := NewTrustedProxies("::ffff:10.0.0.0/104", "fe80::/64", "fd00::/8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for addr, want := range map[string]bool{"10.1.2.3": true, "11.0.0.1": false, "fe80::1": true, "fe80:0:0:1::1": false, "fd12::1": true} {
 		a, _ := ParseAddr(addr)
 		if tp.Trusts(a) != want {
 			t.Errorf("Trusts(%s) = %v, want %v", addr, !want, want)
