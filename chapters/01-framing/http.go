@@ -229,6 +229,12 @@ type LimitConfig struct {
 // after its state turns idle (a plan's bucket refills within its window),
 // so at any time the limiters hold at most the keys seen in the last
 // SweepEvery plus one refill time, however many keys have come and gone.
+// The request clock is an edge and can jump, so the schedule does not
+// trust one reading: a sweep runs at the earlier of the request's time and
+// the previous request's (a single timestamp far ahead neither sweeps in
+// the future, where every key looks idle, nor pushes the next sweep out of
+// reach), and a clock found more than SweepEvery before the last sweep
+// makes a sweep due at once.
 func Limit(cfg LimitConfig) (func(http.Handler) http.Handler, error) {
 	if len(cfg.Limiters) == 0 {
 		return nil, core.BadParam("limiters", "none", "one limiter per plan name")
@@ -260,14 +266,24 @@ func Limit(cfg LimitConfig) (func(http.Handler) http.Handler, error) {
 	if cfg.Quota == nil {
 		cfg.Quota = QuotaFor
 	}
-	var nextSweep atomic.Int64 // Unix ns; the first request sweeps (nothing) and sets it
+	var swept, prev atomic.Int64 // Unix ns: the last sweep's instant, the previous request's
+	every := int64(cfg.SweepEvery)
 	sweep := func(now time.Time) {
-		due := nextSweep.Load()
-		if now.UnixNano() < due || !nextSweep.CompareAndSwap(due, now.Add(cfg.SweepEvery).UnixNano()) {
-			return
+		t := now.UnixNano()
+		p := prev.Swap(t)
+		last := swept.Load()
+		if p != 0 && (t-last < every && last-t <= every) {
+			return // not due, and the clock has not fallen back past a period
+		}
+		at := t
+		if p != 0 {
+			at = min(t, p) // one stray timestamp cannot sweep in the future
+		}
+		if !swept.CompareAndSwap(last, at) {
+			return // another request sweeps
 		}
 		for _, s := range sweepers {
-			s.Sweep(now)
+			s.Sweep(time.Unix(0, at))
 		}
 	}
 	return func(next http.Handler) http.Handler {

@@ -665,6 +665,88 @@ func TestRotatedIdentitiesKeepStateBounded(t *testing.T) {
 	}
 }
 
+// TestChainSweepSurvivesAClockJump is issue 3's finding: one request
+// stamped a year ahead, then the clock back, and the sweep stopped (it was
+// next due a year later): 200,000 rotated identities left 200,000 keys and
+// +51 MB against a bound of 12,100; and the sweep that ran at the future
+// instant found every key idle there and dropped it, so a key that had
+// spent its budget got a fresh one. The chain now sweeps at the earlier of
+// the request's time and the previous request's, so one stray timestamp
+// cannot sweep in the future, and a clock that falls back by more than a
+// sweep period makes a sweep due at once. Both jumps are run: a single
+// request a year ahead, and the clock set back a year for good.
+func TestChainSweepSurvivesAClockJump(t *testing.T) {
+	if testing.Short() {
+		t.Skip("200k requests")
+	}
+	for _, jump := range []struct {
+		name string
+		at   func(c *clock) // what the clock does after the spender's minute
+	}{
+		{"one request a year ahead", func(c *clock) {}},
+		{"the clock back a year for good", func(c *clock) { c.Advance(-365 * 24 * time.Hour) }},
+	} {
+		t.Run(jump.name, func(t *testing.T) {
+			const n, perSecond = 200_000, 100
+			free := bucketFor(t, framing.Free)
+			s := newServer(t, framing.Config{Identify: framing.IdentifyByAddress(framing.Free, framing.TrustedProxies{}),
+				Key: framing.KeyByIP(framing.DefaultIPGrouping), LimitConfig: framing.LimitConfig{Limiters: map[string]framing.Limiter{"free": free}}})
+			s.clk.Advance(400 * 24 * time.Hour) // room to fall back a year
+			r := httptest.NewRequest(http.MethodGet, "/read", nil)
+			w := httptest.NewRecorder()
+			send := func(addr string) int { // a fresh recorder: one keeps its first status
+				r.RemoteAddr = addr
+				w := httptest.NewRecorder()
+				s.h.ServeHTTP(w, r)
+				return w.Code
+			}
+			// A client spends its whole budget.
+			for i := 0; i < 60; i++ {
+				send("198.51.100.7:5000")
+			}
+			if send("198.51.100.7:5000") != http.StatusTooManyRequests {
+				t.Fatal("the 61st request in one instant passed")
+			}
+			// One request stamped a year ahead, then the clock as it was.
+			s.clk.Advance(365 * 24 * time.Hour)
+			send("203.0.113.9:5000")
+			s.clk.Advance(-365 * 24 * time.Hour)
+			jump.at(s.clk)
+			if jump.name == "one request a year ahead" && send("198.51.100.7:5000") != http.StatusTooManyRequests {
+				t.Error("after the stray timestamp the spent client got a fresh budget")
+			}
+			heap := func() uint64 {
+				runtime.GC()
+				var m runtime.MemStats
+				runtime.ReadMemStats(&m)
+				return m.HeapInuse
+			}
+			before := heap()
+			most := 0
+			for i := 0; i < n; i++ {
+				r.RemoteAddr = fmt.Sprintf("[2001:db8:%x:%x::1]:443", i>>16, i&0xffff)
+				clear(w.Header())
+				s.h.ServeHTTP(w, r)
+				if i%perSecond == perSecond-1 {
+					s.clk.Advance(time.Second)
+				}
+				if i%1000 == 0 {
+					most = max(most, free.Len())
+				}
+			}
+			grew := int64(heap()) - int64(before)
+			bound := perSecond*(60+60) + perSecond
+			t.Logf("keys at the end %d, at most %d (bound %d); heap in use grew %.1f MB", free.Len(), most, bound, float64(grew)/1e6)
+			if l := free.Len(); l > bound || most > bound {
+				t.Fatalf("limiter keys after the jump: %d at the end, %d at most; bound %d", l, most, bound)
+			}
+			if grew > 8<<20 {
+				t.Fatalf("heap in use grew %.1f MB, want < 8 MB", float64(grew)/1e6)
+			}
+		})
+	}
+}
+
 func TestChainLimiterErrorAndBadConfig(t *testing.T) {
 	cfg := framing.Config{LimitConfig: framing.LimitConfig{
 		Limiters: freeOnly(t),
