@@ -83,7 +83,9 @@ func (p Period) windowID(t time.Time) int64 {
 
 // Quota is a usage plan's total allowance per period: a fixed window, so it
 // resets all at once and does nothing against second-level bursts. Limit 0
-// means no quota.
+// means no quota. The window a key counts in only moves forward: a request
+// stamped in an earlier period (a front end whose clock is behind) is
+// counted in the current one, never a reason to reset.
 type Quota struct {
 	Limit  int
 	Period Period
@@ -259,7 +261,11 @@ func (g *Gateway) Handle(r Request) GatewayResult {
 			q = &quotaCount{}
 			g.quota[r.APIKey] = q
 		}
-		if w := p.Quota.Period.windowID(r.At); w != q.window {
+		// The period only moves forward. Front ends' clocks disagree, so
+		// around a boundary timestamps from both periods interleave; a
+		// reset on "another period" would reset on every one of them. A
+		// request stamped in an earlier period counts in the current one.
+		if w := p.Quota.Period.windowID(r.At); w > q.window {
 			q.window, q.used = w, 0
 		}
 		if q.used >= p.Quota.Limit {

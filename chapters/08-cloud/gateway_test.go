@@ -228,3 +228,38 @@ func TestGatewayRejectsBadConfig(t *testing.T) {
 		}
 	}
 }
+
+// TestGatewayQuotaSurvivesSkewAcrossAPeriodBoundary is issue 4's finding:
+// the quota reset whenever a request's timestamp named another period than
+// the last one counted, in either direction, so two front ends whose clocks
+// sit 1 s apart around midnight reset it on every request: a daily quota
+// of 100 admitted 1,000 of 1,000. The period now only moves forward: a
+// request stamped in an earlier period than the one counting is counted in
+// the later one, so at most 100 pass in each day (here 1 + 100).
+func TestGatewayQuotaSurvivesSkewAcrossAPeriodBoundary(t *testing.T) {
+	midnight := time.Date(2026, 3, 11, 0, 0, 0, 0, time.UTC)
+	for _, first := range []string{"behind", "ahead"} {
+		t.Run("the first node "+first, func(t *testing.T) {
+			g := gateway(t, cloud.GatewayConfig{Nodes: 2,
+				Plans: []cloud.UsagePlan{plan("q", 10000, 5000, cloud.Quota{Limit: 100, Period: cloud.Day}, "k")}})
+			skew := []time.Duration{-500 * time.Millisecond, 500 * time.Millisecond} // the two clocks, 1 s apart
+			if first == "ahead" {
+				skew[0], skew[1] = skew[1], skew[0]
+			}
+			admitted := 0
+			for i := 0; i < 1000; i++ {
+				at := midnight.Add(time.Duration(i)*time.Microsecond + skew[i%2]) // round robin: node i%2
+				if g.Handle(cloud.Request{At: at, APIKey: "k"}).Status == http.StatusOK {
+					admitted++
+				}
+			}
+			want := 100
+			if first == "behind" {
+				want = 101 // one counted before midnight, then the new day's 100
+			}
+			if admitted != want {
+				t.Fatalf("%d of 1,000 admitted around midnight by a daily quota of 100, want %d", admitted, want)
+			}
+		})
+	}
+}
