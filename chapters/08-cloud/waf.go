@@ -3,6 +3,8 @@ package cloud
 import (
 	"fmt"
 	"net/http"
+	"net/netip"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -71,7 +73,18 @@ type RateRule struct {
 	// BlockStatus is the status of a blocked request; 0 means 403, the
 	// WAF's default block response.
 	BlockStatus int
+	// IPv6Prefix groups IPv6 addresses (the source or the forwarded IP) by
+	// their first IPv6Prefix bits, so that one key counts a whole network.
+	// It is the model's option, not AWS's: a rate-based rule makes every
+	// distinct address its own aggregation instance, and a client holding
+	// a /64 has 2^64 of them. 0 means no grouping, as on AWS; otherwise 32
+	// to 128 (64 is one customer's subnet). IPv4 addresses stay single.
+	IPv6Prefix int
 }
+
+// MinIPv6Prefix is the widest IPv6 grouping the model accepts: a /32 is a
+// provider's allocation; wider than that is one key for strangers.
+const MinIPv6Prefix = 32
 
 // WAF is an executable model of one rate-based rule. It counts every
 // request a key sends in the trailing window, blocked ones included, so a
@@ -93,14 +106,50 @@ type RateRule struct {
 // to have the proxy in front overwrite the header rather than append to it.
 // A request without a custom key's header is still not counted, as on AWS.
 //
-// State is bounded: once per window, keys with no request left inside it
-// are dropped.
+// IPv6 addresses are counted one by one, as AWS does, unless the rule's
+// IPv6Prefix groups them (the model's option; AWS has none).
+//
+// State is bounded per key and in keys. A key keeps the times of its latest
+// Limit + 1 requests and no more: more than Limit requests fall in the
+// window exactly when the oldest of those is inside it, so Limit + 1 times
+// decide every request exactly, whatever the sender's rate. And once per
+// window, keys with no request left inside it are dropped.
 type WAF struct {
 	rule      RateRule
 	proxies   framing.TrustedProxies
-	seen      map[string][]int64 // key → request times (ns) inside the window
+	group     framing.IPGrouping // IPv4 /32, IPv6 /IPv6Prefix (or /128)
+	seen      map[string]*recent // key → its latest request times
 	nextSweep int64              // Unix ns of the next sweep of empty keys
 }
+
+// recent is a ring of a key's latest request times (Unix ns), oldest first
+// from start, at most Limit + 1 of them.
+type recent struct {
+	t     []int64
+	start int
+}
+
+// add records now, dropping the oldest time once n are held.
+func (r *recent) add(now int64, n int) {
+	if len(r.t) < n {
+		r.t = append(r.t, now)
+		return
+	}
+	r.t[r.start] = now
+	r.start = (r.start + 1) % n
+}
+
+// at is the i-th time held, oldest first.
+func (r *recent) at(i int) int64 { return r.t[(r.start+i)%len(r.t)] }
+
+// after counts the times held later than cut (requests arrive in order,
+// so the held times are sorted).
+func (r *recent) after(cut int64) int {
+	return len(r.t) - sort.Search(len(r.t), func(i int) bool { return r.at(i) > cut })
+}
+
+// newest is the latest time held.
+func (r *recent) newest() int64 { return r.at(len(r.t) - 1) }
 
 // NewWAF validates the rule: a window other than 1, 2, 5 or 10 minutes, a
 // limit below 10 and a trusted proxy that is not a network or an address
@@ -132,6 +181,16 @@ func NewWAF(rule RateRule) (*WAF, error) {
 	default:
 		return nil, core.BadParam("aggregation key", rule.Key, "IP, FORWARDED_IP or CUSTOM_KEYS")
 	}
+	if rule.IPv6Prefix != 0 && (rule.IPv6Prefix < MinIPv6Prefix || rule.IPv6Prefix > 128) {
+		return nil, core.BadParam("ipv6 prefix", rule.IPv6Prefix, fmt.Sprintf("0 (each address its own key, as AWS counts) or a prefix length from %d to 128", MinIPv6Prefix))
+	}
+	if rule.IPv6Prefix != 0 && rule.Key == ByCustom {
+		return nil, core.BadParam("ipv6 prefix", rule.IPv6Prefix, "0 with custom keys (it groups the IP or forwarded-IP key)")
+	}
+	group := framing.IPGrouping{V4Prefix: 32, V6Prefix: 128}
+	if rule.IPv6Prefix != 0 {
+		group.V6Prefix = rule.IPv6Prefix
+	}
 	if rule.BlockStatus == 0 {
 		rule.BlockStatus = http.StatusForbidden
 	}
@@ -139,7 +198,7 @@ func NewWAF(rule RateRule) (*WAF, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &WAF{rule: rule, proxies: proxies, seen: map[string][]int64{}}, nil
+	return &WAF{rule: rule, proxies: proxies, group: group, seen: map[string]*recent{}}, nil
 }
 
 // Rule returns the validated rule, defaults filled in.
@@ -150,7 +209,7 @@ type WAFVerdict struct {
 	Blocked bool
 	Status  int    // BlockStatus when blocked, 0 otherwise
 	Key     string // the aggregation key, "" if the request was not counted
-	Count   int    // requests from Key in the window, this one included
+	Count   int    // requests from Key in the window, this one included, up to Limit + 1 (all a key keeps)
 }
 
 // Key is the aggregation key the rule reads from r, or "" if it has none.
@@ -158,11 +217,11 @@ func (w *WAF) Key(r Request) string {
 	switch w.rule.Key {
 	case ByIP:
 		if ip, err := framing.ParseAddr(r.SourceIP); err == nil {
-			return "ip:" + ip.String()
+			return "ip:" + w.address(ip)
 		}
 	case ByForwardedIP:
 		if ip, err := w.proxies.Client(r.SourceIP, r.Header.Values(w.rule.ForwardedHeader)); err == nil {
-			return "fwd:" + ip.String()
+			return "fwd:" + w.address(ip)
 		}
 	case ByCustom:
 		parts := make([]string, len(w.rule.CustomHeaders))
@@ -178,6 +237,16 @@ func (w *WAF) Key(r Request) string {
 	return ""
 }
 
+// address is ip as a key: the address itself, or its IPv6 network when the
+// rule groups IPv6.
+func (w *WAF) address(ip netip.Addr) string {
+	if ip.Is4() || w.group.V6Prefix == 128 {
+		return ip.String()
+	}
+	p, _ := ip.Prefix(w.group.V6Prefix) // a valid length: checked by NewWAF
+	return p.String()
+}
+
 // Inspect counts r and decides: blocked while the key's count in the
 // trailing window (now - Window, now] is above the limit.
 func (w *WAF) Inspect(r Request) WAFVerdict {
@@ -188,22 +257,21 @@ func (w *WAF) Inspect(r Request) WAFVerdict {
 	now := r.At.UnixNano()
 	cut := now - int64(w.rule.Window)
 	if now >= w.nextSweep {
-		for k, ts := range w.seen {
-			if ts[len(ts)-1] <= cut {
+		for k, rec := range w.seen {
+			if rec.newest() <= cut {
 				delete(w.seen, k)
 			}
 		}
 		w.nextSweep = now + int64(w.rule.Window)
 	}
-	ts := w.seen[key]
-	i := 0
-	for i < len(ts) && ts[i] <= cut {
-		i++
+	rec := w.seen[key]
+	if rec == nil {
+		rec = &recent{t: make([]int64, 0, min(w.rule.Limit+1, 16))}
+		w.seen[key] = rec
 	}
-	ts = append(ts[i:], now)
-	w.seen[key] = ts
-	v := WAFVerdict{Key: key, Count: len(ts)}
-	if len(ts) > w.rule.Limit {
+	rec.add(now, w.rule.Limit+1)
+	v := WAFVerdict{Key: key, Count: rec.after(cut)}
+	if v.Count > w.rule.Limit {
 		v.Blocked, v.Status = true, w.rule.BlockStatus
 	}
 	return v

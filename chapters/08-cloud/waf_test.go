@@ -3,7 +3,9 @@ package cloud_test
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -228,5 +230,115 @@ func TestE18_WAFBlockedRequestsNeverReachTheApp(t *testing.T) {
 	}
 	if appCalls != 10 || blocked != 15 {
 		t.Fatalf("app saw %d, WAF blocked %d; want 10 and 15", appCalls, blocked)
+	}
+}
+
+// TestWAFGroupsIPv6ByPrefixOnlyWhenAsked is issue 5's first finding: 1,000
+// addresses of one /64, ten requests allowed per window, and none blocked.
+// That is what AWS WAF does (each distinct address is its own aggregation
+// instance; the rule has no prefix option), so the model keeps it as the
+// default and says so, and offers the grouping a limiter needs as an
+// explicit option of the model: IPv6Prefix 64 blocks 990 of the 1,000.
+func TestWAFGroupsIPv6ByPrefixOnlyWhenAsked(t *testing.T) {
+	for _, c := range []struct {
+		prefix, blocked int
+		key             string
+	}{
+		{0, 0, "ip:2001:db8:1:2::3e7"},    // as AWS: every address is a key
+		{64, 990, "ip:2001:db8:1:2::/64"}, // the model's option: one key per /64
+		{48, 990, "ip:2001:db8:1::/48"},   // or a wider one
+		{128, 0, "ip:2001:db8:1:2::3e7"},  // 128 groups nothing
+	} {
+		for _, key := range []cloud.KeyType{cloud.ByIP, cloud.ByForwardedIP} {
+			w := waf(t, cloud.RateRule{Window: time.Minute, Limit: 10, Key: key, IPv6Prefix: c.prefix})
+			blocked := 0
+			var last cloud.WAFVerdict
+			for i := 0; i < 1000; i++ {
+				src := fmt.Sprintf("[2001:db8:1:2::%x]:443", i)
+				last = w.Inspect(cloud.Request{At: at(int64(i)), SourceIP: src})
+				if last.Blocked {
+					blocked++
+				}
+			}
+			want := strings.Replace(c.key, "ip:", map[cloud.KeyType]string{cloud.ByIP: "ip:", cloud.ByForwardedIP: "fwd:"}[key], 1)
+			if blocked != c.blocked || last.Key != want {
+				t.Errorf("%v, IPv6Prefix %d: %d of 1,000 from one /64 blocked, last key %q; want %d and %q", key, c.prefix, blocked, last.Key, c.blocked, want)
+			}
+		}
+	}
+	// IPv4 is untouched by the option, and the option is checked.
+	w := waf(t, cloud.RateRule{Limit: 10, IPv6Prefix: 64})
+	if k := w.Key(cloud.Request{SourceIP: "198.51.100.7:5000"}); k != "ip:198.51.100.7" {
+		t.Errorf("an IPv4 source keyed %q under IPv6Prefix 64", k)
+	}
+	for _, bad := range []cloud.RateRule{{Limit: 10, IPv6Prefix: 12}, {Limit: 10, IPv6Prefix: 129}, {Limit: 10, IPv6Prefix: -1},
+		{Limit: 10, Key: cloud.ByCustom, CustomHeaders: []string{"X-Api-Key"}, IPv6Prefix: 64}} {
+		var pe *core.ParamError
+		if _, err := cloud.NewWAF(bad); !errors.As(err, &pe) || pe.Param != "ipv6 prefix" {
+			t.Errorf("%+v: err %v, want a ParamError naming the ipv6 prefix", bad, err)
+		}
+	}
+}
+
+// TestWAFStateIsBoundedPerKey is issue 5's second finding: the model kept
+// the time of every request a key sent inside the window, blocked ones
+// included, so one source at 10,000 per second for 300 s held 3,000,000
+// times (+25.8 MB). Whether more than Limit requests fall in the window
+// needs only the latest Limit + 1 times, so that is all a key keeps now:
+// 11 times for a limit of 10, whatever the rate, and the same decisions.
+func TestWAFStateIsBoundedPerKey(t *testing.T) {
+	if testing.Short() {
+		t.Skip("3M requests")
+	}
+	heap := func() uint64 {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapInuse
+	}
+	w := waf(t, cloud.RateRule{Window: 5 * time.Minute, Limit: 10, Key: cloud.ByIP})
+	before := heap()
+	blocked, counted := 0, 0
+	r := cloud.Request{SourceIP: "198.51.100.7:5000"}
+	for i := int64(0); i < 10_000*300; i++ {
+		r.At = t0.Add(time.Duration(i) * 100 * time.Microsecond)
+		v := w.Inspect(r)
+		if v.Blocked {
+			blocked++
+		}
+		counted = max(counted, v.Count)
+	}
+	grew := int64(heap()) - int64(before)
+	t.Logf("blocked %d of 3,000,000; heap in use grew %.2f MB; largest count reported %d", blocked, float64(grew)/1e6, counted)
+	if blocked != 3_000_000-10 {
+		t.Fatalf("%d of 3,000,000 blocked, want all but the first 10", blocked)
+	}
+	if grew > 1<<20 {
+		t.Fatalf("one key at 10,000 per second for 300 s grew the heap %.1f MB, want < 1 MB", float64(grew)/1e6)
+	}
+	runtime.KeepAlive(w)
+}
+
+// TestWAFKeepsTheDecisionsOfTheFullLog: on seeded random traffic the
+// bounded state decides every request as a log of every request time does.
+func TestWAFKeepsTheDecisionsOfTheFullLog(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 8))
+	for run := 0; run < 50; run++ {
+		limit := 10 + rng.IntN(20)
+		w := waf(t, cloud.RateRule{Window: time.Minute, Limit: limit, Key: cloud.ByIP})
+		var log []time.Time // every request time of the one source inside the window
+		now := t0
+		for i := 0; i < 2000; i++ {
+			now = now.Add(time.Duration(rng.ExpFloat64() * float64(time.Duration(1+rng.IntN(12))*time.Second)))
+			log = append(log, now)
+			for now.Sub(log[0]) >= time.Minute { // (now - W, now] is the window
+				log = log[1:]
+			}
+			in := len(log)
+			v := w.Inspect(cloud.Request{At: now, SourceIP: "198.51.100.7"})
+			if v.Blocked != (in > limit) || v.Count != min(in, limit+1) {
+				t.Fatalf("run %d, request %d: blocked %v count %d; the full log has %d in the window (limit %d)", run, i, v.Blocked, v.Count, in, limit)
+			}
+		}
 	}
 }
