@@ -94,9 +94,9 @@ func NewCostTable(costs map[string]int, maxCost int) (CostTable, error) {
 // NormalizePath reads a URL path (already percent-decoded once, as
 // http.Request.URL.Path is) the way a router does before it matches: rooted
 // at "/", cleaned by path.Clean (empty segments, "." and ".." and a
-// trailing slash go), and ASCII case folded, because some routers (Express
-// by default, IIS) match /UPLOAD to /upload and a limiter in front of them
-// must charge what the request may reach. It never decodes again: a second
+// trailing slash go), and lower-cased, because some routers (Express by
+// default) match /UPLOAD to /upload and a limiter in front of them must
+// charge what the request may reach. It never decodes again: a second
 // decoding is a router bug an attacker would look for, not a rule.
 func NormalizePath(p string) string {
 	if !strings.HasPrefix(p, "/") {

@@ -69,7 +69,7 @@ func TestRawPathIsNotARoute(t *testing.T) {
 // was an exact match on the raw path, so /upload/, //upload, /UPLOAD,
 // /./upload, /upload%2F and /upload/x.png all cost 1 instead of 5. The
 // table now reads the path as a router would before it prices it: decoded
-// once, cleaned (path.Clean), ASCII case folded, and matched against the
+// once, cleaned (path.Clean), lower-cased, and matched against the
 // listed routes segment by segment, longest first. Each row says why.
 func TestRoutePricingNormalisesLikeARouter(t *testing.T) {
 	cases := []struct {
@@ -82,7 +82,7 @@ func TestRoutePricingNormalisesLikeARouter(t *testing.T) {
 		{"//upload", "/upload", 5, "empty segments collapse (ServeMux redirects to the clean path)"},
 		{"/./upload", "/upload", 5, "dot segments are removed (RFC 3986 5.2.4)"},
 		{"/read/../upload", "/upload", 5, "a .. segment climbs out of /read"},
-		{"/UPLOAD", "/upload", 5, "case folded: Express and IIS route it to /upload; price the route it may reach"},
+		{"/UPLOAD", "/upload", 5, "case folded: Express routes it to /upload by default; price the route it may reach"},
 		{"/%55pload", "/upload", 5, "percent-encoding of an unreserved letter is decoded"},
 		{"/upload%2F", "/upload", 5, "an encoded slash is decoded once into the path, then cleaned"},
 		{"/upload/x.png", "/upload", 5, "a listed route covers its subtree"},
