@@ -9,7 +9,9 @@
 // Regions). A WAF rate-based rule: a count over a 1, 2, 5 or 10-minute
 // window per IP, forwarded IP or custom key (headers, cookies, query
 // arguments, paths, labels …), blocking while the count stays above a
-// threshold of at least 10. Stack chains them in front of a service limiter,
+// threshold of at least 10; like AWS it counts every IPv6 address on its
+// own, and groups them by prefix only when asked (RateRule.IPv6Prefix, the
+// model's option, not the product's). Stack chains them in front of a service limiter,
 // WAF → gateway → service, and reports which layer stopped each request.
 //
 // The models are deliberately minimal: enough to reproduce every fact of
