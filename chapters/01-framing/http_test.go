@@ -615,6 +615,35 @@ func TestClientIPBehindProxiesInTheChain(t *testing.T) {
 	}
 }
 
+// heapInUse is the heap in use after a collection.
+func heapInUse() uint64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapInuse
+}
+
+// rotate sends n clients, each from a fresh IPv6 /64, perSecond per second
+// on the server's clock, and reports the most keys free held (sampled every
+// 1,000 requests) and how much the heap in use grew.
+func rotate(s *server, free *core.Keyed[*buckets.TokenBucket], n, perSecond int) (most int, grew int64) {
+	before := heapInUse()
+	r := httptest.NewRequest(http.MethodGet, "/read", nil)
+	w := httptest.NewRecorder() // reused: only the limiter's state is measured
+	for i := 0; i < n; i++ {
+		r.RemoteAddr = fmt.Sprintf("[2001:db8:%x:%x::1]:443", i>>16, i&0xffff)
+		clear(w.Header())
+		s.h.ServeHTTP(w, r)
+		if i%perSecond == perSecond-1 {
+			s.clk.Advance(time.Second)
+		}
+		if i%1000 == 0 {
+			most = max(most, free.Len())
+		}
+	}
+	return most, int64(heapInUse()) - int64(before)
+}
+
 // TestRotatedIdentitiesKeepStateBounded is issue 11's finding: every new
 // key left state behind and nothing swept it (200k rotated keys: +18 MB).
 // 200,000 clients, each from a fresh IPv6 /64, arrive at 100 per second for
@@ -630,27 +659,7 @@ func TestRotatedIdentitiesKeepStateBounded(t *testing.T) {
 	free := bucketFor(t, framing.Free)
 	s := newServer(t, framing.Config{Identify: framing.IdentifyByAddress(framing.Free, framing.TrustedProxies{}),
 		Key: framing.KeyByIP(framing.DefaultIPGrouping), LimitConfig: framing.LimitConfig{Limiters: map[string]framing.Limiter{"free": free}}})
-	heap := func() uint64 {
-		runtime.GC()
-		var m runtime.MemStats
-		runtime.ReadMemStats(&m)
-		return m.HeapInuse
-	}
-	before := heap()
-	r := httptest.NewRequest(http.MethodGet, "/read", nil)
-	w := httptest.NewRecorder()
-	most := 0
-	for i := 0; i < n; i++ {
-		r.RemoteAddr = fmt.Sprintf("[2001:db8:%x:%x::1]:443", i>>16, i&0xffff)
-		clear(w.Header())
-		s.h.ServeHTTP(w, r)
-		if i%perSecond == perSecond-1 {
-			s.clk.Advance(time.Second)
-		}
-		if i%1000 == 0 {
-			most = max(most, free.Len())
-		}
-	}
+	most, grew := rotate(s, free, n, perSecond)
 	if s.calls != n {
 		t.Fatalf("%d of %d first requests passed", s.calls, n)
 	}
@@ -658,7 +667,6 @@ func TestRotatedIdentitiesKeepStateBounded(t *testing.T) {
 	if l := free.Len(); l > bound || most > bound {
 		t.Fatalf("limiter keys: %d at the end, %d at most; bound %d", l, most, bound)
 	}
-	grew := int64(heap()) - int64(before)
 	t.Logf("keys at the end %d, at most %d (bound %d); heap in use grew %.1f MB", free.Len(), most, bound, float64(grew)/1e6)
 	if grew > 8<<20 {
 		t.Fatalf("heap in use grew %.1f MB over 200k rotated identities, want < 8 MB", float64(grew)/1e6)
@@ -695,7 +703,6 @@ func TestChainSweepSurvivesAClockJump(t *testing.T) {
 				Key: framing.KeyByIP(framing.DefaultIPGrouping), LimitConfig: framing.LimitConfig{Limiters: map[string]framing.Limiter{"free": free}}})
 			s.clk.Advance(400 * 24 * time.Hour) // room to fall back a year
 			r := httptest.NewRequest(http.MethodGet, "/read", nil)
-			w := httptest.NewRecorder()
 			send := func(addr string) int { // a fresh recorder: one keeps its first status
 				r.RemoteAddr = addr
 				w := httptest.NewRecorder()
@@ -717,26 +724,7 @@ func TestChainSweepSurvivesAClockJump(t *testing.T) {
 			if jump.name == "one request a year ahead" && send("198.51.100.7:5000") != http.StatusTooManyRequests {
 				t.Error("after the stray timestamp the spent client got a fresh budget")
 			}
-			heap := func() uint64 {
-				runtime.GC()
-				var m runtime.MemStats
-				runtime.ReadMemStats(&m)
-				return m.HeapInuse
-			}
-			before := heap()
-			most := 0
-			for i := 0; i < n; i++ {
-				r.RemoteAddr = fmt.Sprintf("[2001:db8:%x:%x::1]:443", i>>16, i&0xffff)
-				clear(w.Header())
-				s.h.ServeHTTP(w, r)
-				if i%perSecond == perSecond-1 {
-					s.clk.Advance(time.Second)
-				}
-				if i%1000 == 0 {
-					most = max(most, free.Len())
-				}
-			}
-			grew := int64(heap()) - int64(before)
+			most, grew := rotate(s, free, n, perSecond)
 			bound := perSecond*(60+60) + perSecond
 			t.Logf("keys at the end %d, at most %d (bound %d); heap in use grew %.1f MB", free.Len(), most, bound, float64(grew)/1e6)
 			if l := free.Len(); l > bound || most > bound {
