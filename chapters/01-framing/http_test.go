@@ -533,6 +533,22 @@ func TestRawPathsShareOneBudget(t *testing.T) {
 	}
 }
 
+// TestRouteSpellingsPayTheUploadPrice is issue 9 seen through the chain:
+// each spelling of an upload cost 1, so a free key's 60 permits bought 60
+// uploads in one instant; priced as the route a router hands it to, each
+// costs 5 and the key gets 12.
+func TestRouteSpellingsPayTheUploadPrice(t *testing.T) {
+	for _, path := range []string{"/upload/", "//upload", "/UPLOAD", "/./upload", "/upload%2F", "/upload/x.png"} {
+		s := newServer(t, framing.Config{LimitConfig: framing.LimitConfig{Limiters: freeOnly(t)}})
+		for i := 0; i < 61; i++ {
+			s.do(freeKey, path)
+		}
+		if s.calls != 12 {
+			t.Errorf("%s: %d of 61 uploads in one instant passed, want 12 (60 permits at 5 each)", path, s.calls)
+		}
+	}
+}
+
 func TestChainKeyChoices(t *testing.T) {
 	// (API key, route): uploads cannot starve reads.
 	s := newServer(t, framing.Config{Key: framing.KeyByAPIKeyAndRoute, LimitConfig: framing.LimitConfig{Limiters: freeOnly(t)}})
