@@ -266,3 +266,32 @@ func MockNames() []string {
 	}
 	return names
 }
+
+// LongForm is the prompt run on the 45-minute track: LongForm(p)[i] belongs
+// to Track[i] and is timed by Track[i].Minutes. Scoping keeps the short
+// form's first phase; the design phase adds the API and the drawn request
+// path to sharing the state; the deep dives are the algorithm and the
+// failure phases; the wrap-up is the prompt's pushbacks, each with the
+// first point of a strong answer.
+func LongForm(p Prompt) []MockPhase {
+	if len(p.Phases) != len(Skeleton) {
+		return nil
+	}
+	design := MockPhase{
+		Questions: append([]string{"What is the limiter's API?", "Draw the request path: where does each limit live?"}, p.Phases[2].Questions...),
+		Checklist: append([]Point{
+			{"The API: ShouldRateLimit(domain, descriptors, hits) returns a code, what remains and the reset", "07", "ShouldRateLimit"},
+			{"The request path drawn, client to Redis Cluster, with the limit each hop holds and its cost", "07", "request path"},
+		}, p.Phases[2].Checklist...),
+	}
+	dives := MockPhase{
+		Questions: append(append([]string{}, p.Phases[1].Questions...), p.Phases[3].Questions...),
+		Checklist: append(append([]Point{}, p.Phases[1].Checklist...), p.Phases[3].Checklist...),
+	}
+	var wrapUp MockPhase
+	for _, q := range PushbackFor(p) {
+		wrapUp.Questions = append(wrapUp.Questions, q.Prompt)
+		wrapUp.Checklist = append(wrapUp.Checklist, Point{q.Strong[0], q.Chapter, q.Cue})
+	}
+	return []MockPhase{p.Phases[0], design, dives, wrapUp}
+}

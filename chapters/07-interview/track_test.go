@@ -240,3 +240,31 @@ func TestPushbackHasTheTenPromptsWithProof(t *testing.T) {
 		}
 	}
 }
+
+// TestLongFormRunsEveryPromptOnTheTrack: each prompt has four phases on the
+// 45-minute track, each with questions and points the keys 1-9 can tick,
+// every point taught where it says, and the wrap-up made of its pushbacks.
+func TestLongFormRunsEveryPromptOnTheTrack(t *testing.T) {
+	for _, p := range Mock {
+		long := LongForm(p)
+		if len(long) != len(Track) {
+			t.Fatalf("%s: %d phases on the track, want %d", p.Name, len(long), len(Track))
+		}
+		for i, ph := range long {
+			if len(ph.Questions) == 0 || len(ph.Checklist) < 2 || len(ph.Checklist) > 9 {
+				t.Errorf("%s phase %d (%s): %d questions, %d points", p.Name, i+1, Track[i].Title, len(ph.Questions), len(ph.Checklist))
+			}
+			for _, pt := range ph.Checklist {
+				if !strings.Contains(courseText(pt.Chapter), strings.ToLower(pt.Cue)) {
+					t.Errorf("%s phase %d %q: chapter %s never says %q", p.Name, i+1, pt.Text, pt.Chapter, pt.Cue)
+				}
+			}
+		}
+		if len(long[3].Questions) != len(p.Pushback) || long[3].Questions[0] != PushbackFor(p)[0].Prompt {
+			t.Errorf("%s: the wrap-up does not throw the prompt's pushbacks", p.Name)
+		}
+	}
+	if LongForm(Prompt{}) != nil {
+		t.Error("a prompt without the four phases has no long form")
+	}
+}
