@@ -185,6 +185,7 @@ var traced = map[string]string{
 	"1.5":       "FragmentationHigh: the planning bound numbers.go states as an assumption",
 	"2,000,000": "the pushback's premise (PushbackRPS)",
 	"128":       "Redis's default zset-max-listpack-entries",
+	"100,000":   "TestMemoryPerKeyWithinTheRange's number of keys",
 }
 
 // TestEveryNumberIsTraced: every figure chapter 07's text quotes is derived
