@@ -186,6 +186,7 @@ var traced = map[string]string{
 	"2,000,000": "the pushback's premise (PushbackRPS)",
 	"128":       "Redis's default zset-max-listpack-entries",
 	"100,000":   "TestMemoryPerKeyWithinTheRange's number of keys",
+	"235":       "TestMemoryPerKeyWithinTheRange: used_memory per key, asserted 225 to 245",
 }
 
 // TestEveryNumberIsTraced: every figure chapter 07's text quotes is derived
