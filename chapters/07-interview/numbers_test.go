@@ -60,9 +60,8 @@ func TestFirstPrinciplesNumbers(t *testing.T) {
 // interviewText is every text chapter 07 says, each with where it is said.
 func interviewText() map[string]string {
 	out := map[string]string{}
-	for i, s := range Skeleton {
+	for _, s := range Skeleton {
 		out["skeleton "+s.Title] = strings.Join(append([]string{s.Title}, s.Points...), "\n")
-		_ = i
 	}
 	for _, p := range Track {
 		var b strings.Builder
