@@ -1,14 +1,17 @@
-// Package interview is chapter 07: the course packed into a 15-minute
-// answer. It holds, as data, the answer skeleton (four steps with their
-// minutes, a capacity estimate among them), the selection table (one row per
-// algorithm: what a key stores, the worst burst it lets upstream, what it
-// gives up, where it is found), the overload table beside it (in-flight
-// limits and priority shedding, which no rate per key replaces) and a drill
-// of questions with model answers covering every chapter.
+// Package interview is chapter 07: the course packed into a 45-minute
+// interview and its 15-minute short form. It holds, as data, the track
+// (requirements, the API and the request path, deep dives, wrap-up and
+// pushback, each phase with what to say first, what to draw, a checklist
+// and the trade-offs an interviewer probes), the request path as a diagram
+// of at most 80 columns, the skeleton, the selection table (one row per
+// algorithm) and the overload table beside it, the capacity figures derived
+// from chapter 06's measurements, a pushback bank, and a drill of cards
+// with stable ids, a sentence to say first and the proof.
 //
 // The data is rendered into this chapter's README (a test keeps the two in
-// step) and shown by the TUI (`go run ./tui drill`, `--json` for the cards as
-// data). Every row's "max in any W" claim is checked against chapter 05's
-// worst-case search, and the drill's figures against the course's code, so
-// neither can drift from it.
+// step) and shown by the TUI (`go run ./tui drill`, `go run ./tui
+// interview`). Every row's "max in any W" claim is checked against chapter
+// 05's worst-case search, the capacity figures are computed from named
+// measurements, and every number the text quotes must be derived here,
+// stated by another chapter or named with its source.
 package interview

@@ -12,7 +12,8 @@ var update = flag.Bool("update", false, "rewrite README.md's generated blocks fr
 // generated lists the README blocks that are rendered from data.
 func generated() map[string]string {
 	return map[string]string{"skeleton": SkeletonMarkdown(), "selection": SelectionMarkdown(),
-		"overload": OverloadMarkdown(), "drill": DrillMarkdown()}
+		"overload": OverloadMarkdown(), "drill": DrillMarkdown(), "track": TrackMarkdown(),
+		"diagram": "```\n" + Diagram() + "```\n", "pushback": PushbackMarkdown(), "numbers": NumbersMarkdown()}
 }
 
 func block(readme, name string) (start, end int, ok bool) {
@@ -99,8 +100,8 @@ func TestE19_SelectionTableRows(t *testing.T) {
 }
 
 func TestDrillCoversEveryChapter(t *testing.T) {
-	if len(Drill) < 25 {
-		t.Fatalf("%d questions, want at least 25", len(Drill))
+	if len(Drill) < 45 {
+		t.Fatalf("%d questions, want at least 45", len(Drill))
 	}
 	got := strings.Join(DrillChapters(), " ")
 	if want := "01 02 03 04 05 06 07 08 09"; got != want {
@@ -111,7 +112,12 @@ func TestDrillCoversEveryChapter(t *testing.T) {
 	topics := []string{"placement", "boundary attack", "sliding counter error", "GCRA vs leaky queue", "double spend",
 		"clock skew", "hot keys and prefetch", "fail open or closed", "the 429 contract", "client retries", "IPv6 escalation", "cloud layers",
 		"in flight vs rate", "shedding and 429 vs 503", "sizing memory and shards", "many regions", "shadow rollout",
-		"LLM token budget", "tenant fairness", "Redis failover", "choosing the limit", "credential stuffing"}
+		"LLM token budget", "tenant fairness", "Redis failover", "choosing the limit", "credential stuffing",
+		// The 45-minute track's topics (issue 07).
+		"the api", "rules and overrides", "library sidecar or service", "local deny cache", "envoy and rlqs",
+		"per-PoP counting", "edge and ddos layering", "managed redis", "what to alert on", "cgnat and shared ips",
+		"grpc and streaming", "app-limited guard", "two million per second", "429 below the limit",
+		"one region down", "tight retry loop"}
 	have := map[string]bool{}
 	for _, q := range Drill {
 		if have[q.Topic] {
@@ -167,7 +173,12 @@ func TestDrillCardsSayWhatTheCourseFixed(t *testing.T) {
 		{"cloud layers", []string{"cookie", "lag", "REST APIs only"}, nil},
 		{"what the client sees", []string{"custom response", "CloudFront", "Region"}, nil},
 		{"gateway throttles", []string{"10,000", "5,000", "2,500", "1,250", "one per stage"}, nil},
-		{"sizing memory and shards", []string{"136 B", "168 B", "123 B", "22k", "129k", "0.4 to 1.1x"}, nil},
+		{"sizing memory and shards", []string{"136 B", "168 B", "expires entry", "fragmentation", "224 to 384 B", "5.8 µs", "173k", "79k", "3 to 6 primaries", "replicas add no decision capacity"},
+			[]string{"22k", "129k", "50k", "1.4 to 1.7 GB"}},
+		{"sliding log cost", []string{"32 to 123 B", "listpack", "skiplist"}, []string{"about 123 B per entry once"}},
+		{"token bucket burst", []string{"half-open", "convention", "C + R x W = 3 + 3 = 6"}, nil},
+		{"the 429 contract", []string{"should not point earlier than t", "the course's convention"}, []string{"on a 429 t equals Retry-After"}},
+		{"cloud layers", []string{"one API key per user approximates it, best effort", "two keys"}, []string{"Neither enforces"}},
 		{"in flight vs rate", []string{"100 x 0.2 = 20", "500", "4 per second"}, nil},
 		{"shedding and 429 vs 503", []string{"800 ordinary and 200 critical", "503"}, nil},
 		{"many regions", []string{"633", "60", "1,000"}, nil},
@@ -201,7 +212,7 @@ func TestOverloadTableMentionsInFlightAndShedding(t *testing.T) {
 		}
 	}
 	all := SkeletonMarkdown()
-	for _, s := range []string{"in flight", "shed by priority", "503", "keys x bytes per key", "decisions/s per shard", "shadow mode"} {
+	for _, s := range []string{"in flight", "shed by priority", "503", "keys x bytes per key", "primaries", "shadow mode"} {
 		if !strings.Contains(all, s) {
 			t.Errorf("the skeleton does not mention %q", s)
 		}

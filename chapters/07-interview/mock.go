@@ -21,12 +21,15 @@ type MockPhase struct {
 }
 
 // Prompt is one design question of the mock interview. Phases[i] belongs to
-// Skeleton[i]: the same four steps, timed by Skeleton[i].Minutes.
+// Skeleton[i]: the same four steps, timed by Skeleton[i].Minutes. In the
+// 45-minute track (Track) the same phases run longer, and once the design is
+// on the board the interviewer throws the prompt's pushbacks.
 type Prompt struct {
-	Name   string // short id for the command line, e.g. "per-user-api"
-	Title  string // a few words
-	Ask    string // what the interviewer says first
-	Phases []MockPhase
+	Name     string // short id for the command line, e.g. "per-user-api"
+	Title    string // a few words
+	Ask      string // what the interviewer says first
+	Phases   []MockPhase
+	Pushback []string // ids into Pushback, in the order thrown (PushbackFor)
 }
 
 // Mock is the mock interview's question bank.
@@ -58,7 +61,7 @@ var Mock = []Prompt{
 				Checklist: []Point{
 					{"A fixed window lets 2L through across a boundary (E1: 6 within 300 ms at L = 3)", "02", "2L"},
 					{"Pick a row of the selection table and say what it gives up", "07", "gives up"},
-					{"Memory: 10 M keys x 168 B (token bucket) is about 1.7 GB; a log costs about 123 B per entry", "07", "168 B"},
+					{"Memory: MEMORY USAGE's 168 B plus what it leaves out is 224 to 384 B per token-bucket key, 2.2 to 3.8 GB for 10 M keys per copy", "07", "224 to 384 B"},
 				},
 			},
 			{
@@ -70,7 +73,7 @@ var Mock = []Prompt{
 					{"Per-node counters multiply the limit by the node count (3 nodes at 10/s let 30 through)", "06", "30 through"},
 					{"One shared counter per key: read, decide, write and expire in one Lua script", "06", "Lua"},
 					{"Take the time from the Redis server (TIME), not from each node's clock", "06", "TIME"},
-					{"Shards: plan on about 50k decisions/s per shard", "07", "50k"},
+					{"Primaries from server time: 5.8 µs a decision is 173k/s per core pipelined, 79k/s at one round trip; 3 to 6 primaries at half a core", "07", "3 to 6 primaries"},
 				},
 			},
 			{
@@ -85,6 +88,7 @@ var Mock = []Prompt{
 				},
 			},
 		},
+		Pushback: []string{"two-million-rps", "429-below-limit", "redis-down", "rules-change-weekly", "cgnat", "how-know-works"},
 	},
 	{
 		Name:  "login",
@@ -137,6 +141,7 @@ var Mock = []Prompt{
 				},
 			},
 		},
+		Pushback: []string{"cgnat", "redis-down", "tight-retry-loop", "why-not-only-edge"},
 	},
 	{
 		Name:  "llm-gateway",
@@ -188,6 +193,7 @@ var Mock = []Prompt{
 				},
 			},
 		},
+		Pushback: []string{"llm-tokens", "region-down", "tight-retry-loop", "how-know-works"},
 	},
 	{
 		Name:  "partner-api",
@@ -238,6 +244,7 @@ var Mock = []Prompt{
 				},
 			},
 		},
+		Pushback: []string{"why-not-only-edge", "429-below-limit", "rules-change-weekly", "managed-redis", "grpc-streaming"},
 	},
 }
 
@@ -258,4 +265,33 @@ func MockNames() []string {
 		names[i] = p.Name
 	}
 	return names
+}
+
+// LongForm is the prompt run on the 45-minute track: LongForm(p)[i] belongs
+// to Track[i] and is timed by Track[i].Minutes. Scoping keeps the short
+// form's first phase; the design phase adds the API and the drawn request
+// path to sharing the state; the deep dives are the algorithm and the
+// failure phases; the wrap-up is the prompt's pushbacks, each with the
+// first point of a strong answer.
+func LongForm(p Prompt) []MockPhase {
+	if len(p.Phases) != len(Skeleton) {
+		return nil
+	}
+	design := MockPhase{
+		Questions: append([]string{"What is the limiter's API?", "Draw the request path: where does each limit live?"}, p.Phases[2].Questions...),
+		Checklist: append([]Point{
+			{"The API: ShouldRateLimit(domain, descriptors, hits) returns a code, what remains and the reset", "07", "ShouldRateLimit"},
+			{"The request path drawn, client to Redis Cluster, with the limit each hop holds and its cost", "07", "request path"},
+		}, p.Phases[2].Checklist...),
+	}
+	dives := MockPhase{
+		Questions: append(append([]string{}, p.Phases[1].Questions...), p.Phases[3].Questions...),
+		Checklist: append(append([]Point{}, p.Phases[1].Checklist...), p.Phases[3].Checklist...),
+	}
+	var wrapUp MockPhase
+	for _, q := range PushbackFor(p) {
+		wrapUp.Questions = append(wrapUp.Questions, q.Prompt)
+		wrapUp.Checklist = append(wrapUp.Checklist, Point{q.Strong[0], q.Chapter, q.Cue})
+	}
+	return []MockPhase{p.Phases[0], design, dives, wrapUp}
 }

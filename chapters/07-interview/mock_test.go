@@ -72,9 +72,9 @@ func TestMockPointsAreTaughtWhereTheySay(t *testing.T) {
 // The checklist's figures are the course's figures, not new ones.
 func TestMockFiguresMatchTheCourse(t *testing.T) {
 	for _, c := range []struct{ prompt, figure, chapter string }{
-		{"per-user-api", "168 B", "07"},
-		{"per-user-api", "1.7 GB", "07"},
-		{"per-user-api", "50k", "07"},
+		{"per-user-api", "224 to 384 B", "07"},
+		{"per-user-api", "2.2 to 3.8 GB", "07"},
+		{"per-user-api", "3 to 6 primaries", "07"},
 		{"per-user-api", "30 through", "06"},
 		{"llm-gateway", "2,500", "09"},
 		{"llm-gateway", "100 rps x 0.2 s = 20", "07"},

@@ -103,7 +103,7 @@ var Overload = []Control{
 		"needs a release on every path, timeouts included", "Envoy circuit breakers (max_requests), Netflix concurrency-limits"},
 	{"Priority shedding", "total work when the service, not one client, is overloaded",
 		"load (utilisation, queue, latency) and a reserve per priority", "503 + Retry-After, lowest priority first; 1,000 slots with 20% reserved, 900 ordinary + 300 critical offered: 800 + 200 admitted",
-		"ordinary traffic under overload", "Google SRE criticality levels, Envoy overload manager"},
+		"ordinary traffic under overload", "Google SRE criticality levels; Stripe's fleet usage load shedder (its 20% reserve)"},
 }
 
 var overloadHeader = []string{"Control", "Holds down", "Keeps", "Rejects with", "Gives up", "Commonly found in"}

@@ -12,9 +12,10 @@ type Step struct {
 	Points  []string // what to say, in order
 }
 
-// Skeleton is the 15-minute answer: contract first, then the algorithm, then
-// many machines, then failure and the response. Do not open with a Redis
-// command.
+// Skeleton is the 15-minute answer, the short form of Track: contract
+// first, then the algorithm, then many machines, then failure and the
+// response. Do not open with a Redis command. Its figures are derived in
+// numbers.go from chapter 06's measurements.
 var Skeleton = []Step{
 	{3, "Pin down the contract and the scale", []string{
 		"Who is the key: user, API key, IP (grouped by CIDR, escalating /64 to /56 to /48 for IPv6), or (key, route)? On login: the network before authentication and the account being tried.",
@@ -23,11 +24,11 @@ var Skeleton = []Step{
 	}},
 	{5, "Pick the algorithm and the per-key state", []string{
 		"Choose a row of the selection table and say what it gives up: the boundary spike, the estimate's error, bursts reaching upstream, or queueing delay.",
-		"Estimate the memory: keys x bytes per key. 10 M active keys x 136 B (fixed window, sliding counter, GCRA) is about 1.4 GB, x 168 B (token bucket) about 1.7 GB; a sliding log pays about 123 B per entry, 1.2 MB per key at L = 10,000.",
+		"Estimate the memory: keys x bytes per key. MEMORY USAGE says 168 B for a token bucket (136 B fixed window, sliding counter, GCRA) and leaves out the expires entry, the hash-table buckets and fragmentation: plan 224 to 384 B per token-bucket key, 2.2 to 3.8 GB for 10 M keys per copy, times 1 + replicas; a sliding log pays 32 to 123 B per entry.",
 	}},
 	{4, "Share the state atomically across machines", []string{
 		"One shared counter per key; read, compute, write and set the expiry in one Lua script; take the time from the Redis server.",
-		"Estimate the shards: one Redis did about 22k INCR/s with one client and 129k/s with eight (2 cores, loopback), a script 0.4-1.1x of that: plan on about 50k decisions/s per shard, so 200k/s is four shards plus headroom.",
+		"Estimate the shards from server time: a token-bucket script costs 5.8 µs of Redis's one thread, so one core makes 173k decisions/s with round trips amortised (pipelining) and 79k/s at one request per round trip; at half a core each, 200k/s is 3 to 6 primaries. Replicas add no decision capacity.",
 		"Hot keys: do not split the key; prefetch quota locally and accept that some of it strands on idle nodes.",
 	}},
 	{3, "Failure, overload, monitoring and the response", []string{

@@ -1,0 +1,117 @@
+package interview
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Push is one pushback the mock interviewer throws at the candidate once the
+// design is on the board, with what a strong answer contains and where the
+// course proves it.
+type Push struct {
+	ID      string   // stable, for the command line and saved progress
+	Prompt  string   // what the interviewer says
+	Strong  []string // what a strong answer contains, in order
+	Chapter string   // "01" … "09": the chapter that proves it
+	Cue     string   // a phrase of that chapter's README or drill cards
+	Proof   string   // the test, table or source that proves it
+	Card    string   // the drill card to practise it (a Question.ID)
+}
+
+// Pushback is the mock's pushback bank. Each prompt of Mock names the ones
+// it throws (Prompt.Pushback); PushbackFor returns them.
+var Pushback = []Push{
+	{"rules-change-weekly", "The rules change weekly, and sales promises one customer a higher limit by Friday.",
+		[]string{"Limits are rules, not code: a domain of nested descriptors, per-plan tiers, per-customer overrides as more specific descriptors.",
+			"Validate a new version, swap it in atomically, keep the old rules on error and count the failure; counters of unchanged rules survive.",
+			"Hot reload by polling or push, reviewed like code, and a new limit starts in shadow mode."},
+		"07", "hot reload", "chapter 10's E37 (rules change without a restart), pending; the rules model in this chapter", "07/rules and overrides"},
+	{"two-million-rps", "Now it is 2 million requests per second.",
+		[]string{"Redo the arithmetic: 5.8 µs per decision is 173k/s per core pipelined, 79k/s at one round trip, so 24 to 51 primaries at half a core each.",
+			"Keep most decisions off Redis: deny cache for keys over their limit, prefetch for hot keys, pipelining per node, floods stopped at the edge.",
+			"A hot key stays on one primary whatever the cluster size: prefetch, not shards."},
+		"07", "24 to 51 primaries", "TestFirstPrinciplesNumbers from chapter 06's server time; TestE22_HotKey", "07/two million per second"},
+	{"why-not-only-edge", "Why not do all of it at the edge?",
+		[]string{"The edge sees addresses and headers, not the verified user, and counts per PoP: a client reaching two PoPs has two budgets.",
+			"A WAF rule's window is at least a minute with a threshold of at least 10, and it acts after a lag.",
+			"Traffic that enters behind the edge is not counted; the edge is for floods, the service for contracts."},
+		"08", "at least 10", "TestE18_NoConfigEnforcesFivePerSecondPerUser; Cloudflare's per-data-centre counters", "07/edge and ddos layering"},
+	{"region-down", "One of your three regions is down and its users fail over to the other two.",
+		[]string{"A static split now rejects legitimate traffic while the lost region's share sits unused.",
+			"Leases weighted by recent demand move the quota to where the requests arrive; async sync overshoots by regions x rate x lag.",
+			"No decision waits on a cross-region call; without the coordinator, keep the last leases, never unlimited."},
+		"09", "leases", "TestE27_ManyRegions (633 admitted by a static split, all 1,000 by leases)", "07/one region down"},
+	{"redis-down", "Redis is down.",
+		[]string{"Decided per endpoint in advance: closed for login, OTP and reset; open through a small local bucket for reads; about global / nodes for billed calls.",
+			"A deadline of a few ms and a breaker in front, so the outage does not become latency.",
+			"Count every fail-open decision and alert on it; after a failover, a bounded over-admission (106 of 1,000 in chapter 06)."},
+		"06", "fail open", "the Guard's failure policy (E15); TestE23_FailoverLosesCounts", "06/fail open or closed"},
+	{"429-below-limit", "A customer says they get 429s while they are below their limit.",
+		[]string{"Find the rule and the key that rejected (log, RateLimit-Policy), then the usual causes:",
+			"A shared key (their servers behind one NAT address, one API key for many users), or a burst inside an average that is under the limit.",
+			"Another layer answered first (WAF 403, the gateway's account throttle), per-node limits on uneven balancing, or counted retries.",
+			"Near-limit signals and shadow logs per key show it before the customer does."},
+		"07", "below their limit", "the selection table's max in any W (TestE19_MaxInWindowMatchesWorstCaseSearch); chapter 08's layers", "07/429 below the limit"},
+	{"cgnat", "Many of your users share one IP address behind carrier-grade NAT.",
+		[]string{"A per-IP limit becomes a limit on everyone behind that address; a /24 widens it to a neighbourhood.",
+			"Key by the verified user or API key; keep per-IP limits for before authentication, generous, and challenge rather than block.",
+			"For IPv6, count the /64 and escalate to /56 and /48 only as far as the abuse reaches."},
+		"01", "collateral", "chapter 01's IP grouping; TestDrillIPv6EscalationNumbers", "07/cgnat and shared ips"},
+	{"llm-tokens", "Limit LLM tokens, not requests.",
+		[]string{"Reserve input plus the maximum output up front (500 + 2,000 = 2,500), refund what was not used.",
+			"Of five concurrent requests against 10,000 tokens a minute four are admitted; each refunds 1,700.",
+			"Keep a request-rate or in-flight limit beside the token budget."},
+		"09", "refund", "TestE28_ReserveThenRefund; TestDrillLLMBudgetNumbers", "09/LLM token budget"},
+	{"tight-retry-loop", "A client retries every rejection in a tight loop.",
+		[]string{"Make the rejection cheap: the deny cache answers an over-limit key from memory, without Redis.",
+			"Send an honest Retry-After; a second, stricter rule blocks or challenges a key that keeps hammering.",
+			"Clients wait Retry-After plus jitter, retry at one layer inside a 10% retry budget, and throttle themselves adaptively."},
+		"09", "retry budget", "chapter 10's E34 (deny cache), pending; TestE26_RetryHerd, TestE26_AdaptiveThrottle", "07/tight retry loop"},
+	{"how-know-works", "How do you know it works? What do you alert on?",
+		[]string{"Per rule: decisions, 429s and the 429 rate with the top keys; near-limit keys; shadow would-rejects against enforced rejects.",
+			"Per store: p99 against the budget, errors and timeouts, and the fail-open count: requests that went unlimited.",
+			"Page on the limiter failing (fail-open rising, store p99 over budget), not on customers being limited."},
+		"07", "fail-open count", "TestE31_ShadowMode, TestE31_NearLimit; chapter 10's metrics (E38), pending", "07/what to alert on"},
+	{"grpc-streaming", "Half of the traffic is gRPC streams and WebSockets that stay open for hours.",
+		[]string{"Reject a call over quota with RESOURCE_EXHAUSTED (google.rpc's mapping of 429); keep UNAVAILABLE for overload.",
+			"Limit stream and connection opens per key, messages per stream with a local bucket, and concurrent streams per key."},
+		"07", "RESOURCE_EXHAUSTED", "google.rpc.Code (RESOURCE_EXHAUSTED, HTTP mapping 429)", "07/grpc and streaming"},
+	{"managed-redis", "You deploy on ElastiCache with the defaults.",
+		[]string{"The default maxmemory-policy is volatile-lru: every limiter key has a TTL, so each one is an eviction candidate.",
+			"An evicted key is a fresh limit: 300 of 300 admitted against L = 50 in chapter 06 (E20).",
+			"Set noeviction or dedicate the cluster; never decide from a replica, whose counts are stale."},
+		"06", "volatile-lru", "TestE20_EvictionOverAdmits; AWS and Google Cloud documentation of the default", "07/managed redis"},
+}
+
+// PushbackByID finds a pushback by its id.
+func PushbackByID(id string) (Push, bool) {
+	for _, p := range Pushback {
+		if p.ID == id {
+			return p, true
+		}
+	}
+	return Push{}, false
+}
+
+// PushbackFor lists the pushbacks a prompt throws, in its order.
+func PushbackFor(p Prompt) []Push {
+	var out []Push
+	for _, id := range p.Pushback {
+		if q, ok := PushbackByID(id); ok {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// PushbackMarkdown renders the pushback bank as Markdown.
+func PushbackMarkdown() string {
+	var b strings.Builder
+	for i, p := range Pushback {
+		fmt.Fprintf(&b, "%d. **\"%s\"** (ch %s; proof: %s; card `%s`)\n", i+1, p.Prompt, p.Chapter, p.Proof, p.Card)
+		for _, s := range p.Strong {
+			fmt.Fprintf(&b, "   - %s\n", s)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,111 @@
+package interview
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Probe is a trade-off an interviewer probes in a phase, and the short
+// answer that holds it.
+type Probe struct {
+	Q, A string
+}
+
+// TrackPhase is one phase of the 45-minute interview: what to say first,
+// what to draw, what to cover and what the interviewer will push on.
+type TrackPhase struct {
+	Minutes   int
+	Title     string
+	SayFirst  string   // the opening sentence
+	Draw      string   // what goes on the board
+	Checklist []string // what a strong answer covers, in order
+	Probes    []Probe
+}
+
+// Track is the 45-minute interview: requirements and scoping (5), the API
+// and the high-level design with the request path drawn (10), deep dives
+// chosen by the interviewer (20), wrap-up and pushback (10). The Skeleton
+// is its 15-minute short form.
+var Track = []TrackPhase{
+	{5, "Requirements and scoping",
+		"Before any algorithm: whom do we count, what shape is the limit, at what scale, and what happens when the limiter itself is down?",
+		"No boxes yet: write the numbers on the board (active keys, peak decisions per second, servers, regions) and the limits as rules.",
+		[]string{
+			"The key: user, API key, IP grouped by /24 or /64 (and what a shared address costs), or key x route; identity comes from a verified credential.",
+			"The shape: 'at most N in any window' or 'a rate plus a burst', and how big a burst; what each endpoint costs.",
+			"The scale: active keys, peak decisions per second, app servers, regions.",
+			"Who edits the limits and how often (rules, tiers, overrides), and the failure policy per endpoint.",
+			"The response: 429 with Retry-After and quota headers on HTTP, RESOURCE_EXHAUSTED on gRPC, 503 for overload.",
+		},
+		[]Probe{
+			{"Why not just per IP?", "Many users share one address behind CGNAT or a corporate proxy: a per-IP limit punishes all of them. Count the verified user or API key, and keep a generous per-IP or per-/24 limit only for floods before authentication."},
+			{"Is 100 per minute a hard cap?", "Ask. A hard cap in any window is a sliding log; 'about 100 a minute with bursts' is a token bucket, which lets C + R·W through in some window by design."},
+		}},
+	{10, "API and the high-level design",
+		"The limiter is a decision service: ShouldRateLimit(domain, descriptors, hits) returns a code, what remains and when it resets; rules map each descriptor to a limit.",
+		"The request path, left to right or top to bottom: client, edge / WAF, API gateway, the service with its library or sidecar, the limiter service, Redis Cluster; mark where each limit lives and what each hop costs.",
+		[]string{
+			"The API: ShouldRateLimit(domain, descriptors, hits) → code (OK / OVER_LIMIT), remaining, reset; chapter 10's service speaks Envoy's protocol.",
+			"The rules: a domain, nested descriptors (key, optional value), a limit per leaf, tiers per plan, overrides for one customer, validated and hot-reloaded.",
+			"Where each limit lives: floods at the edge, per API key at the gateway, per user and per route in the service, in-flight caps in front of each dependency.",
+			"The component: a library (17.4 ns in process, but per node), a sidecar, or a central service over Redis (47 µs p50 on loopback for the store alone).",
+			"One shared count per key: one Lua script reads, decides, writes and sets the expiry; keys under a hash tag; time from Redis TIME.",
+		},
+		[]Probe{
+			{"Library, sidecar or service?", "A library is cheapest and counts per node; a central service shares one count and costs a network hop per decision. Put the shared count behind a service when many languages or teams use it, and keep a local tier (deny cache, prefetch) so most decisions never leave the node."},
+			{"Push or poll the rules?", "Either, as long as a bad file never replaces a good one: validate, then swap atomically, keep the old rules on error and count the failure. Poll a file or config store every few seconds for simplicity; push (xDS style) when changes must land everywhere at once."},
+		}},
+	{20, "Deep dives chosen by the interviewer",
+		"Pick the dive with me: the algorithm, the store and its numbers, hot keys, failure, many regions, or overload; each has a number I can derive.",
+		"The dive's own picture: a timeline across a window boundary, a shard map with the hot key's primary, the failover's lost writes.",
+		[]string{
+			"The algorithm: one row of the selection table and what it gives up (boundary spike, estimate error, bursts upstream, queueing delay).",
+			"The numbers: 5.8 µs of Redis CPU per token-bucket decision is 173k/s per core pipelined, 79k/s at one round trip; 224 to 384 B per key.",
+			"Hot keys: prefetch quota and a local deny cache for keys already over their limit; never split the key.",
+			"Failure: fail open or closed per endpoint, decided in advance; a failover forgets acknowledged writes (106 extra of 1,000 in chapter 06).",
+			"Many regions: a static split wastes quota, async sync overshoots by regions x rate x lag, leases follow demand.",
+			"Overload: cap requests in flight (Little's law) and shed by priority with 503; a rate per key does not replace them.",
+		},
+		[]Probe{
+			{"Why not more shards for the hot key?", "One key lives in one slot on one primary whatever the cluster size (87 % of the calls in chapter 06's test). Prefetch cut that primary's calls 46x; splitting the key mis-counts (4 x 25 against 70/10/10/10 traffic admits 55 of 100)."},
+			{"Your numbers came from a laptop?", "The inputs did; the figures are derived: decisions per core = 1e6 / µs per decision, with the range set by pipelining, and bytes per key = MEMORY USAGE plus what it leaves out, times fragmentation and replicas."},
+		}},
+	{10, "Wrap-up and pushback",
+		"In one breath: the design, what it gives up, and how we would know it works.",
+		"The dashboard: 429 rate per rule, fail-open decisions, store p99, keys near their limit, shadow would-rejects.",
+		[]string{
+			"Name the trade-offs out loud: approximate across regions, bounded over-admission after a failover, bursts by design.",
+			"Observability: alert on the 429 rate per rule, the fail-open count, the store's p99 and near-limit keys; page on the limiter failing, not on customers being limited.",
+			"Rollout: shadow mode first, then one rule and one share of keys at a time, with a kill switch.",
+			"Take the pushback: answer with the number and the chapter that proves it.",
+		},
+		[]Probe{
+			{"What would you do differently at 10x?", "Keep the design and move decisions closer: a local tier (prefetch, deny cache) takes most traffic off Redis, and the primaries grow with the per-core range."},
+		}},
+}
+
+// TrackMinutes is the long form's total length.
+func TrackMinutes() int {
+	n := 0
+	for _, p := range Track {
+		n += p.Minutes
+	}
+	return n
+}
+
+// TrackMarkdown renders the 45-minute track as Markdown.
+func TrackMarkdown() string {
+	var b strings.Builder
+	for i, p := range Track {
+		fmt.Fprintf(&b, "%d. **%s** (%d min)\n", i+1, p.Title, p.Minutes)
+		fmt.Fprintf(&b, "   - *Say first:* %s\n", p.SayFirst)
+		fmt.Fprintf(&b, "   - *Draw:* %s\n", p.Draw)
+		for _, c := range p.Checklist {
+			fmt.Fprintf(&b, "   - [ ] %s\n", c)
+		}
+		for _, q := range p.Probes {
+			fmt.Fprintf(&b, "   - *Probe:* %s %s\n", q.Q, q.A)
+		}
+	}
+	return b.String()
+}
