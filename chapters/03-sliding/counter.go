@@ -35,9 +35,6 @@ type Counter struct {
 	est    float64
 }
 
-// tolerance makes an exact tie reject however float64 rounds (CONTRACT.md §1).
-const tolerance = 1e-9
-
 // NewCounter returns one key's sliding counter.
 func NewCounter(c Config) (*Counter, error) {
 	if err := c.Validate(); err != nil {
@@ -88,7 +85,7 @@ func (c *Counter) view(t int64) (j, e int64, old, inside int) {
 // fits is the rule, estimate + cost - 1 < L, with both sides kept the size
 // of the counts: old*(S-e)/S < L - inside - cost + 1.
 func (c *Counter) fits(old, inside int, e int64, cost int) bool {
-	return c.weigh(old, e) < float64(c.limit-inside-cost+1)-tolerance
+	return c.weigh(old, e) < float64(c.limit-inside-cost+1)-core.Tolerance
 }
 
 // weigh is the oldest count's share of the estimate at elapsed e.
@@ -99,7 +96,7 @@ func (c *Counter) weigh(old int, e int64) float64 {
 // remaining is the largest cost in [0, L] that fits: a guess from the
 // estimate, settled by fits itself so that the two never disagree.
 func (c *Counter) remaining(old, inside int, e int64) int {
-	k := min(c.limit, max(0, int(math.Ceil(float64(c.limit-inside)-tolerance-c.weigh(old, e)))))
+	k := min(c.limit, max(0, int(math.Ceil(float64(c.limit-inside)-core.Tolerance-c.weigh(old, e)))))
 	for k > 0 && !c.fits(old, inside, e, k) {
 		k--
 	}
@@ -127,7 +124,7 @@ func (c *Counter) retryAt(t int64, cost int) int64 {
 	}
 	e := first
 	if old > 0 { // S-e < (L - inside - cost + 1)*S/old
-		x := (float64(c.limit-inside-cost+1) - tolerance) * float64(c.size) / float64(old)
+		x := (float64(c.limit-inside-cost+1) - core.Tolerance) * float64(c.size) / float64(old)
 		e = max(first, c.size-int64(min(x, float64(c.size))))
 	}
 	for e > first && c.fits(old, inside, e-1, cost) {
