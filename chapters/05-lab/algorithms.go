@@ -112,8 +112,9 @@ func (k *fixedKey) explain(now int64, cost int) (core.Decision, int, string, str
 // departures the lab keeps), so putting one request in words stays cheap.
 const stateCopyMax = 1024
 
-// logKey reads the sliding log: its values are the timestamps it keeps, a
-// cost-k request k times, which is L - Remaining after every decision.
+// logKey reads the sliding log: its values are the permits its entries hold
+// (a cost-k request counts k), which is L - Remaining after every decision;
+// a description lists the entries, one per request, "820x3" for cost 3.
 type logKey struct {
 	a *sliding.Log
 	p Params
@@ -131,8 +132,13 @@ func (k *logKey) explain(now int64, cost int) (core.Decision, int, string, strin
 	d, n := k.step(now, cost)
 	state := fmt.Sprintf("log [%d timestamps]", n)
 	if n <= stateCopyMax {
-		kept := k.a.State().Timestamps
-		state = "log " + listText(len(kept), func(i int) string { return fmt.Sprint(ms(kept[i])) })
+		kept := k.a.State().Entries
+		state = "log " + listText(len(kept), func(i int) string {
+			if kept[i].Cost > 1 {
+				return fmt.Sprintf("%dx%d", ms(kept[i].At), kept[i].Cost) // one entry of cost k
+			}
+			return fmt.Sprint(ms(kept[i].At))
+		})
 	}
 	in := n
 	if d.Allowed {
