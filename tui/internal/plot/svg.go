@@ -340,7 +340,7 @@ func bottomAxis(s *svg, ax axis, y float64) {
 		s.line(x, ay, x, ay+5, colText, 1, "")
 		s.text(x, ay+18, 10, "middle", colText, "", strconv.FormatFloat(t+0, 'f', -1, 64)) // +0: no "-0"
 	}
-	s.text(xRight, ay+32, 10, "end", colMuted, "", "time (ms)")
+	s.text(xRight, ay+32, 10, "end", colMuted, "", "time (ms); marks that would overlap are stacked")
 }
 
 // tickStep is 1, 2 or 5 times a power of ten, giving at most 10 ticks.
