@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -62,3 +63,22 @@ func checkPolicy(ctx context.Context, c *redis.Client) error {
 func AssumeNoEviction(rdb redis.Scripter) redis.Scripter { return assumedNoEviction{rdb} }
 
 type assumedNoEviction struct{ redis.Scripter }
+
+// policyCheck is how a limiter keeps to the E20 rule: it runs
+// CheckNoEviction before its first decision and refuses to decide until the
+// check passes.
+type policyCheck struct {
+	ok atomic.Bool // the server's maxmemory-policy was found safe
+}
+
+// ensure returns nil once rdb has been found to run noeviction.
+func (p *policyCheck) ensure(ctx context.Context, rdb redis.Scripter) error {
+	if p.ok.Load() {
+		return nil
+	}
+	if err := CheckNoEviction(ctx, rdb); err != nil {
+		return err
+	}
+	p.ok.Store(true)
+	return nil
+}

@@ -54,7 +54,20 @@ type Grant struct {
 // Borrow asks the centre for up to Batch permits of the window containing
 // now, in one atomic script call. The zero now means "use the Redis server's
 // clock"; tests pass explicit times to make windows deterministic.
+//
+// The script writes limiter state, so Borrow keeps the E20 rule: it runs
+// CheckNoEviction first, on every call (one CONFIG GET more), and returns
+// its error, wrapping ErrMayEvict, instead of a grant. A PrefetchNode checks
+// as the limiters do and borrows without it.
 func Borrow(ctx context.Context, rdb redis.Scripter, c BorrowConfig, now time.Time) (Grant, error) {
+	if err := CheckNoEviction(ctx, rdb); err != nil {
+		return Grant{}, fmt.Errorf("distributed: borrow from %q: %w", c.Key, err)
+	}
+	return borrow(ctx, rdb, c, now)
+}
+
+// borrow is Borrow without the policy check: one script call.
+func borrow(ctx context.Context, rdb redis.Scripter, c BorrowConfig, now time.Time) (Grant, error) {
 	nowMS := int64(-1)
 	if !now.IsZero() {
 		nowMS = now.UnixMilli()
@@ -87,10 +100,17 @@ func Borrow(ctx context.Context, rdb redis.Scripter, c BorrowConfig, now time.Ti
 // again and strand more quota. No lock is held across the round trip, and
 // every borrow runs under a deadline and through a breaker (NodeOptions), so
 // a frozen Redis costs a request at most the deadline.
+//
+// Like every limiter, a node borrows only from a Redis that runs noeviction
+// (E20, CheckNoEviction): on any other policy each borrow fails with an
+// error wrapping ErrMayEvict (and ErrUnavailable), and the endpoint's
+// failure policy decides.
 type PrefetchNode struct {
 	rdb   redis.Scripter
 	cfg   BorrowConfig
 	store guarded
+
+	policy policyCheck // E20: borrow only from a Redis that runs noeviction
 
 	mu         sync.Mutex
 	held       int
@@ -180,7 +200,12 @@ func (n *PrefetchNode) allow(ctx context.Context, now time.Time, explicit bool) 
 		if explicit {
 			at = now
 		}
-		g, err := do(&n.store, ctx, func(ctx context.Context) (Grant, error) { return Borrow(ctx, n.rdb, n.cfg, at) })
+		g, err := do(&n.store, ctx, func(ctx context.Context) (Grant, error) {
+			if err := n.policy.ensure(ctx, n.rdb); err != nil {
+				return Grant{}, fmt.Errorf("distributed: prefetch from %q: %w", n.cfg.Key, err)
+			}
+			return borrow(ctx, n.rdb, n.cfg, at)
+		})
 		n.mu.Lock()
 		n.borrowing = nil
 		close(done)

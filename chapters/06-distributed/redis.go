@@ -7,7 +7,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -158,7 +157,7 @@ type limiter struct {
 	params []any
 	max    int
 
-	noEviction atomic.Bool // the server's maxmemory-policy was found safe (E20)
+	policy policyCheck // E20: decide only on a Redis that runs noeviction
 }
 
 // Allow decides one request of cost 1 for id, timed by the Redis server.
@@ -204,12 +203,9 @@ func (l *limiter) decide(ctx context.Context, id string, nowMs int64, cost int) 
 	if err := core.CheckCost(cost, l.max); err != nil {
 		return core.Decision{}, 0, err
 	}
-	if !l.noEviction.Load() {
-		// Once per limiter, on first use: a constructor does not dial.
-		if err := CheckNoEviction(ctx, l.rdb); err != nil {
-			return core.Decision{}, 0, fmt.Errorf("distributed: %s for %q: %w", l.name, id, err)
-		}
-		l.noEviction.Store(true)
+	// On first use: a constructor does not dial.
+	if err := l.policy.ensure(ctx, l.rdb); err != nil {
+		return core.Decision{}, 0, fmt.Errorf("distributed: %s for %q: %w", l.name, id, err)
 	}
 	args := make([]any, 0, 2+len(l.params))
 	args = append(args, nowMs, cost)
