@@ -296,3 +296,65 @@ func TestPrefetchChecksEvictionPolicy(t *testing.T) {
 	require.NoError(t, rdb.ConfigSet(ctx, "maxmemory-policy", "allkeys-lru").Err())
 	require.Equal(t, 10, ok(Borrow(ctx, AssumeNoEviction(rdb), cfg, time.Time{})).Granted)
 }
+
+// TestEvictionPolicyRechecked: the policy can change under a running
+// limiter (CONFIG SET, a failover to a replica configured differently, a
+// restart from another config file). A limiter and a prefetch node check it
+// again at least every PolicyRecheck, and at once after any failed call
+// (a reconnect, a failover and an OOM refusal all show as one). Before, the
+// policy was checked once: after CONFIG SET maxmemory-policy allkeys-lru
+// the limiter went on deciding for good (154 of 301 admitted against 50
+// under memory pressure).
+func TestEvictionPolicyRechecked(t *testing.T) {
+	ctx := context.Background()
+	own := redistest.StartDedicated(t)
+	rdb := redis.NewClient(&redis.Options{Addr: own.Addr(), MaxRetries: -1})
+	t.Cleanup(func() { _ = rdb.Close() })
+	fw := ok(NewFixedWindow(rdb, WindowConfig{Window: time.Hour, Limit: 1000}))
+	node := ok(NewPrefetchNode(rdb, BorrowConfig{Key: Key(redistest.ID(t), "prefetch"), Limit: 1000, Batch: 1,
+		Window: time.Hour}, slowOK))
+	id := redistest.ID(t)
+	_, err := fw.AllowN(ctx, id, 1)
+	require.NoError(t, err)
+	_, err = node.Allow(ctx)
+	require.NoError(t, err)
+
+	// CONFIG SET under a running limiter: refused within PolicyRecheck.
+	require.NoError(t, rdb.ConfigSet(ctx, "maxmemory-policy", "allkeys-lru").Err())
+	changed := time.Now()
+	var fwDecided, nodeDecided int
+	var fwErr, nodeErr error
+	for (fwErr == nil || nodeErr == nil) && time.Since(changed) < PolicyRecheck+2*time.Second {
+		if fwErr == nil {
+			if _, fwErr = fw.AllowN(ctx, id, 1); fwErr == nil {
+				fwDecided++
+			}
+		}
+		if nodeErr == nil {
+			if _, nodeErr = node.Allow(ctx); nodeErr == nil {
+				nodeDecided++
+			}
+		}
+		time.Sleep(time.Millisecond)
+	}
+	took := time.Since(changed)
+	t.Logf("after CONFIG SET allkeys-lru: fixed window decided %d more, prefetch node %d more, refused within %v (PolicyRecheck %v)",
+		fwDecided, nodeDecided, took.Round(time.Millisecond), PolicyRecheck)
+	require.ErrorIs(t, fwErr, ErrMayEvict, "the limiter noticed the new policy")
+	require.ErrorIs(t, nodeErr, ErrMayEvict, "the prefetch node noticed the new policy")
+
+	// Fixed: the next decision checks again, and goes on.
+	require.NoError(t, rdb.ConfigSet(ctx, "maxmemory-policy", "noeviction").Err())
+	_, err = fw.AllowN(ctx, id, 1)
+	require.NoError(t, err)
+
+	// A failover or restart to a server configured differently: the failed
+	// call makes the next decision check at once, well before PolicyRecheck.
+	require.NoError(t, own.Kill())
+	_, err = fw.AllowN(ctx, id, 1)
+	require.Error(t, err)
+	require.NoError(t, own.Restart())
+	require.NoError(t, rdb.ConfigSet(ctx, "maxmemory-policy", "volatile-lru").Err())
+	_, err = fw.AllowN(ctx, id, 1)
+	require.ErrorIs(t, err, ErrMayEvict, "the first decision after a reconnect checks the policy")
+}

@@ -102,7 +102,8 @@ func borrow(ctx context.Context, rdb redis.Scripter, c BorrowConfig, now time.Ti
 // a frozen Redis costs a request at most the deadline.
 //
 // Like every limiter, a node borrows only from a Redis that runs noeviction
-// (E20, CheckNoEviction): on any other policy each borrow fails with an
+// (E20, CheckNoEviction), checked before its first borrow, again every
+// PolicyRecheck and after a failed borrow: on any other policy each borrow fails with an
 // error wrapping ErrMayEvict (and ErrUnavailable), and the endpoint's
 // failure policy decides.
 type PrefetchNode struct {
@@ -204,7 +205,11 @@ func (n *PrefetchNode) allow(ctx context.Context, now time.Time, explicit bool) 
 			if err := n.policy.ensure(ctx, n.rdb); err != nil {
 				return Grant{}, fmt.Errorf("distributed: prefetch from %q: %w", n.cfg.Key, err)
 			}
-			return borrow(ctx, n.rdb, n.cfg, at)
+			g, err := borrow(ctx, n.rdb, n.cfg, at)
+			if err != nil {
+				n.policy.suspect()
+			}
+			return g, err
 		})
 		n.mu.Lock()
 		n.borrowing = nil

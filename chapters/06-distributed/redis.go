@@ -203,7 +203,8 @@ func (l *limiter) decide(ctx context.Context, id string, nowMs int64, cost int) 
 	if err := core.CheckCost(cost, l.max); err != nil {
 		return core.Decision{}, 0, err
 	}
-	// On first use: a constructor does not dial.
+	// On first use, then every PolicyRecheck and after a failed call: a
+	// constructor does not dial.
 	if err := l.policy.ensure(ctx, l.rdb); err != nil {
 		return core.Decision{}, 0, fmt.Errorf("distributed: %s for %q: %w", l.name, id, err)
 	}
@@ -212,6 +213,7 @@ func (l *limiter) decide(ctx context.Context, id string, nowMs int64, cost int) 
 	args = append(args, l.params...)
 	res, err := l.script.Run(ctx, l.rdb, []string{Key(id, l.kind)}, args...).Int64Slice()
 	if err != nil {
+		l.policy.suspect()
 		return core.Decision{}, 0, fmt.Errorf("distributed: %s script for %q: %w", l.name, id, err)
 	}
 	if len(res) != 4 {
