@@ -33,8 +33,8 @@ type BorrowConfig struct {
 // counts in ms). Inside it the script's numbers (at most 2e9 permits, 1e12
 // ms) are exact in a Lua double.
 func (c BorrowConfig) Validate() error {
-	if c.Key == "" {
-		return core.BadParam("key", `""`, "a non-empty Redis key")
+	if c.Key == "" || len(c.Key) > MaxKeyLen {
+		return core.BadParam("key", fmt.Sprintf("of %d bytes", len(c.Key)), fmt.Sprintf("a Redis key of 1 to %d bytes", MaxKeyLen))
 	}
 	if err := core.CheckCount("limit", c.Limit); err != nil {
 		return err
@@ -83,6 +83,9 @@ func borrow(ctx context.Context, rdb redis.Scripter, c BorrowConfig, now time.Ti
 	vals, err := borrowScript.Run(ctx, rdb, []string{c.Key},
 		nowMS, c.Limit, c.Batch, c.Window.Milliseconds()).Int64Slice()
 	if err != nil {
+		if pe := stampError(err, nowMS); pe != nil {
+			return Grant{}, pe
+		}
 		return Grant{}, err
 	}
 	if len(vals) != 3 {
@@ -209,7 +212,7 @@ func (n *PrefetchNode) allow(ctx context.Context, now time.Time, explicit bool) 
 		if explicit {
 			at = now
 		}
-		g, err := do(&n.store, ctx, func(ctx context.Context) (Grant, error) {
+		g, err := do(&n.store, ctx, func(ctx context.Context) (Grant, error) { // a ParamError passes through
 			if err := n.policy.ensure(ctx, n.rdb); err != nil {
 				return Grant{}, fmt.Errorf("distributed: prefetch from %q: %w", n.cfg.Key, err)
 			}

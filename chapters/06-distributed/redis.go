@@ -59,12 +59,48 @@ func Key(id, kind string) string {
 	return "rl:{" + id + "}:" + kind
 }
 
-// checkID rejects identities that would break the hash tag.
+// Caps on what a caller sends. An id is at most MaxIDLen bytes, room for
+// the longest key chapter 01 builds (an API key id of 64 bytes and a route
+// of 256, 338 bytes written as netstrings): as chapter 01 caps the parts of
+// its keys, so that a hostile value cannot become a megabyte of Redis key.
+// A prefetch key is at most MaxKeyLen, an id's key with room for its kind.
+// An explicit time (AllowNAt, Borrow) is at most MaxStampAhead ahead of the
+// Redis server's clock: time never runs backwards for a key, so one stamp
+// far ahead would hold the key there for every caller on the server's clock.
+const (
+	MaxIDLen      = 512
+	MaxKeyLen     = MaxIDLen + 88
+	MaxStampAhead = time.Minute
+)
+
+// checkID rejects an empty or over-long identity and one that would break
+// the hash tag. Like chapter 01, it reports a long id's length, not its
+// bytes.
 func checkID(id string) error {
-	if id == "" || strings.ContainsAny(id, "{}") {
-		return core.BadParam("id", strconv.Quote(id), "a non-empty string without { or }")
+	if id == "" || len(id) > MaxIDLen {
+		return core.BadParam("id", fmt.Sprintf("of %d bytes", len(id)), fmt.Sprintf("1 to %d bytes without { or }", MaxIDLen))
+	}
+	if strings.ContainsAny(id, "{}") {
+		return core.BadParam("id", strconv.Quote(id), "a string without { or }")
 	}
 	return nil
+}
+
+// stampAhead is the prefix of the error the prelude returns for a time too
+// far ahead of the server's clock; the rest is the server's time in ms.
+const stampAhead = "STAMPAHEAD "
+
+// stampError is the prelude's refusal of a far-future time as a
+// ParamError naming the time, or nil if err is anything else.
+func stampError(err error, nowMs int64) error {
+	msg := err.Error()
+	if !strings.HasPrefix(msg, stampAhead) {
+		return nil
+	}
+	server, _ := strconv.ParseInt(strings.TrimPrefix(msg, stampAhead), 10, 64)
+	return core.BadParam("time", time.UnixMilli(nowMs).UTC().Format(time.RFC3339Nano), fmt.Sprintf(
+		"an instant at most %v ahead of the Redis server's clock (%s)", MaxStampAhead,
+		time.UnixMilli(server).UTC().Format(time.RFC3339Nano)))
 }
 
 // WindowConfig configures the window algorithms: at most Limit cost units in
@@ -173,8 +209,10 @@ func (l *limiter) AllowN(ctx context.Context, id string, cost int) (core.Decisio
 	return d, err
 }
 
-// AllowNAt is AllowN at an explicit time, in whole milliseconds and inside
-// the course's domain (core.CheckTime: 1970 to 2200). It exists so that tests can replay a
+// AllowNAt is AllowN at an explicit time, in whole milliseconds, inside
+// the course's domain (core.CheckTime: 1970 to 2200) and at most
+// MaxStampAhead ahead of the Redis server's clock (a later time is a
+// ParamError naming it, and writes nothing). It exists so that tests can replay a
 // sequence and compare with the in-memory chapters; production code lets
 // Redis read its own clock. As in chapters 02–04, time never runs backwards
 // for a key: a time earlier than one the key has seen is decided at that
@@ -213,6 +251,9 @@ func (l *limiter) decide(ctx context.Context, id string, nowMs int64, cost int) 
 	args = append(args, l.params...)
 	res, err := l.script.Run(ctx, l.rdb, []string{Key(id, l.kind)}, args...).Int64Slice()
 	if err != nil {
+		if pe := stampError(err, nowMs); pe != nil {
+			return core.Decision{}, 0, pe
+		}
 		l.policy.suspect()
 		return core.Decision{}, 0, fmt.Errorf("distributed: %s script for %q: %w", l.name, id, err)
 	}
