@@ -108,10 +108,11 @@ func stampError(err error, nowMs int64) error {
 //
 // Each algorithm accepts exactly what its chapter's Config accepts
 // (fixedwindow.Config, sliding.Config: the course's domain, core/domain.go)
-// and refuses with the same words, plus what the scripts need: whole
-// milliseconds, and for the sliding counter whole-millisecond sub-windows
-// with Limit × sub-window ms at most 2^51 (its arithmetic stays exact in a
-// Lua double).
+// and refuses with the same words, plus what the scripts need: a window of
+// whole milliseconds, and for the sliding counter a limit small enough that
+// Limit × the sub-window, counted in the script's units, is at most 2^51
+// (its arithmetic stays exact in a Lua double). The sub-windows themselves
+// are chapter 03's: N must divide W in ns, not in ms.
 type WindowConfig struct {
 	Window     time.Duration
 	Limit      int
@@ -127,9 +128,9 @@ type BucketConfig struct {
 	Rate     float64
 }
 
-// maxScaled bounds the sliding counter's largest product, L × w, so that
-// every number its script computes (at most about 3 L w) is exact in a
-// double (2^53).
+// maxScaled bounds the sliding counter's largest product, L × w (w the
+// sub-window in the script's units, counterUnits), so that every number its
+// script computes (at most about 3 L w) is exact in a double (2^53).
 const maxScaled = 1 << 51
 
 // check validates a config of the fixed windows: chapter 02's rule, and whole ms.
@@ -148,23 +149,39 @@ func (c WindowConfig) checkLog() error {
 	return wholeMillis("window", c.Window)
 }
 
-// checkCounter validates a sliding-counter config: the log's rule, and
-// sub-windows of whole ms that keep the script's arithmetic exact.
+// checkCounter validates a sliding-counter config: the log's rule (which
+// takes chapter 03's sub-windows: N divides W in ns), and a limit that keeps
+// the script's arithmetic exact.
 func (c WindowConfig) checkCounter() error {
 	if err := c.checkLog(); err != nil {
 		return err
 	}
-	n := int64(max(c.SubWindows, 1))
-	ms := c.Window.Milliseconds()
-	if ms%n != 0 {
-		return core.BadParam("subwindows", c.SubWindows,
-			fmt.Sprintf("a count that splits window %v into whole milliseconds (a divisor of %d)", c.Window, ms))
-	}
-	if w := ms / n; int64(c.Limit) > maxScaled/w {
+	d, w := counterUnits(c)
+	if int64(c.Limit) > maxScaled/w {
 		return core.BadParam("limit", c.Limit, fmt.Sprintf(
-			"at most 2^51 / %d ms sub-window = %d (the script's arithmetic is exact up to 2^53)", w, maxScaled/w))
+			"at most 2^51 / %d = %d (a sub-window of %v is %d units of 1/%d ms, and the script's arithmetic is exact up to 2^53)",
+			w, maxScaled/w, c.Window/time.Duration(max(c.SubWindows, 1)), w, d))
 	}
 	return nil
+}
+
+// counterUnits is the sliding counter's clock: d units per ms and a
+// sub-window of w whole units, the fraction W/N ms in lowest terms
+// (W = 250 ms, N = 4: 62.5 ms = 125 units of 1/2 ms). A whole-ms sub-window
+// has d = 1. The script counts time in these units, so every boundary falls
+// on a whole number; d divides N, at most 1000, so a time up to 2200 in
+// units stays below 2^53.
+func counterUnits(c WindowConfig) (d, w int64) {
+	n, ms := int64(max(c.SubWindows, 1)), c.Window.Milliseconds()
+	g := gcd(ms, n)
+	return n / g, ms / g
+}
+
+func gcd(a, b int64) int64 {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
 }
 
 // wholeMillis refuses a duration that is not a whole number of milliseconds:
@@ -323,8 +340,9 @@ func NewSlidingCounter(rdb redis.Scripter, cfg WindowConfig) (*SlidingCounter, e
 		return nil, err
 	}
 	n := max(cfg.SubWindows, 1)
+	d, _ := counterUnits(cfg)
 	return &SlidingCounter{limiter{rdb: rdb, script: slidingCounterScript, name: "sliding-counter", kind: "sc",
-		params: []any{cfg.Window.Milliseconds(), cfg.Limit, n}, max: cfg.Limit}}, nil
+		params: []any{cfg.Window.Milliseconds(), cfg.Limit, n, d}, max: cfg.Limit}}, nil
 }
 
 // TokenBucket stores (tokens, last refill) and spends cost tokens per request.

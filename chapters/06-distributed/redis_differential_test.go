@@ -249,3 +249,32 @@ func TestSlidingLogManyEntries(t *testing.T) {
 	require.Less(t, allowed, len(seq)-300)
 	t.Logf("%d of %d allowed, identical on both sides", allowed, len(seq))
 }
+
+// TestSlidingCounterFractionalSubWindows: the Redis sliding counter takes
+// every sub-window the in-memory counter takes, whole milliseconds or not
+// (W = 250 ms, N = 4 is 62.5 ms; W = 3 ms, N = 2 is 1.5 ms), and decides as
+// it does, late requests included. Before, it refused them ("a divisor of
+// 250"), though the scripts had taken them once and chapter 03 does.
+func TestSlidingCounterFractionalSubWindows(t *testing.T) {
+	rdb := redistest.Client(t)
+	for _, w := range []WindowConfig{
+		{Window: 250 * time.Millisecond, Limit: 5, SubWindows: 4},
+		{Window: 250 * time.Millisecond, Limit: 7, SubWindows: 8},
+		{Window: time.Second, Limit: 10, SubWindows: 16},
+		{Window: 3 * time.Millisecond, Limit: 3, SubWindows: 2},
+		{Window: time.Second, Limit: 4, SubWindows: 1000},
+	} {
+		sc := sliding.Config{Window: w.Window, Limit: w.Limit, SubWindows: w.SubWindows}
+		name := fmt.Sprintf("W=%v,L=%d,N=%d", w.Window, w.Limit, w.SubWindows)
+		l, err := NewSlidingCounter(rdb, w)
+		require.NoError(t, err, name)
+		p := pair{"sliding-counter/" + name, l, func() core.Algorithm { return ok(sliding.NewCounter(sc)) },
+			w.Limit, max(1, w.Window.Milliseconds()/4)}
+		for seed := uint64(1); seed <= 4; seed++ {
+			r := rand.New(rand.NewPCG(seed, 8))
+			seq := sequence(r, 200, p.maxGap, 1+int(seed%2)*(w.Limit-1))
+			compare(t, rdb, p, seq, name+fmt.Sprintf(", seed %d", seed))
+			compare(t, rdb, p, withLateTimes(r, seq, 2*p.maxGap), name+fmt.Sprintf(", seed %d, late", seed))
+		}
+	}
+}
