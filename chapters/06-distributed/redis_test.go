@@ -629,3 +629,47 @@ func TestLateStampStretchedTTL(t *testing.T) {
 		}
 	})
 }
+
+// TestRejectionRepairsLostExpiry: a key that lost its expiry (E10: the
+// process died between two commands, a PERSIST, a restore without TTLs)
+// gets one back on the very next request, a rejection included: the
+// scripts test PTTL < 0 on a rejection too. A script that sets the expiry
+// on admissions only leaves a full bucket or window without one, and an
+// identity that is only ever rejected keeps it forever. (A script that sets
+// the expiry on every rejection as well is equivalent here: it sets the
+// same lifetime, counted from the same latest time; it only costs a
+// command.)
+func TestRejectionRepairsLostExpiry(t *testing.T) {
+	ctx := context.Background()
+	rdb := redistest.Client(t)
+	sc := WindowConfig{Window: time.Second, Limit: 3, SubWindows: 4}
+	for _, tc := range []struct {
+		name, kind string
+		l          decider
+		lifetime   time.Duration
+	}{
+		{"fixed-window", "fw", ok(NewFixedWindow(rdb, w3)), w3.Window},
+		{"fixed-window-ttl", "fwt", ok(NewFixedWindowTTL(rdb, w3)), w3.Window},
+		{"sliding-log", "log", ok(NewSlidingLog(rdb, w3)), w3.Window},
+		{"sliding-counter", "sc", ok(NewSlidingCounter(rdb, sc)), sc.Window + sc.Window/4},
+		{"token-bucket", "tb", ok(NewTokenBucket(rdb, c3r2)), 1500 * time.Millisecond},
+		{"gcra", "gcra", ok(NewGCRA(rdb, c3r2)), 1500 * time.Millisecond},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			id := redistest.ID(t)
+			now := time.UnixMilli(base)
+			for range 3 {
+				require.True(t, allowAt(t, tc.l, id, now, 1).Allowed)
+			}
+			key := Key(id, tc.kind)
+			require.True(t, rdb.Persist(ctx, key).Val(), "the key had an expiry to lose")
+			for i := range 2 {
+				d := allowAt(t, tc.l, id, now.Add(time.Duration(i)*time.Millisecond), 1)
+				require.False(t, d.Allowed, "the limit is spent")
+				ttl := rdb.PTTL(ctx, key).Val()
+				require.Greater(t, ttl, time.Duration(0), "rejection %d left %s without an expiry (PTTL < 0 not repaired)", i+1, key)
+				require.LessOrEqual(t, ttl, tc.lifetime)
+			}
+		})
+	}
+}
