@@ -19,7 +19,7 @@ import (
 // and sets the local now from ARGV[1] or Redis TIME. go-redis's Script sends
 // EVALSHA and falls back to EVAL the first time a server has not seen it.
 // The token bucket's body comes from scripts/token_bucket.lua, or from the
-// learner's exercise/token_bucket.lua under the exercise06 tag (script.go,
+// learner's exercise/token_bucket.lua under the exercise06 tag (reference.go,
 // exercise.go).
 var (
 	//go:embed scripts/prelude.lua

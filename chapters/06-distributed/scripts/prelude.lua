@@ -1,5 +1,5 @@
 #!lua
--- The prelude. redis.go puts these lines in front of every script when it
+-- The prelude. scripts.go puts these lines in front of every script when it
 -- loads it, so each script file holds its algorithm and nothing else.
 --
 -- Line 1 is a Redis 7 shebang: it declares the script's flags, here none.
@@ -12,7 +12,7 @@
 -- ARGV[1] is the caller's time in whole ms since the Unix epoch. A negative
 -- value asks for the server's own clock, Redis TIME: one clock for every
 -- app node (E11). A caller's time may be behind the server's, but at most
--- a minute ahead (MaxStampAhead in redis.go): time never runs backwards for
+-- a minute ahead (MaxStampAhead in config.go): time never runs backwards for
 -- a key, so one stamp far ahead would hold the key there for every caller
 -- on the server's clock. Further ahead, the script refuses before it reads
 -- or writes anything, with the server's time in ms after the code.

@@ -5,11 +5,11 @@
 -- N = 1 is the two-counter rule (previous, current). A request of cost c is
 -- allowed iff estimate + c - 1 < L; only allowed cost is counted.
 --
--- Time is counted in units of 1/D ms, with D chosen (redis.go,
+-- Time is counted in units of 1/D ms, with D chosen (config.go,
 -- counterUnits) so that a sub-window is a whole number w of them: W = 250,
 -- N = 4 gives D = 2 and w = 125 (62.5 ms); a whole-ms sub-window has D = 1.
 -- Every quantity is kept multiplied by w, so the arithmetic is on whole
--- numbers and exact (redis.go keeps L * w within 2^51, far inside a
+-- numbers and exact (config.go keeps L * w within 2^51, far inside a
 -- double's 2^53). Answers go back in whole ms, rounded up.
 -- KEYS[1]  "rl:{id}:sc", a hash: sub-window index -> cost allowed in it,
 --          and t -> the latest time the key has seen, in ms
