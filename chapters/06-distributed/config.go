@@ -13,8 +13,8 @@ import (
 )
 
 // Caps on what a caller sends. An id is at most MaxIDLen bytes, room for
-// the longest key chapter 01 builds (an API key id of 64 bytes and a route
-// of 256, 338 bytes written as netstrings): as chapter 01 caps the parts of
+// the longest key chapter 01 builds (a user id of 64 bytes and a route of
+// 256, 339 bytes written as netstrings): as chapter 01 caps the parts of
 // its keys, so that a hostile value cannot become a megabyte of Redis key.
 // A prefetch key is at most MaxKeyLen, an id's key with room for its kind.
 // An explicit time (AllowNAt, Borrow) is at most MaxStampAhead ahead of the
