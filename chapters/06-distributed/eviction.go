@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -62,3 +64,53 @@ func checkPolicy(ctx context.Context, c *redis.Client) error {
 func AssumeNoEviction(rdb redis.Scripter) redis.Scripter { return assumedNoEviction{rdb} }
 
 type assumedNoEviction struct{ redis.Scripter }
+
+// PolicyRecheck is how long a limiter trusts a passed maxmemory-policy
+// check. The policy can change under a running limiter: CONFIG SET, a
+// failover to a replica configured differently, a restart from another
+// config file. So a limiter checks again on its first decision after
+// PolicyRecheck has passed, and on the first decision after any failed
+// call (a reconnect, a failover and an OOM refusal all show as one). The
+// cost is one CONFIG GET per limiter (per primary of a cluster) each
+// PolicyRecheck, whatever the traffic; a policy changed without any error
+// goes unnoticed for at most that long.
+const PolicyRecheck = time.Second
+
+// policyCheck is how a limiter keeps to the E20 rule: it runs
+// CheckNoEviction before it decides, and again once the last pass is
+// older than every (PolicyRecheck) or a call has failed since.
+type policyCheck struct {
+	every time.Duration // 0: PolicyRecheck
+	// validUntil is the wall-clock time (Unix ns) until which the last
+	// passed check holds; 0 means check before the next decision.
+	validUntil atomic.Int64
+}
+
+// ensure returns nil if rdb was found to run noeviction within the last
+// PolicyRecheck and no call has failed since, or if it does now. While one
+// caller re-checks an expired pass, the others go on under it: one CONFIG
+// GET per period, not one per goroutine.
+func (p *policyCheck) ensure(ctx context.Context, rdb redis.Scripter) error {
+	now := time.Now().UnixNano()
+	until := p.validUntil.Load()
+	if now < until {
+		return nil
+	}
+	every := p.every
+	if every == 0 {
+		every = PolicyRecheck
+	}
+	if until != 0 && !p.validUntil.CompareAndSwap(until, now+int64(every)) {
+		return nil // another caller is re-checking a pass that just expired
+	}
+	if err := CheckNoEviction(ctx, rdb); err != nil {
+		p.validUntil.Store(0)
+		return err
+	}
+	p.validUntil.Store(now + int64(every))
+	return nil
+}
+
+// suspect makes the next decision check again: a call failed, and the
+// server that answers next may not be the one that was checked.
+func (p *policyCheck) suspect() { p.validUntil.Store(0) }

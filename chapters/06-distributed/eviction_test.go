@@ -240,3 +240,121 @@ func TestEvictionPolicyCheck(t *testing.T) {
 	require.ErrorContains(t, err, "AssumeNoEviction")
 	require.NoError(t, CheckNoEviction(ctx, AssumeNoEviction(wrapped{rdb})))
 }
+
+// TestPrefetchChecksEvictionPolicy: the borrow script writes limiter state
+// like every other script, so prefetch keeps the E20 rule too. On a Redis
+// running allkeys-lru, 300 requests through a PrefetchNode against a limit
+// of 50, and 300 bare Borrow calls, are all refused with ErrMayEvict (after
+// the node's breaker opens, with ErrUnavailable alone), as the fixed window
+// on the same Redis refuses them. Before, neither Borrow nor the node
+// looked at the policy: under memory pressure a 50/h limit admitted 73 of
+// 300 with no error.
+func TestPrefetchChecksEvictionPolicy(t *testing.T) {
+	ctx := context.Background()
+	own := redistest.StartDedicated(t)
+	rdb := redis.NewClient(&redis.Options{Addr: own.Addr()})
+	t.Cleanup(func() { _ = rdb.Close() })
+	require.NoError(t, rdb.ConfigSet(ctx, "maxmemory-policy", "allkeys-lru").Err())
+	const L, requests = 50, 300
+	cfg := BorrowConfig{Key: Key(redistest.ID(t), "prefetch"), Limit: L, Batch: 10, Window: time.Hour}
+
+	fw := ok(NewFixedWindow(rdb, WindowConfig{Window: time.Hour, Limit: L}))
+	node := ok(NewPrefetchNode(rdb, cfg, slowOK))
+	var fwAdmitted, admitted, refused, mayEvict, borrowMayEvict int
+	for range requests {
+		if d, err := fw.AllowN(ctx, redistest.ID(t), 1); err == nil && d.Allowed {
+			fwAdmitted++
+		}
+		allowed, err := node.Allow(ctx)
+		switch {
+		case allowed:
+			admitted++
+		case err != nil:
+			refused++
+			if errors.Is(err, ErrMayEvict) {
+				mayEvict++
+			}
+		}
+		if _, err := Borrow(ctx, rdb, cfg, time.Time{}); errors.Is(err, ErrMayEvict) {
+			borrowMayEvict++
+		}
+	}
+	t.Logf("allkeys-lru, L = %d: fixed window admitted %d of %d; prefetch node admitted %d, refused %d (%d naming ErrMayEvict); Borrow refused %d with ErrMayEvict",
+		L, fwAdmitted, requests, admitted, refused, mayEvict, borrowMayEvict)
+	require.Zero(t, fwAdmitted)
+	require.Zero(t, admitted, "a prefetch node on an evicting Redis admitted")
+	require.Equal(t, requests, refused)
+	require.Positive(t, mayEvict, "the node's error names the policy until its breaker opens")
+	require.Equal(t, requests, borrowMayEvict)
+	require.Zero(t, ok(rdb.Exists(ctx, cfg.Key).Result()), "no borrow wrote the key")
+
+	// Under noeviction the same node and Borrow work, and AssumeNoEviction
+	// is the opt-out for both.
+	require.NoError(t, rdb.ConfigSet(ctx, "maxmemory-policy", "noeviction").Err())
+	require.Equal(t, 10, ok(Borrow(ctx, rdb, cfg, time.Time{})).Granted)
+	require.True(t, ok(ok(NewPrefetchNode(rdb, cfg, slowOK)).Allow(ctx)))
+	require.NoError(t, rdb.ConfigSet(ctx, "maxmemory-policy", "allkeys-lru").Err())
+	require.Equal(t, 10, ok(Borrow(ctx, AssumeNoEviction(rdb), cfg, time.Time{})).Granted)
+}
+
+// TestEvictionPolicyRechecked: the policy can change under a running
+// limiter (CONFIG SET, a failover to a replica configured differently, a
+// restart from another config file). A limiter and a prefetch node check it
+// again at least every PolicyRecheck, and at once after any failed call
+// (a reconnect, a failover and an OOM refusal all show as one). Before, the
+// policy was checked once: after CONFIG SET maxmemory-policy allkeys-lru
+// the limiter went on deciding for good (154 of 301 admitted against 50
+// under memory pressure).
+func TestEvictionPolicyRechecked(t *testing.T) {
+	ctx := context.Background()
+	own := redistest.StartDedicated(t)
+	rdb := redis.NewClient(&redis.Options{Addr: own.Addr(), MaxRetries: -1})
+	t.Cleanup(func() { _ = rdb.Close() })
+	fw := ok(NewFixedWindow(rdb, WindowConfig{Window: time.Hour, Limit: 1000}))
+	node := ok(NewPrefetchNode(rdb, BorrowConfig{Key: Key(redistest.ID(t), "prefetch"), Limit: 1000, Batch: 1,
+		Window: time.Hour}, slowOK))
+	id := redistest.ID(t)
+	_, err := fw.AllowN(ctx, id, 1)
+	require.NoError(t, err)
+	_, err = node.Allow(ctx)
+	require.NoError(t, err)
+
+	// CONFIG SET under a running limiter: refused within PolicyRecheck.
+	require.NoError(t, rdb.ConfigSet(ctx, "maxmemory-policy", "allkeys-lru").Err())
+	changed := time.Now()
+	var fwDecided, nodeDecided int
+	var fwErr, nodeErr error
+	for (fwErr == nil || nodeErr == nil) && time.Since(changed) < PolicyRecheck+2*time.Second {
+		if fwErr == nil {
+			if _, fwErr = fw.AllowN(ctx, id, 1); fwErr == nil {
+				fwDecided++
+			}
+		}
+		if nodeErr == nil {
+			if _, nodeErr = node.Allow(ctx); nodeErr == nil {
+				nodeDecided++
+			}
+		}
+		time.Sleep(time.Millisecond)
+	}
+	took := time.Since(changed)
+	t.Logf("after CONFIG SET allkeys-lru: fixed window decided %d more, prefetch node %d more, refused within %v (PolicyRecheck %v)",
+		fwDecided, nodeDecided, took.Round(time.Millisecond), PolicyRecheck)
+	require.ErrorIs(t, fwErr, ErrMayEvict, "the limiter noticed the new policy")
+	require.ErrorIs(t, nodeErr, ErrMayEvict, "the prefetch node noticed the new policy")
+
+	// Fixed: the next decision checks again, and goes on.
+	require.NoError(t, rdb.ConfigSet(ctx, "maxmemory-policy", "noeviction").Err())
+	_, err = fw.AllowN(ctx, id, 1)
+	require.NoError(t, err)
+
+	// A failover or restart to a server configured differently: the failed
+	// call makes the next decision check at once, well before PolicyRecheck.
+	require.NoError(t, own.Kill())
+	_, err = fw.AllowN(ctx, id, 1)
+	require.Error(t, err)
+	require.NoError(t, own.Restart())
+	require.NoError(t, rdb.ConfigSet(ctx, "maxmemory-policy", "volatile-lru").Err())
+	_, err = fw.AllowN(ctx, id, 1)
+	require.ErrorIs(t, err, ErrMayEvict, "the first decision after a reconnect checks the policy")
+}

@@ -308,7 +308,7 @@ func TestPrefetchNodeDoesNotHoldItsLockAcrossTheRoundTrip(t *testing.T) {
 	f := &fakeBorrows{mode: "hang", left: 20, batch: 8, release: make(chan struct{}), started: make(chan struct{}, 8)}
 	defer close(f.release)
 	const deadline = 2 * time.Second // long enough that the checks below run while the borrow is out
-	n, err := NewPrefetchNode(f, fakeBorrowCfg, NodeOptions{Timeout: deadline})
+	n, err := NewPrefetchNode(AssumeNoEviction(f), fakeBorrowCfg, NodeOptions{Timeout: deadline})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -359,7 +359,7 @@ func TestPrefetchNodeBorrowsThroughTheBreaker(t *testing.T) {
 	r := newFakeRemote(1000)
 	g := newTestGuard(t, r, clk)
 	f := &fakeBorrows{mode: "down", left: 20, batch: 8}
-	n, err := NewPrefetchNode(f, fakeBorrowCfg, NodeOptions{Breaker: g.Breaker(), Now: clk.Now, Timeout: time.Second})
+	n, err := NewPrefetchNode(AssumeNoEviction(f), fakeBorrowCfg, NodeOptions{Breaker: g.Breaker(), Now: clk.Now, Timeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

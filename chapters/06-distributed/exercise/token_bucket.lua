@@ -19,38 +19,65 @@
 --   now      the prelude (scripts/prelude.lua) has already set the local
 --            `now` to the time in whole ms: ARGV[1], or Redis TIME when the
 --            caller passed -1. It also defines int(x), which writes a whole
---            number as digits for redis.call.
+--            number as digits for redis.call (use it for ts and the expiry).
 --
 -- What you return: four integers, {allowed, remaining, retry_after_ms, now}
 --   allowed         1 or 0
---   remaining       whole tokens left after this decision, floor(tokens)
+--   remaining       whole tokens left after this decision,
+--                   math.floor(tokens + 1e-9): a bucket that holds
+--                   0.9999999999 tokens after float noise holds 1
 --   retry_after_ms  0 when allowed; else the first whole ms after which
 --                   this request would fit, never earlier:
---                   ceil((k - tokens) * 1000 / R - 1e-9), and at least 1
+--                   math.ceil((k - tokens) * 1000 / R - 1e-9), and at least 1
 --                   (the 1e-9 keeps float noise from turning an exact
 --                   470 ms into 471)
 --   now             the `now` you were given
 --
--- Pitfalls (each one has a test)
+-- Pitfalls, and the tests that catch them
 --   1. Read, compute and write inside this one script. Redis runs a script
 --      whole before serving anyone else; that is what makes it atomic (E9).
---   2. Every write sets an expiry (PEXPIRE), or the key lives forever (E10).
---      C * 1000 / R ms after its latest time the bucket is full again, which
---      is what a missing key means: use ceil(C * 1000 / R), nothing longer.
---      On a rejection you may write the refilled tokens/ts or leave the key
---      alone (a capped refill gives the same answer in one step or two);
---      either way set the expiry then only if the key has none (PTTL < 0):
---      HSET keeps an existing expiry.
---   3. Tokens are fractional. Store them as text with every digit,
+--      Nothing to test in your file: whatever it does is one step. The
+--      mistake is splitting it into commands sent from Go, which
+--      TestE9_DoubleSpend shows with the naive counter.
+--   2. Every request writes the state back, a rejection too: the refilled
+--      tokens and ts = the latest time. A rejection that leaves the key
+--      alone keeps the old ts, so a late request that comes next is refilled
+--      up to its own time instead of being decided at the latest time seen
+--      (TestDifferentialLateTimes fails on it).
+--   3. Every key gets an expiry (PEXPIRE), or it lives forever (E10). The
+--      bucket is full again C * 1000 / R ms after its latest time, which is
+--      what a missing key means: PEXPIRE math.ceil(C * 1000 / R) ms on an
+--      admission, nothing longer, and never add a late caller's lateness
+--      (TestEveryKeyHasTTL, TestLateStampStretchedTTL). On a rejection set it
+--      only if the key has none, PTTL < 0 (HSET keeps an existing expiry):
+--      that repairs a key that lost its expiry even while every request is
+--      rejected (TestRejectionRepairsLostExpiry).
+--   4. Tokens are fractional. Store them as text with every digit,
 --      string.format('%.17g', tokens); what you return is truncated to
---      integers on the way out, so return floor(tokens), never tokens.
---   4. Compare with a little slack, tokens + 1e-9 >= k: at R = 3 a token
---      takes 1000/3 ms and an exact tie must allow.
---   5. Time never runs backwards for a key. If `now` is behind the ts you
+--      integers on the way out, so return math.floor(tokens + 1e-9), never
+--      tokens (TestDifferentialAgainstMemory compares the remaining count).
+--   5. Compare with a little slack, tokens + 1e-9 >= k: at R = 3 a token
+--      takes 1000/3 ms and an exact tie must allow (TestWorkedExamplesOnRedis,
+--      E6's retry delays).
+--   6. Time never runs backwards for a key. If `now` is behind the ts you
 --      stored (a late request), decide at ts (no refill, ts stays) and add
 --      the lateness, ts - now, to retry_after_ms (after taking the at least
---      1 ms above): the caller waits from its own time.
---   6. Touch KEYS[1] only; Redis Cluster routes the call by it.
+--      1 ms above): the caller waits from its own time
+--      (TestLateTimeRegressions, TestDifferentialLateTimes).
+--   7. Touch KEYS[1] only; Redis Cluster routes the call by it
+--      (TestScriptsTouchOnlyDeclaredKeys reads this file).
+
+-- TODO 1: read ARGV[2..4] into numbers (tonumber) and compute the expiry,
+--         math.ceil(C * 1000 / R).
+-- TODO 2: HMGET KEYS[1] tokens ts. No key: a full bucket, tokens = C, ts = now.
+-- TODO 3: refill only if now > ts: tokens = math.min(C, tokens + (now - ts) * R / 1000)
+--         and ts = now. Otherwise keep both, and remember the lateness ts - now.
+-- TODO 4: decide: allowed iff tokens + 1e-9 >= k; if so, take k tokens
+--         (math.max(0, tokens - k) keeps float noise from going negative).
+-- TODO 5: HSET tokens (string.format('%.17g', tokens)) and ts (int(ts)),
+--         admitted or not. PEXPIRE on an admission; on a rejection only if
+--         PTTL < 0.
+-- TODO 6: return {1, remaining, 0, now} or {0, remaining, wait + lateness, now}.
 --
--- Replace the line below with your script.
+-- Then delete the line below.
 return redis.error_reply('exercise: write the token bucket in chapters/06-distributed/exercise/token_bucket.lua (README: "Exercise: write the atomic script")')

@@ -4,7 +4,7 @@
 -- TAT + (k - 1) * T - now > tau (TAT unchanged), else TAT += k * T.
 -- It decides as the token bucket does with the same C and R.
 --
--- Time is counted in units of 1/D ms, where T = P/D: redis.go picks D so
+-- Time is counted in units of 1/D ms, where T = P/D: limiters.go picks D so
 -- that P is a whole number when it can (R = 3: P = 1000, D = 3). Then every
 -- sum below is of whole numbers and exact however long TAT stays ahead of
 -- now; a fractional T would add a rounding error with every permit.

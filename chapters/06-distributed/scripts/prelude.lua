@@ -1,5 +1,5 @@
 #!lua
--- The prelude. redis.go puts these lines in front of every script when it
+-- The prelude. scripts.go puts these lines in front of every script when it
 -- loads it, so each script file holds its algorithm and nothing else.
 --
 -- Line 1 is a Redis 7 shebang: it declares the script's flags, here none.
@@ -11,11 +11,18 @@
 --
 -- ARGV[1] is the caller's time in whole ms since the Unix epoch. A negative
 -- value asks for the server's own clock, Redis TIME: one clock for every
--- app node (E11).
+-- app node (E11). A caller's time may be behind the server's, but at most
+-- a minute ahead (MaxStampAhead in config.go): time never runs backwards for
+-- a key, so one stamp far ahead would hold the key there for every caller
+-- on the server's clock. Further ahead, the script refuses before it reads
+-- or writes anything, with the server's time in ms after the code.
 local now = tonumber(ARGV[1])
+local t = redis.call('TIME')
+local server = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 if now < 0 then
-  local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  now = server
+elseif now > server + 60000 then
+  return redis.error_reply('STAMPAHEAD ' .. string.format('%d', server))
 end
 
 -- int writes a whole number as digits. A Lua number passed to redis.call

@@ -72,8 +72,11 @@ func TestConfigsRefuseWhatChaptersRefuse(t *testing.T) {
 		{WindowConfig{Window: time.Second, Limit: 3, SubWindows: -1}, nil},
 		{WindowConfig{Window: time.Second, Limit: 3, SubWindows: 7}, nil},
 		{WindowConfig{Window: time.Second, Limit: 3, SubWindows: 1 << 20}, nil},
-		{WindowConfig{Window: time.Second, Limit: 3, SubWindows: 16}, counter("subwindows")},
-		{WindowConfig{Window: 3 * time.Millisecond, Limit: 3, SubWindows: 2}, counter("subwindows")},
+		{WindowConfig{Window: time.Second, Limit: 3, SubWindows: 16}, nil}, // 62.5 ms sub-windows
+		{WindowConfig{Window: 250 * time.Millisecond, Limit: 3, SubWindows: 4}, nil},
+		{WindowConfig{Window: 3 * time.Millisecond, Limit: 3, SubWindows: 2}, nil},
+		{WindowConfig{Window: 1001 * time.Millisecond, Limit: 3, SubWindows: 1000}, nil}, // 1.001 ms
+		{WindowConfig{Window: core.MaxWindow, Limit: core.MaxCount, SubWindows: 1000}, counter("limit")},
 		{WindowConfig{Window: core.MaxWindow, Limit: core.MaxCount}, counter("limit")},
 		{WindowConfig{Window: 24 * time.Hour, Limit: core.MaxCount}, counter("limit")},
 		{WindowConfig{Window: time.Hour, Limit: core.MaxCount, SubWindows: 60}, nil},

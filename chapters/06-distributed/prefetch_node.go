@@ -19,29 +19,33 @@ var borrowLua string
 // the time from ARGV[1].
 var borrowScript = newScript(borrowLua)
 
-// BorrowConfig is one shared limit that nodes draw on in batches.
+// BorrowConfig is one shared limit that nodes draw on in batches. It
+// accepts the course's domain (core/domain.go), as every Config does.
 type BorrowConfig struct {
 	Key    string        // Redis key of the limit; use a hash tag, e.g. rl:{user-7}:prefetch
-	Limit  int           // permits per window, >= 0
-	Batch  int           // permits a node takes per round trip, >= 1 (1 = one call per request)
-	Window time.Duration // window width, a whole number of ms >= 1 ms
+	Limit  int           // permits per window, 1..1e9
+	Batch  int           // permits a node takes per round trip, 1..1e9 (1 = one call per request)
+	Window time.Duration // window width, a whole number of ms from 1 ms to 1e18 ns
 }
 
-// Validate reports the first bad field as a *core.ParamError.
+// Validate reports the first bad field as a *core.ParamError: the domain's
+// count for the limit and the batch, its window in whole ms (the script
+// counts in ms). Inside it the script's numbers (at most 2e9 permits, 1e12
+// ms) are exact in a Lua double.
 func (c BorrowConfig) Validate() error {
-	if c.Key == "" {
-		return core.BadParam("key", `""`, "a non-empty Redis key")
+	if c.Key == "" || len(c.Key) > MaxKeyLen {
+		return core.BadParam("key", fmt.Sprintf("of %d bytes", len(c.Key)), fmt.Sprintf("a Redis key of 1 to %d bytes", MaxKeyLen))
 	}
-	if c.Limit < 0 {
-		return core.BadParam("limit", c.Limit, "an integer >= 0")
+	if err := core.CheckCount("limit", c.Limit); err != nil {
+		return err
 	}
-	if c.Batch < 1 {
-		return core.BadParam("batch", c.Batch, "an integer >= 1")
+	if err := core.CheckCount("batch", c.Batch); err != nil {
+		return err
 	}
-	if c.Window < time.Millisecond || c.Window%time.Millisecond != 0 {
-		return core.BadParam("window", c.Window, "a whole number of milliseconds >= 1ms")
+	if err := core.CheckWindow("window", c.Window); err != nil {
+		return err
 	}
-	return nil
+	return wholeMillis("window", c.Window)
 }
 
 // Grant is one answer of the borrow script.
@@ -53,8 +57,25 @@ type Grant struct {
 
 // Borrow asks the centre for up to Batch permits of the window containing
 // now, in one atomic script call. The zero now means "use the Redis server's
-// clock"; tests pass explicit times to make windows deterministic.
+// clock"; tests pass explicit times to make windows deterministic. A
+// config outside the domain (Validate) is refused before any command.
+//
+// The script writes limiter state, so Borrow keeps the E20 rule: it runs
+// CheckNoEviction first, on every call (one CONFIG GET more), and returns
+// its error, wrapping ErrMayEvict, instead of a grant. A PrefetchNode checks
+// as the limiters do and borrows without it.
 func Borrow(ctx context.Context, rdb redis.Scripter, c BorrowConfig, now time.Time) (Grant, error) {
+	if err := c.Validate(); err != nil {
+		return Grant{}, err
+	}
+	if err := CheckNoEviction(ctx, rdb); err != nil {
+		return Grant{}, fmt.Errorf("distributed: borrow from %q: %w", c.Key, err)
+	}
+	return borrow(ctx, rdb, c, now)
+}
+
+// borrow is Borrow without the policy check: one script call.
+func borrow(ctx context.Context, rdb redis.Scripter, c BorrowConfig, now time.Time) (Grant, error) {
 	nowMS := int64(-1)
 	if !now.IsZero() {
 		nowMS = now.UnixMilli()
@@ -62,6 +83,9 @@ func Borrow(ctx context.Context, rdb redis.Scripter, c BorrowConfig, now time.Ti
 	vals, err := borrowScript.Run(ctx, rdb, []string{c.Key},
 		nowMS, c.Limit, c.Batch, c.Window.Milliseconds()).Int64Slice()
 	if err != nil {
+		if pe := stampError(err, nowMS); pe != nil {
+			return Grant{}, pe
+		}
 		return Grant{}, err
 	}
 	if len(vals) != 3 {
@@ -87,10 +111,18 @@ func Borrow(ctx context.Context, rdb redis.Scripter, c BorrowConfig, now time.Ti
 // again and strand more quota. No lock is held across the round trip, and
 // every borrow runs under a deadline and through a breaker (NodeOptions), so
 // a frozen Redis costs a request at most the deadline.
+//
+// Like every limiter, a node borrows only from a Redis that runs noeviction
+// (E20, CheckNoEviction), checked before its first borrow, again every
+// PolicyRecheck and after a failed borrow: on any other policy each borrow fails with an
+// error wrapping ErrMayEvict (and ErrUnavailable), and the endpoint's
+// failure policy decides.
 type PrefetchNode struct {
 	rdb   redis.Scripter
 	cfg   BorrowConfig
 	store guarded
+
+	policy policyCheck // E20: borrow only from a Redis that runs noeviction
 
 	mu         sync.Mutex
 	held       int
@@ -180,7 +212,16 @@ func (n *PrefetchNode) allow(ctx context.Context, now time.Time, explicit bool) 
 		if explicit {
 			at = now
 		}
-		g, err := do(&n.store, ctx, func(ctx context.Context) (Grant, error) { return Borrow(ctx, n.rdb, n.cfg, at) })
+		g, err := do(&n.store, ctx, func(ctx context.Context) (Grant, error) { // a ParamError passes through
+			if err := n.policy.ensure(ctx, n.rdb); err != nil {
+				return Grant{}, fmt.Errorf("distributed: prefetch from %q: %w", n.cfg.Key, err)
+			}
+			g, err := borrow(ctx, n.rdb, n.cfg, at)
+			if err != nil {
+				n.policy.suspect()
+			}
+			return g, err
+		})
 		n.mu.Lock()
 		n.borrowing = nil
 		close(done)

@@ -2,149 +2,15 @@ package distributed
 
 import (
 	"context"
-	_ "embed"
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
-	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
-	sliding "github.com/ratelimit-course/ratelimit/chapters/03-sliding"
-	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
 	"github.com/ratelimit-course/ratelimit/core"
 )
-
-// The scripts. Each is one atomic step on the server: read, decide, write and
-// set the expiry with nothing in between (E9). Each file holds its algorithm
-// only: newScript puts scripts/prelude.lua in front of it, which declares the
-// script's flags to Redis 7 (so Redis refuses it while out of memory, E20)
-// and sets the local now from ARGV[1] or Redis TIME. go-redis's Script sends
-// EVALSHA and falls back to EVAL the first time a server has not seen it.
-// The token bucket's body comes from scripts/token_bucket.lua, or from the
-// learner's exercise/token_bucket.lua under the exercise06 tag (script.go,
-// exercise.go).
-var (
-	//go:embed scripts/prelude.lua
-	prelude string
-	//go:embed scripts/fixed_window.lua
-	fixedWindowLua string
-	//go:embed scripts/fixed_window_ttl.lua
-	fixedWindowTTLLua string
-	//go:embed scripts/sliding_log.lua
-	slidingLogLua string
-	//go:embed scripts/sliding_counter.lua
-	slidingCounterLua string
-	//go:embed scripts/gcra.lua
-	gcraLua string
-
-	fixedWindowScript    = newScript(fixedWindowLua)
-	fixedWindowTTLScript = newScript(fixedWindowTTLLua)
-	slidingLogScript     = newScript(slidingLogLua)
-	slidingCounterScript = newScript(slidingCounterLua)
-	tokenBucketScript    = newScript(tokenBucketLua)
-	gcraScript           = newScript(gcraLua)
-)
-
-// newScript is a script body with the prelude in front.
-func newScript(body string) *redis.Script { return redis.NewScript(prelude + body) }
-
-// Key returns the Redis key of one identity's state: "rl:{id}:kind". The
-// braces are a hash tag: Redis Cluster places a key by the text between them
-// only, so every key of one identity lands in one slot and a script may touch
-// several of them.
-func Key(id, kind string) string {
-	return "rl:{" + id + "}:" + kind
-}
-
-// checkID rejects identities that would break the hash tag.
-func checkID(id string) error {
-	if id == "" || strings.ContainsAny(id, "{}") {
-		return core.BadParam("id", strconv.Quote(id), "a non-empty string without { or }")
-	}
-	return nil
-}
-
-// WindowConfig configures the window algorithms: at most Limit cost units in
-// any Window. SubWindows applies to the sliding counter only (0 means 1).
-//
-// Each algorithm accepts exactly what its chapter's Config accepts
-// (fixedwindow.Config, sliding.Config: the course's domain, core/domain.go)
-// and refuses with the same words, plus what the scripts need: whole
-// milliseconds, and for the sliding counter whole-millisecond sub-windows
-// with Limit × sub-window ms at most 2^51 (its arithmetic stays exact in a
-// Lua double).
-type WindowConfig struct {
-	Window     time.Duration
-	Limit      int
-	SubWindows int
-}
-
-// BucketConfig configures the token bucket and GCRA: Capacity permits at most,
-// refilled at Rate per second. It accepts exactly what buckets.Config
-// accepts: capacity 1..1e9, a rate above 0 and at most 1e9 per second that
-// refills a full bucket within 1e9 s.
-type BucketConfig struct {
-	Capacity int
-	Rate     float64
-}
-
-// maxScaled bounds the sliding counter's largest product, L × w, so that
-// every number its script computes (at most about 3 L w) is exact in a
-// double (2^53).
-const maxScaled = 1 << 51
-
-// check validates a config of the fixed windows: chapter 02's rule, and whole ms.
-func (c WindowConfig) check() error {
-	if err := (fixedwindow.Config{Window: c.Window, Limit: c.Limit}).Validate(); err != nil {
-		return err
-	}
-	return wholeMillis("window", c.Window)
-}
-
-// checkLog validates a sliding-log config: chapter 03's rule, and whole ms.
-func (c WindowConfig) checkLog() error {
-	if err := (sliding.Config{Window: c.Window, Limit: c.Limit, SubWindows: c.SubWindows}).Validate(); err != nil {
-		return err
-	}
-	return wholeMillis("window", c.Window)
-}
-
-// checkCounter validates a sliding-counter config: the log's rule, and
-// sub-windows of whole ms that keep the script's arithmetic exact.
-func (c WindowConfig) checkCounter() error {
-	if err := c.checkLog(); err != nil {
-		return err
-	}
-	n := int64(max(c.SubWindows, 1))
-	ms := c.Window.Milliseconds()
-	if ms%n != 0 {
-		return core.BadParam("subwindows", c.SubWindows,
-			fmt.Sprintf("a count that splits window %v into whole milliseconds (a divisor of %d)", c.Window, ms))
-	}
-	if w := ms / n; int64(c.Limit) > maxScaled/w {
-		return core.BadParam("limit", c.Limit, fmt.Sprintf(
-			"at most 2^51 / %d ms sub-window = %d (the script's arithmetic is exact up to 2^53)", w, maxScaled/w))
-	}
-	return nil
-}
-
-// wholeMillis refuses a duration that is not a whole number of milliseconds:
-// the scripts count time in ms.
-func wholeMillis(param string, d time.Duration) error {
-	if d%time.Millisecond != 0 {
-		return core.BadParam(param, d, "a whole number of milliseconds (the Redis scripts count in ms)")
-	}
-	return nil
-}
-
-// check validates a bucket config: chapter 04's rule, nothing more.
-func (c BucketConfig) check() error {
-	return buckets.Config{Capacity: c.Capacity, Rate: c.Rate}.Validate()
-}
 
 // limiter is what every algorithm shares: a script, the kind of key it owns,
 // and the parameters passed after the time and the cost. It holds no state of
@@ -158,7 +24,7 @@ type limiter struct {
 	params []any
 	max    int
 
-	noEviction atomic.Bool // the server's maxmemory-policy was found safe (E20)
+	policy policyCheck // E20: decide only on a Redis that runs noeviction
 }
 
 // Allow decides one request of cost 1 for id, timed by the Redis server.
@@ -174,8 +40,10 @@ func (l *limiter) AllowN(ctx context.Context, id string, cost int) (core.Decisio
 	return d, err
 }
 
-// AllowNAt is AllowN at an explicit time, in whole milliseconds and inside
-// the course's domain (core.CheckTime: 1970 to 2200). It exists so that tests can replay a
+// AllowNAt is AllowN at an explicit time, in whole milliseconds, inside
+// the course's domain (core.CheckTime: 1970 to 2200) and at most
+// MaxStampAhead ahead of the Redis server's clock (a later time is a
+// ParamError naming it, and writes nothing). It exists so that tests can replay a
 // sequence and compare with the in-memory chapters; production code lets
 // Redis read its own clock. As in chapters 02–04, time never runs backwards
 // for a key: a time earlier than one the key has seen is decided at that
@@ -204,18 +72,20 @@ func (l *limiter) decide(ctx context.Context, id string, nowMs int64, cost int) 
 	if err := core.CheckCost(cost, l.max); err != nil {
 		return core.Decision{}, 0, err
 	}
-	if !l.noEviction.Load() {
-		// Once per limiter, on first use: a constructor does not dial.
-		if err := CheckNoEviction(ctx, l.rdb); err != nil {
-			return core.Decision{}, 0, fmt.Errorf("distributed: %s for %q: %w", l.name, id, err)
-		}
-		l.noEviction.Store(true)
+	// On first use, then every PolicyRecheck and after a failed call: a
+	// constructor does not dial.
+	if err := l.policy.ensure(ctx, l.rdb); err != nil {
+		return core.Decision{}, 0, fmt.Errorf("distributed: %s for %q: %w", l.name, id, err)
 	}
 	args := make([]any, 0, 2+len(l.params))
 	args = append(args, nowMs, cost)
 	args = append(args, l.params...)
 	res, err := l.script.Run(ctx, l.rdb, []string{Key(id, l.kind)}, args...).Int64Slice()
 	if err != nil {
+		if pe := stampError(err, nowMs); pe != nil {
+			return core.Decision{}, 0, pe
+		}
+		l.policy.suspect()
 		return core.Decision{}, 0, fmt.Errorf("distributed: %s script for %q: %w", l.name, id, err)
 	}
 	if len(res) != 4 {
@@ -284,8 +154,9 @@ func NewSlidingCounter(rdb redis.Scripter, cfg WindowConfig) (*SlidingCounter, e
 		return nil, err
 	}
 	n := max(cfg.SubWindows, 1)
+	d, _ := counterUnits(cfg)
 	return &SlidingCounter{limiter{rdb: rdb, script: slidingCounterScript, name: "sliding-counter", kind: "sc",
-		params: []any{cfg.Window.Milliseconds(), cfg.Limit, n}, max: cfg.Limit}}, nil
+		params: []any{cfg.Window.Milliseconds(), cfg.Limit, n, d}, max: cfg.Limit}}, nil
 }
 
 // TokenBucket stores (tokens, last refill) and spends cost tokens per request.

@@ -1,7 +1,9 @@
 package distributed
 
 import (
+	"context"
 	"errors"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -132,5 +134,99 @@ func TestBreakerConfigValidate(t *testing.T) {
 		if !errors.As(err, &pe) {
 			t.Errorf("%+v: err %v, want a ParamError", c, err)
 		}
+	}
+}
+
+// TestGuardIgnoresSuccessBegunBeforeBreakerOpened: a slow call that began
+// while the breaker was closed answers after three fast failures opened it.
+// Its success must not close the breaker (it did before the breaker gave
+// out tickets), and the requests after it still fall back.
+func TestGuardIgnoresSuccessBegunBeforeBreakerOpened(t *testing.T) {
+	started, release := make(chan struct{}), make(chan struct{})
+	var calls atomic.Int64
+	r := RemoteFunc(func(_ context.Context, key string, _ int) (core.Decision, error) {
+		calls.Add(1)
+		if key == "slow" {
+			close(started)
+			<-release
+			return core.Decision{Allowed: true}, nil
+		}
+		return core.Decision{}, errDown
+	})
+	clk := newFakeClock()
+	g, err := NewGuard(GuardConfig{Remote: r, Timeout: 10 * time.Second,
+		Breaker: BreakerConfig{Failures: 3, Cooldown: time.Second}, Classes: e15Classes(t), Now: clk.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	slow := make(chan Outcome)
+	go func() { o, _ := g.Allow(ctx, "read", "slow"); slow <- o }()
+	<-started
+	for i := 0; i < 3; i++ {
+		g.Allow(ctx, "read", "fast")
+	}
+	if g.Breaker().State() != BreakerOpen {
+		t.Fatalf("breaker %v after 3 failures, want open", g.Breaker().State())
+	}
+	close(release)
+	if o := <-slow; o.Source != SourceRemote || !o.Allowed {
+		t.Fatalf("the slow call: %+v; want Redis's answer (it came within its deadline)", o)
+	}
+	if g.Breaker().State() != BreakerOpen {
+		t.Fatalf("a success begun before the breaker opened moved it to %v", g.Breaker().State())
+	}
+	if o, _ := g.Allow(ctx, "read", "next"); o.Source != SourceLocal || calls.Load() != 4 {
+		t.Fatalf("next request %+v after %d calls; want a local decision and no new call", o, calls.Load())
+	}
+}
+
+// TestFailClosedRetryAfterAtLeastOneSecond: every fail-closed refusal
+// carries a Retry-After of at least MinRetryAfter (1 s): the first failures,
+// before the breaker opens; while it is open (its time to the next probe,
+// or 1 s if that is shorter); while the probe is out. Before, the first two
+// and the half-open ones said 0: "retry at once", into the outage.
+func TestFailClosedRetryAfterAtLeastOneSecond(t *testing.T) {
+	ctx := context.Background()
+	for _, cooldown := range []time.Duration{100 * time.Millisecond, 5 * time.Second} {
+		clk := newFakeClock()
+		var hang atomic.Bool
+		probing, release := make(chan struct{}), make(chan struct{})
+		r := RemoteFunc(func(context.Context, string, int) (core.Decision, error) {
+			if hang.Load() {
+				close(probing)
+				<-release
+			}
+			return core.Decision{}, errDown
+		})
+		g, err := NewGuard(GuardConfig{Remote: r, Timeout: 10 * time.Second,
+			Breaker: BreakerConfig{Failures: 3, Cooldown: cooldown}, Classes: e15Classes(t), Now: clk.Now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		check := func(what string, want time.Duration) {
+			t.Helper()
+			o, err := g.Allow(ctx, "login", "u")
+			if !errors.Is(err, ErrUnavailable) || o.RetryAfter != want {
+				t.Errorf("cooldown %v, %s: RetryAfter %v, %v; want %v, ErrUnavailable", cooldown, what, o.RetryAfter, err, want)
+			}
+		}
+		check("1st failure, breaker closed", time.Second)
+		check("2nd failure, breaker closed", time.Second)
+		check("3rd failure opens the breaker", max(time.Second, cooldown))
+		check("breaker open", max(time.Second, cooldown))
+
+		// Half-open: the probe is out (and held there) while another login is refused.
+		clk.Advance(cooldown)
+		hang.Store(true)
+		probe := make(chan struct{})
+		go func() { g.Allow(ctx, "login", "probe"); close(probe) }()
+		<-probing
+		if g.Breaker().State() != BreakerHalfOpen {
+			t.Fatalf("breaker %v with the probe out, want half-open", g.Breaker().State())
+		}
+		check("probe out (half-open)", time.Second)
+		close(release)
+		<-probe
 	}
 }

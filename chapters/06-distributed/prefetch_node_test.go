@@ -3,6 +3,7 @@ package distributed
 import (
 	"context"
 	"errors"
+	"math"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -284,7 +285,7 @@ func BenchmarkPrefetchRedis(b *testing.B) {
 	rdb := redistest.Client(b)
 	for _, batch := range []int{1, 100} {
 		b.Run("batch="+strconv.Itoa(batch), func(b *testing.B) {
-			cfg := BorrowConfig{Key: "rl:{" + redistest.ID(b) + "}:prefetch", Limit: 1 << 50, Batch: batch, Window: time.Hour}
+			cfg := BorrowConfig{Key: "rl:{" + redistest.ID(b) + "}:prefetch", Limit: core.MaxCount, Batch: batch, Window: time.Hour}
 			var trips atomic.Int64
 			b.ReportAllocs()
 			b.RunParallel(func(pb *testing.PB) {
@@ -299,5 +300,47 @@ func BenchmarkPrefetchRedis(b *testing.B) {
 			})
 			b.ReportMetric(float64(trips.Load())/float64(b.N), "round-trips/op")
 		})
+	}
+}
+
+// TestBorrowConfigOutsideDomain: a BorrowConfig is checked against the
+// course's domain like every other Config (a limit and a batch from 1 to
+// 1e9, a window of whole ms up to 1e18 ns), by NewPrefetchNode and by Borrow
+// itself, and refused with a ParamError before a command is sent. Before,
+// Borrow took any numbers: limit MaxInt64 answered Remaining MinInt64, and
+// limit = batch = MaxInt64 stored a negative grant in Redis.
+func TestBorrowConfigOutsideDomain(t *testing.T) {
+	ctx := context.Background()
+	rdb := redistest.Client(t)
+	for _, tc := range []struct {
+		cfg   BorrowConfig
+		param string
+	}{
+		{BorrowConfig{Limit: math.MaxInt64, Batch: 1, Window: time.Second}, "limit"},
+		{BorrowConfig{Limit: math.MaxInt64, Batch: math.MaxInt64, Window: time.Second}, "limit"},
+		{BorrowConfig{Limit: core.MaxCount + 1, Batch: 1, Window: time.Second}, "limit"},
+		{BorrowConfig{Limit: 0, Batch: 1, Window: time.Second}, "limit"},
+		{BorrowConfig{Limit: 10, Batch: core.MaxCount + 1, Window: time.Second}, "batch"},
+		{BorrowConfig{Limit: 10, Batch: math.MaxInt64, Window: time.Second}, "batch"},
+		{BorrowConfig{Limit: 10, Batch: 1, Window: core.MaxWindow + time.Millisecond}, "window"},
+	} {
+		tc.cfg.Key = prefetchKey(t)
+		var pe *core.ParamError
+		_, err := NewPrefetchNode(rdb, tc.cfg, slowOK)
+		if !errors.As(err, &pe) || pe.Param != tc.param {
+			t.Errorf("NewPrefetchNode(%+v): %v, want a ParamError naming %s", tc.cfg, err, tc.param)
+		}
+		g, err := Borrow(ctx, rdb, tc.cfg, prefetchBase)
+		if !errors.As(err, &pe) || pe.Param != tc.param {
+			t.Errorf("Borrow(%+v) = %+v, %v; want a ParamError naming %s", tc.cfg, g, err, tc.param)
+		}
+		if n := rdb.Exists(ctx, tc.cfg.Key).Val(); n != 0 {
+			t.Errorf("Borrow(%+v) wrote its key", tc.cfg)
+		}
+	}
+	// The domain's edges work.
+	edge := BorrowConfig{Key: prefetchKey(t), Limit: core.MaxCount, Batch: core.MaxCount, Window: time.Second}
+	if g, err := Borrow(ctx, rdb, edge, prefetchBase); err != nil || g.Granted != core.MaxCount || g.Remaining != 0 {
+		t.Errorf("limit = batch = 1e9: %+v, %v; want all 1e9 granted, 0 left", g, err)
 	}
 }

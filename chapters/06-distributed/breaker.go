@@ -235,5 +235,5 @@ func do[T any](g *guarded, ctx context.Context, fn func(context.Context) (T, err
 	}
 	g.failures.Add(1)
 	g.breaker.Failure(ticket, g.now())
-	return zero, fmt.Errorf("%w: %v", ErrUnavailable, r.err)
+	return zero, fmt.Errorf("%w: %w", ErrUnavailable, r.err)
 }

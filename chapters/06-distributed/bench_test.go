@@ -285,3 +285,43 @@ func BenchmarkSlidingLogCost(b *testing.B) {
 	}
 	cleanup(ctx, rdb, "rl:{bench-log-*")
 }
+
+// BenchmarkPolicyRecheck prices the E20 re-check: three fixed-window
+// limiters on the same Redis decide in turn, one decision each per
+// iteration, so the machine's other work weighs on all three alike. "once"
+// checks maxmemory-policy on its first decision only (the old behaviour),
+// "every-1s" is the shipped PolicyRecheck, "every-decision" checks before
+// every decision (a CONFIG GET per request). Read the ratios.
+func BenchmarkPolicyRecheck(b *testing.B) {
+	ctx := context.Background()
+	rdb := redistest.Client(b)
+	w := WindowConfig{Window: time.Second, Limit: 1_000_000_000}
+	variants := []struct {
+		name  string
+		every time.Duration
+	}{{"once", 1 << 62}, {"every-1s", PolicyRecheck}, {"every-decision", time.Nanosecond}}
+	ls := make([]*FixedWindow, len(variants))
+	spent := make([]time.Duration, len(variants))
+	for i, v := range variants {
+		ls[i] = ok(NewFixedWindow(rdb, w))
+		ls[i].policy.every = v.every
+		if _, err := ls[i].AllowN(ctx, "policy-bench", 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ResetTimer()
+	for range b.N {
+		for i, l := range ls {
+			start := time.Now()
+			if _, err := l.AllowN(ctx, "policy-bench", 1); err != nil {
+				b.Fatal(err)
+			}
+			spent[i] += time.Since(start)
+		}
+	}
+	for i, v := range variants {
+		b.ReportMetric(float64(spent[i].Nanoseconds())/float64(b.N), "ns/decision-"+v.name)
+	}
+	b.ReportMetric(float64(spent[1])/float64(spent[0]), "every-1s/once")
+	b.ReportMetric(float64(spent[2])/float64(spent[0]), "every-decision/once")
+}
