@@ -235,6 +235,14 @@ func (s *Service) PipelineStats() (pipelines, calls int64) {
 	return 0, 0
 }
 
+// StoreCalls reports how many decisions went to Redis (0 in memory).
+func (s *Service) StoreCalls() int64 {
+	if rs, ok := s.st.(*redisStore); ok {
+		return rs.calls.Load()
+	}
+	return 0
+}
+
 // Close stops the listeners, the watcher and the store. It is idempotent.
 func (s *Service) Close() error {
 	s.closeOnce.Do(func() {
