@@ -102,7 +102,12 @@ func postJSON(t testing.TB, s *Service, body string) (int, string) {
 
 func get(t testing.TB, s *Service, path string) (int, string) {
 	t.Helper()
-	resp, err := http.Get("http://" + s.HTTPAddr() + path)
+	return getAddr(t, s.HTTPAddr(), path)
+}
+
+func getAddr(t testing.TB, addr, path string) (int, string) {
+	t.Helper()
+	resp, err := http.Get("http://" + addr + path)
 	if err != nil {
 		t.Fatal(err)
 	}
