@@ -184,6 +184,11 @@ func summary(r *rls.RateLimitResponse) string {
 
 func TestE32_Matching(t *testing.T) {
 	s := start(t, Options{Config: writeRules(t, e32Rules)})
+	runE32(t, s, "e32")
+}
+
+// runE32 plays E32's steps against s, whose rules are e32Rules under domain.
+func runE32(t *testing.T, s *Service, domain string) {
 	c := client(t, s)
 	steps := []struct {
 		name string
@@ -219,16 +224,16 @@ func TestE32_Matching(t *testing.T) {
 		{"hits_addend above what is left: over", []*rlcommon.RateLimitDescriptor{withHits(desc("api_key", "gold"), 2)}, "OVER_LIMIT OVER_LIMIT:0"},
 	}
 	for _, st := range steps {
-		got := summary(ask(t, c, "e32", st.ds...))
+		got := summary(ask(t, c, domain, st.ds...))
 		// unlimited reports the reference's remaining MaxUint32 with no current limit
 		if got != st.want {
 			t.Errorf("%s: got %q, want %q", st.name, got, st.want)
 		}
 	}
-	if got := metric(t, s, `ratelimit_shadow_would_reject_total{domain="e32",rule="e32.shadowed"}`); got != "1" {
+	if got := metric(t, s, `ratelimit_shadow_would_reject_total{domain="`+domain+`",rule="`+domain+`.shadowed"}`); got != "1" {
 		t.Errorf("shadow would-rejects = %q, want 1", got)
 	}
-	if got := metric(t, s, `ratelimit_decisions_total{code="OVER_LIMIT",domain="e32",rule="login_ip"}`); got != "1" {
+	if got := metric(t, s, `ratelimit_decisions_total{code="OVER_LIMIT",domain="`+domain+`",rule="login_ip"}`); got != "1" {
 		t.Errorf("login_ip OVER_LIMIT decisions = %q, want 1", got)
 	}
 }
