@@ -71,10 +71,11 @@ type Service struct {
 	reloadMu  sync.Mutex
 	lastFiles string // fingerprint of the rules files last seen
 
-	grpcSrv *grpc.Server
-	httpSrv *http.Server
-	grpcLn  net.Listener
-	httpLn  net.Listener
+	grpcSrv   *grpc.Server
+	malformed sync.Map // *rls.RateLimitRequest → its decoding error (requestCodec)
+	httpSrv   *http.Server
+	grpcLn    net.Listener
+	httpLn    net.Listener
 
 	stop      chan struct{}
 	wg        sync.WaitGroup

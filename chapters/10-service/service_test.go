@@ -15,8 +15,11 @@ import (
 	rlcommon "github.com/envoyproxy/go-control-plane/envoy/extensions/common/ratelimit/v3"
 	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
@@ -24,6 +27,19 @@ import (
 
 // TestMain stops the Redis that internal/redistest starts for this package.
 func TestMain(m *testing.M) { redistest.Main(m) }
+
+// rawCodec sends a []byte as the message itself, to send bytes that are not
+// a valid RateLimitRequest; replies decode as protobuf.
+type rawCodec struct{}
+
+func (rawCodec) Name() string { return "proto" }
+func (rawCodec) Marshal(v any) ([]byte, error) {
+	if b, ok := v.([]byte); ok {
+		return b, nil
+	}
+	return proto.Marshal(v.(proto.Message))
+}
+func (rawCodec) Unmarshal(data []byte, v any) error { return proto.Unmarshal(data, v.(proto.Message)) }
 
 // writeRules writes a rules file into a fresh directory and returns its path.
 func writeRules(t testing.TB, yaml string) string {
@@ -316,6 +332,18 @@ func TestBadInput(t *testing.T) {
 		if code, msg := postJSON(t, s, body); code != http.StatusBadRequest || !strings.HasPrefix(msg, "json: ") {
 			t.Errorf("malformed %q: %d %q", body, code, msg)
 		}
+	}
+	// Malformed protobuf over gRPC: raw bytes that do not decode.
+	cc, err := grpc.NewClient(s.GRPCAddr(), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cc.Close()
+	var out rls.RateLimitResponse
+	err = cc.Invoke(context.Background(), rls.RateLimitService_ShouldRateLimit_FullMethodName, []byte{0x0a, 0xff, 0xff, 0xff},
+		&out, grpc.ForceCodec(rawCodec{}))
+	if st, _ := status.FromError(err); st.Code() != codes.InvalidArgument || !strings.HasPrefix(st.Message(), "protobuf: ") {
+		t.Errorf("malformed protobuf: %v, want InvalidArgument protobuf: …", err)
 	}
 	big := bytes.Repeat([]byte("x"), MaxMessage+1)
 	if code, msg := postJSON(t, s, string(big)); code != http.StatusBadRequest || !strings.Contains(msg, "over") {
