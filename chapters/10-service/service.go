@@ -52,7 +52,7 @@ type Options struct {
 const (
 	DefaultStoreTimeout = 50 * time.Millisecond
 	DefaultDenyCache    = 100_000
-	DefaultReloadEvery  = 250 * time.Millisecond
+	DefaultReloadEvery  = 100 * time.Millisecond
 )
 
 // Service is the rate limit service: Envoy's RateLimitService over gRPC and
@@ -69,7 +69,8 @@ type Service struct {
 	log         io.Writer
 
 	reloadMu  sync.Mutex
-	lastFiles string // fingerprint of the rules files last seen
+	lastFiles string // fingerprint of the rules files last loaded or refused
+	pending   string // a new fingerprint seen once, loaded if the next tick sees it again
 
 	grpcSrv   *grpc.Server
 	malformed sync.Map // *rls.RateLimitRequest → its decoding error (requestCodec)
