@@ -20,8 +20,9 @@ type pipeliner interface {
 // script calls that queue up while a pipeline is out go together in the next
 // one. It is a redis.Scripter, so chapter 06's limiters run on it unchanged,
 // and each key's update is still one EVALSHA, atomic on the server; the
-// pipeline only shares the round trip and the system calls. A lone caller
-// pays nothing: it finds the queue empty and goes at once.
+// pipeline only shares the round trip and the system calls. Nothing waits
+// for a batch to fill: a lone caller's call goes at once, in a pipeline of
+// one, and pays only the hand-off to a worker goroutine.
 type batcher struct {
 	rdb     pipeliner
 	queue   chan *call
