@@ -49,7 +49,7 @@ func poll(t testing.TB, within time.Duration, ok func() bool) time.Duration {
 }
 
 // TestE37_Reload edits the rules under traffic: the new rules answer soon
-// after the write (ReloadEvery is 100 ms, and a change must hold for two ticks; the test allows a loaded machine
+// after the write (ReloadEvery is 100 ms and a change must hold still for a tick; the test allows a loaded machine
 // 10 s but logs the time taken), the unchanged rule keeps its count, a bad
 // file is refused with file, line and field while the old rules stay, and
 // the metrics count both reloads.
@@ -118,6 +118,26 @@ func TestE37_Reload(t *testing.T) {
 	}
 	if got := metric(t, s, `ratelimit_rule_reloads_total{result="success"}`); got != "1" {
 		t.Errorf("reload successes = %q, want 1", got)
+	}
+}
+
+// TestE37_InPlaceRewrite: a file rewritten in place is empty between its
+// truncation and its write. The watcher must wait that out instead of
+// refusing the empty file (as it did, under load, with a one-tick wait).
+func TestE37_InPlaceRewrite(t *testing.T) {
+	path := writeRules(t, reloadBefore)
+	s := start(t, Options{Config: path})
+	c := client(t, s)
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond) // three ticks: longer than any tick-based wait
+	if err := os.WriteFile(path, []byte(reloadAfter), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, 10*time.Second, func() bool { return summary(ask(t, c, "r", desc("added", "a"))) != "OK OK:-" })
+	if got := metric(t, s, `ratelimit_rule_reloads_total{result="failure"}`); got != "" {
+		t.Errorf("reload failures = %q, want none: the empty moment was loaded", got)
 	}
 }
 
