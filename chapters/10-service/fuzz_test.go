@@ -1,0 +1,64 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
+	"google.golang.org/protobuf/encoding/protojson"
+)
+
+// FuzzRules: any bytes as a rules file load or are refused with a
+// *RuleError on one line; none panics, and a loaded set matches any
+// descriptor without panicking.
+//
+//	go test -run '^$' -fuzz FuzzRules -fuzztime 30s ./chapters/10-service/
+func FuzzRules(f *testing.F) {
+	f.Add([]byte(e32Rules), "api_key", "a")
+	f.Add([]byte(reloadAfter), "path", "/search")
+	f.Add([]byte("domain: d\ndescriptors:\n  - key: k\n    value: v*\n    descriptors:\n      - key: x\n        rate_limit: {unit: second, requests_per_unit: 1}\n"), "k", "vv")
+	f.Fuzz(func(t *testing.T, b []byte, key, value string) {
+		set := &RuleSet{domains: map[string]*domainRules{}}
+		err := set.add("f.yaml", b)
+		if err != nil {
+			var re *RuleError
+			if !errors.As(err, &re) {
+				t.Fatalf("%T %v, want a *RuleError", err, err)
+			}
+			return
+		}
+		for _, d := range set.domains {
+			d.Match([]Entry{{key, value}, {value, key}})
+			d.limitsToCheck([][]Entry{{{key, value}}, {{value, key}}})
+		}
+	})
+}
+
+// FuzzRequest: any bytes at POST /json are decided or refused as a
+// BadRequest; nothing else comes back and nothing panics.
+func FuzzRequest(f *testing.F) {
+	f.Add(`{"domain":"e32","descriptors":[{"entries":[{"key":"api_key","value":"a"}]}]}`)
+	f.Add(`{"domain":"e32","hitsAddend":4000000000,"descriptors":[{"entries":[{"key":"path","value":"/login"},{"key":"ip"}],"hitsAddend":"3"}]}`)
+	f.Add(`{"domain":"e32","descriptors":[{"entries":[]}]}`)
+	s, err := Start(context.Background(), Options{Config: writeRules(f, e32Rules)})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { _ = s.Close() })
+	f.Fuzz(func(t *testing.T, body string) {
+		var req rls.RateLimitRequest
+		if protojson.Unmarshal([]byte(body), &req) != nil {
+			return
+		}
+		resp, err := s.ShouldRateLimit(context.Background(), &req)
+		var br *BadRequest
+		switch {
+		case errors.As(err, &br):
+		case err != nil:
+			t.Fatalf("%v, want a decision or a BadRequest", err)
+		case len(resp.Statuses) != len(req.Descriptors):
+			t.Fatalf("%d statuses for %d descriptors", len(resp.Statuses), len(req.Descriptors))
+		}
+	})
+}

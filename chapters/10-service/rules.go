@@ -1,0 +1,176 @@
+package service
+
+import (
+	"embed"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// The example rules a learner reads first; Options.Config "" loads them.
+//
+//go:embed rules/example.yaml
+var exampleRules embed.FS
+
+const exampleFile = "rules/example.yaml"
+
+// RuleError is a rules file refused: the file, the line, the field and what
+// is wrong, on one line. The old rules stay in force when a reload gets one.
+type RuleError struct {
+	File  string
+	Line  int
+	Field string
+	Msg   string
+}
+
+func (e *RuleError) Error() string {
+	return fmt.Sprintf("%s:%d: %s: %s", e.File, e.Line, e.Field, e.Msg)
+}
+
+// Units are envoyproxy/ratelimit's, in seconds: a month is 30 days and a
+// year 365, and every window is aligned to the Unix epoch.
+var units = map[string]int64{
+	"second": 1, "minute": 60, "hour": 3600, "day": 86400,
+	"week": 7 * 86400, "month": 30 * 86400, "year": 365 * 86400,
+}
+
+// Algorithms a rule may name in its course field `algorithm`. The default is
+// the reference's only one.
+const (
+	AlgoFixedWindow    = "fixed-window"
+	AlgoSlidingCounter = "sliding-counter"
+	AlgoTokenBucket    = "token-bucket"
+	AlgoGCRA           = "gcra"
+)
+
+var algorithms = map[string]bool{AlgoFixedWindow: true, AlgoSlidingCounter: true, AlgoTokenBucket: true, AlgoGCRA: true}
+
+// Rule is one rate_limit of the tree: where it sits (Path, the reference's
+// full key such as "api.path_/login.remote_address"), what it allows and how
+// it counts.
+type Rule struct {
+	Domain          string
+	Path            string
+	Name            string
+	Replaces        []string
+	Unit            string // "second" … "year"; "" when Unlimited
+	RequestsPerUnit uint32
+	Unlimited       bool
+	Shadow          bool
+	Algorithm       string
+	File            string
+	Line            int
+}
+
+// Seconds is the rule's window (its unit) in seconds.
+func (r *Rule) Seconds() int64 { return units[r.Unit] }
+
+// signature is what must be equal for a reload to keep a rule's counters.
+func (r *Rule) signature() string {
+	return fmt.Sprintf("%s|%s|%d|%t|%s", r.Path, r.Unit, r.RequestsPerUnit, r.Unlimited, r.Algorithm)
+}
+
+// Label is the rule's name in metrics: its name if it has one, else its path.
+func (r *Rule) Label() string {
+	if r.Name != "" {
+		return r.Name
+	}
+	return r.Path
+}
+
+// node is one level of a domain's tree: children by "key" or "key_value",
+// the trailing-* patterns among them in file order, and the rule that ends here.
+type node struct {
+	children  map[string]*node
+	wildcards []wildcard
+	rule      *Rule
+}
+
+// wildcard is a child whose value ends in '*': it matches "key_value" by prefix.
+type wildcard struct {
+	prefix string // "key_val" for value "val*"
+	child  string // the map key, "key_val*"
+}
+
+// domainRules is one domain's tree and its failure mode ("" = the default).
+type domainRules struct {
+	name        string
+	failureMode string
+	root        node
+	file        string
+}
+
+// RuleSet is every domain loaded from one file or directory.
+type RuleSet struct {
+	domains map[string]*domainRules
+	rules   []*Rule
+	source  string
+}
+
+// Rules lists every rule in load order.
+func (s *RuleSet) Rules() []*Rule { return s.rules }
+
+// The reference's YAML keys, and the course's two additions.
+var validKeys = map[string]bool{
+	"domain": true, "key": true, "value": true, "descriptors": true, "rate_limit": true, "unit": true,
+	"requests_per_unit": true, "unlimited": true, "shadow_mode": true, "quota_mode": true, "name": true,
+	"replaces": true, "detailed_metric": true, "value_to_metric": true, "share_threshold": true, "metadata": true,
+	"algorithm": true, "failure_mode": true,
+}
+
+// LoadRules reads a rules file, or every *.yaml and *.yml file in a
+// directory (sorted by name), or the embedded example rules when path is "".
+// The first thing wrong is returned as a *RuleError.
+func LoadRules(path string) (*RuleSet, error) {
+	set := &RuleSet{domains: map[string]*domainRules{}, source: path}
+	if path == "" {
+		b, err := exampleRules.ReadFile(exampleFile)
+		if err != nil {
+			return nil, err
+		}
+		set.source = exampleFile
+		return set, set.add(exampleFile, b)
+	}
+	files, err := ruleFiles(path)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return nil, &RuleError{File: f, Line: 0, Field: "file", Msg: err.Error()}
+		}
+		if err := set.add(f, b); err != nil {
+			return nil, err
+		}
+	}
+	return set, nil
+}
+
+// ruleFiles is path itself, or the YAML files directly inside it.
+func ruleFiles(path string) ([]string, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, &RuleError{File: path, Field: "config", Msg: "cannot read: " + err.Error()}
+	}
+	if !fi.IsDir() {
+		return []string{path}, nil
+	}
+	entries, err := os.ReadDir(path)
+	if err != nil {
+		return nil, &RuleError{File: path, Field: "config", Msg: "cannot list: " + err.Error()}
+	}
+	var files []string
+	for _, e := range entries {
+		if n := e.Name(); !e.IsDir() && !strings.HasPrefix(n, ".") && (strings.HasSuffix(n, ".yaml") || strings.HasSuffix(n, ".yml")) {
+			files = append(files, filepath.Join(path, n))
+		}
+	}
+	sort.Strings(files)
+	if len(files) == 0 {
+		return nil, &RuleError{File: path, Field: "config", Msg: "no *.yaml or *.yml file in the directory"}
+	}
+	return files, nil
+}
