@@ -3,13 +3,18 @@ GO      ?= go
 PKGS    := ./...
 CH      ?= 02
 
-.PHONY: tui test vet bench bench-peers bench-redis-peers bench-redis exercise fmt
+.PHONY: tui test vet bench bench-peers bench-redis-peers bench-redis exercise fmt serve
 
 ## tui: start the interactive course. Built, then run as itself (not under
 ## `go run`), so it is the terminal's own process and ends when the terminal does.
 TUI_BIN ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/ratelimit-course/tui
 tui:
 	$(GO) build -o "$(TUI_BIN)" ./tui && exec "$(TUI_BIN)"
+
+## serve: chapter 10's rate limit service (gRPC 127.0.0.1:8081, HTTP 127.0.0.1:8080),
+## in memory unless given --redis; flags: go run ./tui serve --help
+serve:
+	$(GO) run ./tui serve
 
 ## test: everything, with the race detector (Redis tests need Redis: see README)
 test: vet

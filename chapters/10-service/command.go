@@ -1,0 +1,78 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+)
+
+// Command is `tui serve`: it starts the service with the flags of
+// CONTRACT.md §5 and blocks until SIGINT or SIGTERM, then stops cleanly
+// (exit 0). A bad flag or rules file, or a store it cannot reach, exits 2
+// with one line on stderr.
+//
+//	serve [--config FILE|DIR] [--redis HOST:PORT | --redis-cluster A,B,C]
+//	      [--http 127.0.0.1:8080] [--grpc 127.0.0.1:8081] [--failure-mode open|closed]
+func Command(args []string, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return run(ctx, args, stdout, stderr)
+}
+
+// run is Command with the stopping context given, for tests.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var o Options
+	var cluster string
+	fs.StringVar(&o.Config, "config", "", "rules file or directory (default: the chapter's example rules)")
+	fs.StringVar(&o.RedisAddr, "redis", "", "Redis host:port (default: the in-memory store)")
+	fs.StringVar(&cluster, "redis-cluster", "", "Redis Cluster seed nodes, comma-separated")
+	fs.StringVar(&o.HTTPAddr, "http", "127.0.0.1:8080", "HTTP address: POST /json, GET /healthcheck, GET /metrics")
+	fs.StringVar(&o.GRPCAddr, "grpc", "127.0.0.1:8081", "gRPC address: envoy.service.ratelimit.v3.RateLimitService")
+	fs.StringVar(&o.FailureMode, "failure-mode", "open", "open or closed, for domains that set no failure_mode")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(stdout, "usage: serve [--config FILE|DIR] [--redis HOST:PORT | --redis-cluster A,B,C] [--http ADDR] [--grpc ADDR] [--failure-mode open|closed]")
+			return 0
+		}
+		fmt.Fprintln(stderr, "serve: "+err.Error())
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "serve: unexpected argument %q (flags only)\n", fs.Arg(0))
+		return 2
+	}
+	if cluster != "" {
+		o.RedisCluster = strings.Split(cluster, ",")
+	}
+	o.Log = stdout
+	s, err := Start(ctx, o)
+	if err != nil {
+		fmt.Fprintln(stderr, "serve: "+oneLine(err.Error()))
+		return 2
+	}
+	fmt.Fprintf(stdout, "serving: gRPC %s, HTTP %s (POST /json, GET /healthcheck, GET /metrics); rules %s\n",
+		s.GRPCAddr(), s.HTTPAddr(), s.Rules().source)
+	<-ctx.Done()
+	if err := s.Close(); err != nil {
+		fmt.Fprintln(stderr, "serve: "+oneLine(err.Error()))
+		return 1
+	}
+	fmt.Fprintln(stdout, "stopped")
+	return 0
+}
+
+// oneLine keeps an error to its first line.
+func oneLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

@@ -1,0 +1,11 @@
+// Package service is chapter 10: the rate limiter as a service. It speaks
+// Envoy's rate limit protocol (envoy.service.ratelimit.v3.RateLimitService
+// over gRPC, and the same request as JSON at POST /json), loads rules in
+// envoyproxy/ratelimit's YAML format and matches descriptors as that
+// service does, and counts in Redis through chapter 06's scripts (or in
+// memory through chapters 02–04). Around the count sit the parts a service
+// needs: a deny cache that answers over-limit keys from memory (two tiers),
+// pipelines shared by concurrent decisions, a failure mode per domain
+// through chapter 06's Guard, rules reloaded without a restart, and
+// Prometheus metrics. CONTRACT.md §5 and E32–E38 fix what it computes.
+package service

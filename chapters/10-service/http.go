@@ -1,0 +1,77 @@
+package service
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+
+	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
+	"google.golang.org/protobuf/encoding/protojson"
+)
+
+// Handler serves the HTTP side, as envoyproxy/ratelimit does: POST /json
+// (the JSON form of RateLimitRequest; 200 with the response when OK, 429
+// when OVER_LIMIT, 400 with one line for a bad request), GET /healthcheck
+// (200 "OK") and GET /metrics (Prometheus text).
+func (s *Service) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/json", s.serveJSON)
+	mux.HandleFunc("GET /healthcheck", func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = w.Write([]byte("OK"))
+	})
+	mux.Handle("GET /metrics", s.m.handler())
+	return mux
+}
+
+func (s *Service) serveJSON(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		w.Header().Set("Allow", http.MethodPost)
+		http.Error(w, "POST /json: send a RateLimitRequest as JSON", http.StatusMethodNotAllowed)
+		return
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxMessage))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			s.badJSON(w, fmt.Sprintf("body: over %d bytes", MaxMessage))
+			return
+		}
+		s.badJSON(w, "body: "+err.Error())
+		return
+	}
+	var req rls.RateLimitRequest
+	if err := protojson.Unmarshal(body, &req); err != nil {
+		s.badJSON(w, "json: "+err.Error())
+		return
+	}
+	resp, err := s.ShouldRateLimit(r.Context(), &req)
+	var br *BadRequest
+	switch {
+	case errors.As(err, &br):
+		s.badJSON(w, br.Msg)
+		return
+	case errors.Is(err, ErrUnavailable):
+		// Fail closed: refuse, in the response's own words.
+		resp = &rls.RateLimitResponse{OverallCode: rls.RateLimitResponse_OVER_LIMIT}
+	case err != nil:
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	out, err := protojson.Marshal(resp)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if resp.OverallCode == rls.RateLimitResponse_OVER_LIMIT {
+		w.WriteHeader(http.StatusTooManyRequests)
+	}
+	_, _ = w.Write(out)
+}
+
+// badJSON is the 400: one line, nothing counted.
+func (s *Service) badJSON(w http.ResponseWriter, msg string) {
+	s.m.badRequest.WithLabelValues("http").Inc()
+	http.Error(w, msg, http.StatusBadRequest)
+}

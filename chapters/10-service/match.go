@@ -1,0 +1,74 @@
+package service
+
+import "strings"
+
+// Entry is one (key, value) of a descriptor, as the proxy sends it.
+type Entry struct{ Key, Value string }
+
+// Match walks a domain's tree with one descriptor's entries, as
+// envoyproxy/ratelimit's GetLimit does: at each level "key_value" first,
+// then the level's trailing-* patterns in file order, then "key" alone
+// (any value); the rule applies only when the last entry lands on a node
+// that has one. A walk that finds nothing, or a node without children before
+// the entries run out, matches no rule (nil): that descriptor is OK and
+// counted nowhere.
+func (d *domainRules) Match(entries []Entry) *Rule {
+	level := &d.root
+	var found *Rule
+	for i, e := range entries {
+		full := e.Key + "_" + e.Value
+		next := level.children[full]
+		if next == nil {
+			for _, w := range level.wildcards {
+				if strings.HasPrefix(full, w.prefix) {
+					next = level.children[w.child]
+					break
+				}
+			}
+		}
+		if next == nil {
+			next = level.children[e.Key]
+		}
+		if next != nil && next.rule != nil && i == len(entries)-1 {
+			found = next.rule
+		}
+		if next == nil || len(next.children) == 0 {
+			break
+		}
+		level = next
+	}
+	return found
+}
+
+// limitsToCheck matches every descriptor of a request and then applies the
+// two rules that cross descriptors, as the reference does: a rule whose
+// name another matched rule replaces is dropped (nil), and an unlimited rule
+// is reported in unlimited[i] and counts nothing.
+func (d *domainRules) limitsToCheck(descs [][]Entry) (rules []*Rule, unlimited []bool) {
+	rules = make([]*Rule, len(descs))
+	unlimited = make([]bool, len(descs))
+	var replaced map[string]bool
+	for i, entries := range descs {
+		r := d.Match(entries)
+		if r == nil {
+			continue
+		}
+		for _, name := range r.Replaces {
+			if replaced == nil {
+				replaced = map[string]bool{}
+			}
+			replaced[name] = true
+		}
+		if r.Unlimited {
+			unlimited[i] = true
+			continue
+		}
+		rules[i] = r
+	}
+	for i, r := range rules {
+		if r != nil && r.Name != "" && replaced[r.Name] {
+			rules[i] = nil
+		}
+	}
+	return rules, unlimited
+}

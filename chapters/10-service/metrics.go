@@ -1,0 +1,56 @@
+package service
+
+import (
+	"net/http"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// metrics are the service's Prometheus series, on a registry of its own (two
+// services in one process, as in the tests, never share a series). Labels
+// come from the rules (domain, the rule's name or path) and never from a
+// request's values, so the number of series is bounded by the rules.
+type metrics struct {
+	reg        *prometheus.Registry
+	decisions  *prometheus.CounterVec // domain, rule, code
+	nearLimit  *prometheus.CounterVec // domain, rule
+	shadow     *prometheus.CounterVec // domain, rule
+	denyHits   *prometheus.CounterVec // domain, rule
+	failures   *prometheus.CounterVec // domain, mode
+	storeErrs  prometheus.Counter
+	storeTime  prometheus.Histogram
+	reloads    *prometheus.CounterVec // result
+	badRequest *prometheus.CounterVec // transport
+}
+
+func newMetrics() *metrics {
+	m := &metrics{reg: prometheus.NewRegistry()}
+	m.decisions = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ratelimit_decisions_total",
+		Help: "Descriptor decisions by domain, rule and code (OK, OVER_LIMIT)."}, []string{"domain", "rule", "code"})
+	m.nearLimit = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ratelimit_near_limit_total",
+		Help: "Admitted decisions that left the key at 80 % of its limit or more."}, []string{"domain", "rule"})
+	m.shadow = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ratelimit_shadow_would_reject_total",
+		Help: "Decisions a shadow_mode rule answered OK but would have rejected."}, []string{"domain", "rule"})
+	m.denyHits = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ratelimit_deny_cache_hits_total",
+		Help: "Decisions answered from the local deny cache, without the store."}, []string{"domain", "rule"})
+	m.failures = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ratelimit_store_unavailable_total",
+		Help: "Decisions made while the store could not answer, by domain and failure mode (open, closed)."}, []string{"domain", "mode"})
+	m.storeErrs = prometheus.NewCounter(prometheus.CounterOpts{Name: "ratelimit_store_errors_total",
+		Help: "Store calls that failed or missed their deadline."})
+	m.storeTime = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "ratelimit_store_latency_seconds",
+		Help:    "Time of one store decision, as the service waited for it.",
+		Buckets: []float64{50e-6, 100e-6, 250e-6, 500e-6, 1e-3, 2.5e-3, 5e-3, 10e-3, 25e-3, 50e-3, 100e-3, 250e-3}})
+	m.reloads = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ratelimit_rule_reloads_total",
+		Help: "Rule reloads by result (success, failure)."}, []string{"result"})
+	m.badRequest = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ratelimit_bad_requests_total",
+		Help: "Requests refused as invalid (nothing of them is counted), by transport."}, []string{"transport"})
+	m.reg.MustRegister(m.decisions, m.nearLimit, m.shadow, m.denyHits, m.failures, m.storeErrs, m.storeTime,
+		m.reloads, m.badRequest)
+	return m
+}
+
+// handler serves the Prometheus text format.
+func (m *metrics) handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
+}

@@ -1,0 +1,264 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
+	"google.golang.org/grpc"
+
+	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
+	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
+	"github.com/ratelimit-course/ratelimit/core"
+)
+
+// Options configures a Service. The zero value is a service on the example
+// rules and the in-memory store, with no listener.
+type Options struct {
+	Config       string   // rules file or directory; "" = the chapter's example rules (embedded)
+	RedisAddr    string   // "" and no RedisCluster: in-memory store
+	RedisCluster []string // seed nodes of a Redis Cluster
+	HTTPAddr     string   // e.g. "127.0.0.1:0"; "" = no HTTP listener
+	GRPCAddr     string   // e.g. "127.0.0.1:0"; "" = no gRPC listener
+	FailureMode  string   // "open" or "closed": the default for domains that set none ("" = open)
+
+	// StoreTimeout is one store call's deadline, enforced by chapter 06's
+	// Guard (0: DefaultStoreTimeout).
+	StoreTimeout time.Duration
+	// DenyCache is how many over-limit keys the deny cache remembers
+	// (0: DefaultDenyCache; negative: no deny cache).
+	DenyCache int
+	// NoBatch sends each script call on its own round trip instead of
+	// sharing pipelines (for E35's comparison).
+	NoBatch bool
+	// ReloadEvery is how often the rules are checked for a change
+	// (0: DefaultReloadEvery; negative: never).
+	ReloadEvery time.Duration
+	// Now is the clock for the in-memory store and the deny cache (nil: time.Now).
+	Now func() time.Time
+	// Log receives the service's one-line notes: the store, reloads (nil: discarded).
+	Log io.Writer
+}
+
+// Defaults of Options.
+const (
+	DefaultStoreTimeout = 50 * time.Millisecond
+	DefaultDenyCache    = 100_000
+	DefaultReloadEvery  = 250 * time.Millisecond
+)
+
+// Service is the rate limit service: Envoy's RateLimitService over gRPC and
+// the same request as JSON over HTTP, answered from the rules and a store.
+type Service struct {
+	o           Options
+	st          store
+	guard       *distributed.Guard // nil for the in-memory store
+	deny        *denyCache
+	m           *metrics
+	now         func() time.Time
+	failureMode string
+	cur         atomic.Pointer[active]
+	log         io.Writer
+
+	reloadMu  sync.Mutex
+	lastFiles string // fingerprint of the rules files last seen
+
+	grpcSrv *grpc.Server
+	httpSrv *http.Server
+	grpcLn  net.Listener
+	httpLn  net.Listener
+
+	stop      chan struct{}
+	wg        sync.WaitGroup
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// active is one loaded rule set and each rule's counter, swapped whole on a
+// reload: a request sees one rule set from start to end.
+type active struct {
+	rules       *RuleSet
+	counters    map[*Rule]counter
+	domainNames []string
+}
+
+// Start loads the rules, opens the store and the listeners, and starts the
+// reload watcher. Close stops them all.
+func Start(ctx context.Context, o Options) (*Service, error) {
+	if o.FailureMode == "" {
+		o.FailureMode = "open"
+	}
+	if o.FailureMode != "open" && o.FailureMode != "closed" {
+		return nil, core.BadParam("failure-mode", o.FailureMode, "open or closed")
+	}
+	if o.RedisAddr != "" && len(o.RedisCluster) > 0 {
+		return nil, core.BadParam("redis", o.RedisAddr, "either --redis or --redis-cluster, not both")
+	}
+	if o.StoreTimeout == 0 {
+		o.StoreTimeout = DefaultStoreTimeout
+	}
+	if o.StoreTimeout < 0 {
+		return nil, core.BadParam("store timeout", o.StoreTimeout, "a duration > 0")
+	}
+	if o.DenyCache == 0 {
+		o.DenyCache = DefaultDenyCache
+	}
+	if o.ReloadEvery == 0 {
+		o.ReloadEvery = DefaultReloadEvery
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	s := &Service{o: o, m: newMetrics(), now: o.Now, failureMode: o.FailureMode, log: o.Log,
+		deny: newDenyCache(o.DenyCache), stop: make(chan struct{})}
+	rules, err := LoadRules(o.Config)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.openStore(ctx); err != nil {
+		return nil, err
+	}
+	a, err := s.compile(rules)
+	if err != nil {
+		_ = s.st.close()
+		return nil, err
+	}
+	s.cur.Store(a)
+	s.lastFiles, _ = fingerprint(o.Config)
+	fmt.Fprintln(s.log, s.st.describe())
+	if err := s.listen(); err != nil {
+		_ = s.Close()
+		return nil, err
+	}
+	if o.ReloadEvery > 0 && o.Config != "" {
+		s.wg.Add(1)
+		go s.watch()
+	}
+	return s, nil
+}
+
+// openStore picks the store: Redis Cluster, Redis, or memory; a remote store
+// goes behind chapter 06's Guard with one class per failure mode.
+func (s *Service) openStore(ctx context.Context) error {
+	if s.o.RedisAddr == "" && len(s.o.RedisCluster) == 0 {
+		s.st = newMemoryStore(s.now, time.Second)
+		return nil
+	}
+	rs, err := newRedisStore(ctx, redisConfig{addr: s.o.RedisAddr, cluster: s.o.RedisCluster,
+		timeout: s.o.StoreTimeout, batch: !s.o.NoBatch})
+	if err != nil {
+		return err
+	}
+	// Fail open admits and counts the failure: a bucket far above any
+	// limit, so the answer is OK (the reference's failure mode allow); the
+	// per-key table stays bounded at DefaultMaxKeys.
+	wide := buckets.Config{Capacity: core.MaxCount, Rate: core.MaxRate}
+	g, err := distributed.NewGuard(distributed.GuardConfig{
+		Remote: distributed.RemoteFunc(func(ctx context.Context, key string, cost int) (core.Decision, error) {
+			return ctx.Value(counterCtx{}).(counter).AllowN(ctx, key, cost)
+		}),
+		Timeout: s.o.StoreTimeout,
+		Breaker: distributed.BreakerConfig{Failures: 3, Cooldown: time.Second},
+		Classes: map[string]distributed.ClassPolicy{
+			"open":   distributed.OpenPolicy(wide, wide),
+			"closed": distributed.ClosedPolicy(),
+		},
+	})
+	if err != nil {
+		_ = rs.close()
+		return err
+	}
+	s.st, s.guard = rs, g
+	return nil
+}
+
+// compile builds (or, for a rule whose signature is unchanged, finds) each
+// rule's counter, and lets the store forget the rules that are gone.
+func (s *Service) compile(rules *RuleSet) (*active, error) {
+	a := &active{rules: rules, counters: map[*Rule]counter{}}
+	keep := map[string]bool{}
+	for _, r := range rules.rules {
+		if r.Unlimited || r.RequestsPerUnit == 0 {
+			continue
+		}
+		c, err := s.st.counter(r)
+		if err != nil {
+			return nil, &RuleError{File: r.File, Line: r.Line, Field: "rate_limit", Msg: err.Error()}
+		}
+		a.counters[r] = c
+		keep[r.signature()] = true
+	}
+	for name := range rules.domains {
+		a.domainNames = append(a.domainNames, name)
+	}
+	sort.Strings(a.domainNames)
+	s.st.retain(keep)
+	return a, nil
+}
+
+// GRPCAddr is the gRPC listener's address ("" without one).
+func (s *Service) GRPCAddr() string {
+	if s.grpcLn == nil {
+		return ""
+	}
+	return s.grpcLn.Addr().String()
+}
+
+// HTTPAddr is the HTTP listener's address ("" without one).
+func (s *Service) HTTPAddr() string {
+	if s.httpLn == nil {
+		return ""
+	}
+	return s.httpLn.Addr().String()
+}
+
+// Rules is the rule set in force.
+func (s *Service) Rules() *RuleSet { return s.cur.Load().rules }
+
+// PipelineStats reports the pipelines sent to Redis and the script calls
+// they carried (zeros without batching or Redis).
+func (s *Service) PipelineStats() (pipelines, calls int64) {
+	if rs, ok := s.st.(*redisStore); ok {
+		return rs.pipelineStats()
+	}
+	return 0, 0
+}
+
+// Close stops the listeners, the watcher and the store. It is idempotent.
+func (s *Service) Close() error {
+	s.closeOnce.Do(func() {
+		close(s.stop)
+		if s.grpcSrv != nil {
+			s.grpcSrv.Stop()
+		}
+		if s.httpSrv != nil {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			if err := s.httpSrv.Shutdown(ctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				s.closeErr = err
+			}
+			cancel()
+		}
+		s.wg.Wait()
+		if err := s.st.close(); err != nil && s.closeErr == nil {
+			s.closeErr = err
+		}
+	})
+	return s.closeErr
+}
+
+// server adapts Service to the generated gRPC interface.
+type server struct {
+	rls.UnimplementedRateLimitServiceServer
+	s *Service
+}

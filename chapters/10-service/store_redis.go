@@ -1,0 +1,125 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
+	"github.com/ratelimit-course/ratelimit/core"
+)
+
+// redisStore keeps every count in Redis or a Redis Cluster: each rule is
+// one of chapter 06's limiters, so each decision is one atomic script call
+// on the key's node, timed by the server's clock (E9, E11). The service
+// itself holds no count and any number of replicas share one limit.
+type redisStore struct {
+	client  redis.UniversalClient
+	scripts redis.Scripter // the batcher, or the client itself
+	batch   *batcher       // nil when batching is off
+	where   string
+}
+
+// redisConfig is how the service reaches Redis.
+type redisConfig struct {
+	addr    string
+	cluster []string
+	timeout time.Duration // one call's deadline (the Guard's)
+	batch   bool
+}
+
+// newRedisStore dials, checks that the server will not evict the limiter's
+// keys (chapter 06, E20) and starts the batcher. A Redis that cannot be
+// reached at start is an error: the service refuses to start rather than
+// run on a store it never saw.
+func newRedisStore(ctx context.Context, c redisConfig) (*redisStore, error) {
+	var client redis.UniversalClient
+	var pipe pipeliner
+	var where string
+	if len(c.cluster) > 0 {
+		cc := redis.NewClusterClient(&redis.ClusterOptions{
+			Addrs: c.cluster, ContextTimeoutEnabled: true, MaxRetries: -1, DialerRetries: 1,
+			DialTimeout: c.timeout * 4,
+		})
+		client, pipe, where = cc, cc, "Redis Cluster "+strings.Join(c.cluster, ",")
+	} else {
+		rc := redis.NewClient(&redis.Options{
+			Addr: c.addr, ContextTimeoutEnabled: true, MaxRetries: -1, DialerRetries: 1,
+			DialTimeout: c.timeout * 4,
+		})
+		client, pipe, where = rc, rc, "Redis "+c.addr
+	}
+	check, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if err := distributed.CheckNoEviction(check, client); err != nil {
+		_ = client.Close()
+		return nil, fmt.Errorf("%s: %w", where, err)
+	}
+	s := &redisStore{client: client, scripts: client, where: where}
+	if c.batch {
+		s.batch = newBatcher(pipe, 4, 256, c.timeout)
+		s.scripts = s.batch
+	}
+	// Checked once above, for the whole store: the limiters skip it.
+	s.scripts = distributed.AssumeNoEviction(s.scripts)
+	return s, nil
+}
+
+func (s *redisStore) counter(r *Rule) (counter, error) {
+	w, l := window(r), int(r.RequestsPerUnit)
+	var lim interface {
+		AllowN(ctx context.Context, id string, cost int) (core.Decision, error)
+	}
+	var err error
+	switch r.Algorithm {
+	case AlgoSlidingCounter:
+		lim, err = distributed.NewSlidingCounter(s.scripts, distributed.WindowConfig{Window: w, Limit: l})
+	case AlgoTokenBucket:
+		lim, err = distributed.NewTokenBucket(s.scripts, distributed.BucketConfig{Capacity: l, Rate: float64(l) / w.Seconds()})
+	case AlgoGCRA:
+		lim, err = distributed.NewGCRA(s.scripts, distributed.BucketConfig{Capacity: l, Rate: float64(l) / w.Seconds()})
+	default:
+		lim, err = distributed.NewFixedWindow(s.scripts, distributed.WindowConfig{Window: w, Limit: l})
+	}
+	if err != nil {
+		return nil, err
+	}
+	return redisCounter{lim}, nil
+}
+
+// redisCounter turns the service's key into a chapter 06 identity.
+type redisCounter struct {
+	lim interface {
+		AllowN(ctx context.Context, id string, cost int) (core.Decision, error)
+	}
+}
+
+func (c redisCounter) AllowN(ctx context.Context, key string, cost int) (core.Decision, error) {
+	return c.lim.AllowN(ctx, redisID(key), cost)
+}
+
+// redisID escapes a key for chapter 06's hash tag: the identity sits
+// between braces, so it must hold none. Each identity gets a slot of its own
+// in a cluster (chapter 06, E21).
+func redisID(key string) string { return url.QueryEscape(key) }
+
+func (s *redisStore) remote() bool              { return true }
+func (s *redisStore) retain(map[string]bool)    {}
+func (s *redisStore) describe() string          { return "store: " + s.where }
+func (s *redisStore) pipelineStats() (p, c int64) {
+	if s.batch == nil {
+		return 0, 0
+	}
+	return s.batch.Stats()
+}
+
+func (s *redisStore) close() error {
+	if s.batch != nil {
+		s.batch.close()
+	}
+	return s.client.Close()
+}
