@@ -14,7 +14,7 @@ import (
 // calls go away. It is bounded: when full it first drops what has expired
 // and otherwise does not remember (the store still answers, just slower).
 type denyCache struct {
-	mu  sync.Mutex
+	mu    sync.Mutex
 	m     map[string]denied
 	max   int
 	swept time.Time // the last sweep of a full cache: at most one a second

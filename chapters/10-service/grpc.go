@@ -3,14 +3,17 @@ package service
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 
 	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 )
 
 // listen opens the gRPC and HTTP listeners the options ask for.
@@ -21,7 +24,7 @@ func (s *Service) listen() error {
 			return err
 		}
 		s.grpcLn = ln
-		s.grpcSrv = grpc.NewServer(grpc.MaxRecvMsgSize(MaxMessage))
+		s.grpcSrv = grpc.NewServer(grpc.MaxRecvMsgSize(MaxMessage), grpc.ForceServerCodec(requestCodec{bad: &s.malformed}))
 		rls.RegisterRateLimitServiceServer(s.grpcSrv, server{s: s})
 		s.wg.Add(1)
 		go func() { defer s.wg.Done(); _ = s.grpcSrv.Serve(ln) }()
@@ -42,11 +45,46 @@ func (s *Service) listen() error {
 // ShouldRateLimit is the gRPC method: a bad request is INVALID_ARGUMENT with
 // the one line, a fail-closed domain without its store is UNAVAILABLE.
 func (g server) ShouldRateLimit(ctx context.Context, req *rls.RateLimitRequest) (*rls.RateLimitResponse, error) {
+	if err, ok := g.s.malformed.LoadAndDelete(req); ok {
+		g.s.m.badRequest.WithLabelValues("grpc").Inc()
+		return nil, status.Error(codes.InvalidArgument, "protobuf: "+err.(error).Error())
+	}
 	resp, err := g.s.ShouldRateLimit(ctx, req)
 	if err != nil {
 		return nil, grpcError(g.s, err)
 	}
 	return resp, nil
+}
+
+// requestCodec is gRPC's protobuf codec, except that a RateLimitRequest
+// that does not decode is handed to the method empty, with its error kept
+// aside, instead of being refused by grpc-go as INTERNAL: the method then
+// answers INVALID_ARGUMENT with the decoder's words, as it does for every
+// other bad request.
+type requestCodec struct{ bad *sync.Map }
+
+func (requestCodec) Name() string { return "proto" }
+
+func (requestCodec) Marshal(v any) ([]byte, error) {
+	m, ok := v.(proto.Message)
+	if !ok {
+		return nil, fmt.Errorf("grpc codec: %T is not a protobuf message", v)
+	}
+	return proto.Marshal(m)
+}
+
+func (c requestCodec) Unmarshal(data []byte, v any) error {
+	m, ok := v.(proto.Message)
+	if !ok {
+		return fmt.Errorf("grpc codec: %T is not a protobuf message", v)
+	}
+	err := proto.Unmarshal(data, m)
+	if req, isReq := v.(*rls.RateLimitRequest); err != nil && isReq {
+		req.Reset()
+		c.bad.Store(req, err)
+		return nil
+	}
+	return err
 }
 
 func grpcError(s *Service, err error) error {

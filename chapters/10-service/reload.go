@@ -48,16 +48,29 @@ func (s *Service) watch() {
 	}
 }
 
-// reloadIfChanged reloads when the files' fingerprint moved. It reports
+// reloadIfChanged reloads when the files' fingerprint moved and then held
+// still for one more tick: an editor or os.WriteFile truncates a file before
+// it writes it, and a watcher that loaded at once would load the empty file
+// in between (TestE37_Reload caught it refusing "empty file"). It reports
 // whether it tried, and the error of a refused file.
 func (s *Service) reloadIfChanged() (bool, error) {
 	s.reloadMu.Lock()
 	defer s.reloadMu.Unlock()
 	fp, err := fingerprint(s.o.Config)
-	if err == nil && fp == s.lastFiles {
+	seen := fp
+	if err != nil {
+		seen = "\x00" + err.Error() // a file gone or unreadable is a state too
+	}
+	if seen == s.lastFiles {
+		s.pending = ""
 		return false, nil
 	}
-	s.lastFiles = fp // a bad file is reported once, not every tick
+	if seen != s.pending {
+		s.pending = seen // changed since the last tick: wait for it to settle
+		return false, nil
+	}
+	s.pending = ""
+	s.lastFiles = seen // a bad file is reported once, not every tick
 	if err == nil {
 		err = s.reloadLocked()
 	}

@@ -186,7 +186,7 @@ func (s *RuleSet) add(file string, b []byte) error {
 	if err := yaml.Unmarshal(b, &doc); err != nil {
 		line := 0 // yaml.v3 puts the line in the message: "yaml: line 3: …"
 		fmt.Sscanf(err.Error(), "yaml: line %d:", &line)
-		return &RuleError{File: file, Line: line, Field: "yaml", Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
+		return &RuleError{File: file, Line: line, Field: "yaml", Msg: strings.TrimPrefix(err.Error(), fmt.Sprintf("yaml: line %d: ", line))}
 	}
 	if len(doc.Content) == 0 {
 		return &RuleError{File: file, Line: 1, Field: "domain", Msg: "empty file: a rules file names a domain"}

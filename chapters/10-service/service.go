@@ -52,7 +52,7 @@ type Options struct {
 const (
 	DefaultStoreTimeout = 50 * time.Millisecond
 	DefaultDenyCache    = 100_000
-	DefaultReloadEvery  = 250 * time.Millisecond
+	DefaultReloadEvery  = 100 * time.Millisecond
 )
 
 // Service is the rate limit service: Envoy's RateLimitService over gRPC and
@@ -69,12 +69,14 @@ type Service struct {
 	log         io.Writer
 
 	reloadMu  sync.Mutex
-	lastFiles string // fingerprint of the rules files last seen
+	lastFiles string // fingerprint of the rules files last loaded or refused
+	pending   string // a new fingerprint seen once, loaded if the next tick sees it again
 
-	grpcSrv *grpc.Server
-	httpSrv *http.Server
-	grpcLn  net.Listener
-	httpLn  net.Listener
+	grpcSrv   *grpc.Server
+	malformed sync.Map // *rls.RateLimitRequest → its decoding error (requestCodec)
+	httpSrv   *http.Server
+	grpcLn    net.Listener
+	httpLn    net.Listener
 
 	stop      chan struct{}
 	wg        sync.WaitGroup
@@ -233,6 +235,14 @@ func (s *Service) PipelineStats() (pipelines, calls int64) {
 		return rs.pipelineStats()
 	}
 	return 0, 0
+}
+
+// StoreCalls reports how many decisions went to Redis (0 in memory).
+func (s *Service) StoreCalls() int64 {
+	if rs, ok := s.st.(*redisStore); ok {
+		return rs.calls.Load()
+	}
+	return 0
 }
 
 // Close stops the listeners, the watcher and the store. It is idempotent.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -22,6 +23,7 @@ type redisStore struct {
 	scripts redis.Scripter // the batcher, or the client itself
 	batch   *batcher       // nil when batching is off
 	where   string
+	calls   atomic.Int64 // script calls made
 }
 
 // redisConfig is how the service reaches Redis.
@@ -88,7 +90,7 @@ func (s *redisStore) counter(r *Rule) (counter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return redisCounter{lim}, nil
+	return redisCounter{lim: lim, calls: &s.calls}, nil
 }
 
 // redisCounter turns the service's key into a chapter 06 identity.
@@ -96,9 +98,11 @@ type redisCounter struct {
 	lim interface {
 		AllowN(ctx context.Context, id string, cost int) (core.Decision, error)
 	}
+	calls *atomic.Int64
 }
 
 func (c redisCounter) AllowN(ctx context.Context, key string, cost int) (core.Decision, error) {
+	c.calls.Add(1)
 	return c.lim.AllowN(ctx, redisID(key), cost)
 }
 
@@ -107,9 +111,9 @@ func (c redisCounter) AllowN(ctx context.Context, key string, cost int) (core.De
 // in a cluster (chapter 06, E21).
 func redisID(key string) string { return url.QueryEscape(key) }
 
-func (s *redisStore) remote() bool              { return true }
-func (s *redisStore) retain(map[string]bool)    {}
-func (s *redisStore) describe() string          { return "store: " + s.where }
+func (s *redisStore) remote() bool           { return true }
+func (s *redisStore) retain(map[string]bool) {}
+func (s *redisStore) describe() string       { return "store: " + s.where }
 func (s *redisStore) pipelineStats() (p, c int64) {
 	if s.batch == nil {
 		return 0, 0

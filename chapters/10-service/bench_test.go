@@ -1,0 +1,143 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	rlcommon "github.com/envoyproxy/go-control-plane/envoy/extensions/common/ratelimit/v3"
+	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
+	"google.golang.org/protobuf/encoding/protojson"
+
+	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
+	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
+	"github.com/ratelimit-course/ratelimit/internal/redistest"
+)
+
+// benchRules has one rule no benchmark reaches: every decision is a count.
+func benchRules(domain string) string {
+	return fmt.Sprintf("domain: %s\ndescriptors:\n  - key: user\n    rate_limit: {unit: day, requests_per_unit: 1000000000}\n", domain)
+}
+
+// BenchmarkE35_Batching: decisions per second through the service's
+// decision path on Redis, at 1, 8 and 64 concurrent callers, with every
+// script call on its own round trip and with calls sharing pipelines.
+// Each caller decides for its own users, so no key is ever over its limit.
+//
+//	go test -run '^$' -bench E35 -benchtime 3000x ./chapters/10-service/
+func BenchmarkE35_Batching(b *testing.B) {
+	addr := redistest.Addr(b)
+	for _, callers := range []int{1, 8, 64} {
+		for _, mode := range []string{"one-trip-each", "pipelined"} {
+			b.Run(fmt.Sprintf("callers=%d/%s", callers, mode), func(b *testing.B) {
+				d := uniqueDomain(b)
+				s := start(b, Options{Config: writeRules(b, benchRules(d)), RedisAddr: addr, NoBatch: mode == "one-trip-each",
+					StoreTimeout: 5 * time.Second, DenyCache: -1})
+				reqs := make([]*rls.RateLimitRequest, callers*16)
+				for i := range reqs {
+					reqs[i] = &rls.RateLimitRequest{Domain: d, Descriptors: []*rlcommon.RateLimitDescriptor{desc("user", fmt.Sprint(i))}}
+				}
+				for _, r := range reqs { // warm: scripts loaded, connections open
+					if _, err := s.ShouldRateLimit(context.Background(), r); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ResetTimer()
+				begin := time.Now()
+				var wg sync.WaitGroup
+				for g := range callers {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						for i := g; i < b.N; i += callers {
+							if _, err := s.ShouldRateLimit(context.Background(), reqs[g*16+i%16]); err != nil {
+								b.Error(err)
+								return
+							}
+						}
+					}()
+				}
+				wg.Wait()
+				b.ReportMetric(float64(b.N)/time.Since(begin).Seconds(), "decisions/s")
+			})
+		}
+	}
+}
+
+// BenchmarkE36_LatencyBudget measures one decision four ways in one run,
+// one caller at a time (a closed loop, one request in flight): in process
+// (chapter 02's fixed window through core.Keyed), through Redis (chapter
+// 06's fixed-window script over go-redis), and through the service on the
+// same Redis over gRPC (the generated client) and over HTTP (POST /json).
+// It reports p50 and p99 in µs beside ns/op.
+//
+//	go test -run '^$' -bench E36 -benchtime 5000x ./chapters/10-service/
+func BenchmarkE36_LatencyBudget(b *testing.B) {
+	addr := redistest.Addr(b)
+	d := uniqueDomain(b)
+	s := start(b, Options{Config: writeRules(b, benchRules(d)), RedisAddr: addr, StoreTimeout: 5 * time.Second})
+	c := client(b, s)
+	ctx := context.Background()
+
+	inProc, err := fixedwindow.NewLimiter(fixedwindow.Config{Window: 24 * time.Hour, Limit: 1_000_000_000})
+	if err != nil {
+		b.Fatal(err)
+	}
+	rdb := redistest.Client(b)
+	direct, err := distributed.NewFixedWindow(rdb, distributed.WindowConfig{Window: 24 * time.Hour, Limit: 1_000_000_000})
+	if err != nil {
+		b.Fatal(err)
+	}
+	body, _ := protojson.Marshal(&rls.RateLimitRequest{Domain: d, Descriptors: []*rlcommon.RateLimitDescriptor{desc("user", "u")}})
+	req := &rls.RateLimitRequest{Domain: d, Descriptors: []*rlcommon.RateLimitDescriptor{desc("user", "u")}}
+	hc := &http.Client{}
+	url := "http://" + s.HTTPAddr() + "/json"
+	id := d + "-direct"
+
+	ways := []struct {
+		name string
+		one  func() error
+	}{
+		{"in-process", func() error { _, err := inProc.AllowN("u", time.Now(), 1); return err }},
+		{"redis", func() error { _, err := direct.AllowN(ctx, id, 1); return err }},
+		{"service-grpc", func() error { _, err := c.ShouldRateLimit(ctx, req); return err }},
+		{"service-http", func() error {
+			resp, err := hc.Post(url, "application/json", strings.NewReader(string(body)))
+			if err != nil {
+				return err
+			}
+			resp.Body.Close()
+			if resp.StatusCode != 200 {
+				return fmt.Errorf("status %d", resp.StatusCode)
+			}
+			return nil
+		}},
+	}
+	for _, w := range ways {
+		b.Run(w.name, func(b *testing.B) {
+			for range 100 { // warm up
+				if err := w.one(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			lat := make([]time.Duration, b.N)
+			b.ResetTimer()
+			for i := range b.N {
+				t0 := time.Now()
+				if err := w.one(); err != nil {
+					b.Fatal(err)
+				}
+				lat[i] = time.Since(t0)
+			}
+			b.StopTimer()
+			slices.Sort(lat)
+			b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds())/1e3, "p50-µs")
+			b.ReportMetric(float64(lat[len(lat)*99/100].Nanoseconds())/1e3, "p99-µs")
+		})
+	}
+}

@@ -1,0 +1,214 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	rlcommon "github.com/envoyproxy/go-control-plane/envoy/extensions/common/ratelimit/v3"
+	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/ratelimit-course/ratelimit/internal/redistest"
+)
+
+// uniqueDomain is a domain no other test, run or binary uses: the shared
+// Redis is never flushed and the rules count per day.
+func uniqueDomain(t testing.TB) string {
+	return strings.NewReplacer("/", "-", "{", "", "}", "").Replace(redistest.ID(t)) + fmt.Sprint(time.Now().UnixNano())
+}
+
+// rulesFor is a rules text with its domain replaced.
+func rulesFor(text, from, domain string) string {
+	return strings.Replace(text, "domain: "+from, "domain: "+domain, 1)
+}
+
+// TestE32_Redis plays E32 on Redis: the same answers, each counted by one
+// chapter 06 script call.
+func TestE32_Redis(t *testing.T) {
+	addr := redistest.Addr(t)
+	d := uniqueDomain(t)
+	s := start(t, Options{Config: writeRules(t, rulesFor(e32Rules, "e32", d)), RedisAddr: addr, StoreTimeout: 2 * time.Second})
+	runE32(t, s, d)
+}
+
+// TestE32_RedisCluster plays E32 on a Redis Cluster of 3 primaries: every
+// counter under its own hash tag, as in chapter 06.
+func TestE32_RedisCluster(t *testing.T) {
+	cl := redistest.NewCluster(t)
+	d := uniqueDomain(t)
+	s := start(t, Options{Config: writeRules(t, rulesFor(e32Rules, "e32", d)), RedisCluster: cl.Addrs, StoreTimeout: 2 * time.Second})
+	runE32(t, s, d)
+}
+
+const e34Rules = `
+domain: e34
+descriptors:
+  - key: client
+    rate_limit: {unit: day, requests_per_unit: 20}
+  - key: bucket
+    rate_limit: {unit: day, requests_per_unit: 20, algorithm: token-bucket}
+`
+
+// TestE34_DenyCache sends an abusive key 10× its limit (200 requests, 20
+// allowed per window) with and without the deny cache: the same decisions,
+// and Redis calls per window of at most the limit + a few with the cache
+// against one per request without it.
+func TestE34_DenyCache(t *testing.T) {
+	addr := redistest.Addr(t)
+	for _, key := range []string{"client", "bucket"} {
+		var runs [2]string
+		var calls [2]int64
+		for i, cache := range []int{0, -1} {
+			d := uniqueDomain(t)
+			s := start(t, Options{Config: writeRules(t, rulesFor(e34Rules, "e34", d)), RedisAddr: addr,
+				DenyCache: cache, StoreTimeout: 2 * time.Second})
+			c := client(t, s)
+			var seq strings.Builder
+			for range 200 {
+				seq.WriteString(summary(ask(t, c, d, desc(key, "abuser"))) + ";")
+			}
+			runs[i], calls[i] = seq.String(), s.StoreCalls()
+			if cache == 0 {
+				if hits := metric(t, s, `ratelimit_deny_cache_hits_total{domain="`+d+`",rule="`+d+`.`+key+`"}`); hits != "179" {
+					t.Errorf("%s: deny-cache hits = %q, want 179", key, hits)
+				}
+			}
+		}
+		t.Logf("E34 %s: Redis calls for 200 requests at limit 20: %d with the deny cache, %d without", key, calls[0], calls[1])
+		if runs[0] != runs[1] {
+			t.Errorf("%s: decisions differ with the cache:\n%s\n%s", key, runs[0], runs[1])
+		}
+		if calls[0] > 20+3 || calls[1] != 200 {
+			t.Errorf("%s: Redis calls %d with the cache (want <= 23), %d without (want 200)", key, calls[0], calls[1])
+		}
+		if strings.Count(runs[0], "OK OK:") != 20 {
+			t.Errorf("%s: %d allowed, want 20", key, strings.Count(runs[0], "OK OK:"))
+		}
+	}
+}
+
+// TestE35_BatchingExact: 64 callers at once on one key with limit 100 (and
+// on 8 keys with limit 10 each) through shared pipelines: exactly the limit
+// is allowed, and the pipelines carried more than one call on average.
+func TestE35_BatchingExact(t *testing.T) {
+	addr := redistest.Addr(t)
+	d := uniqueDomain(t)
+	rules := fmt.Sprintf("domain: %s\ndescriptors:\n  - key: one\n    rate_limit: {unit: day, requests_per_unit: 100}\n  - key: many\n    rate_limit: {unit: day, requests_per_unit: 10}\n", d)
+	s := start(t, Options{Config: writeRules(t, rules), RedisAddr: addr, StoreTimeout: 5 * time.Second, DenyCache: -1})
+	var okOne, okMany atomic.Int64
+	var wg sync.WaitGroup
+	for g := range 64 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 10 {
+				req := &rls.RateLimitRequest{Domain: d, Descriptors: []*rlcommon.RateLimitDescriptor{desc("one", "k")}}
+				if r, err := s.ShouldRateLimit(context.Background(), req); err != nil {
+					t.Error(err)
+					return
+				} else if r.OverallCode == rls.RateLimitResponse_OK {
+					okOne.Add(1)
+				}
+				req = &rls.RateLimitRequest{Domain: d, Descriptors: []*rlcommon.RateLimitDescriptor{desc("many", fmt.Sprint((g+i)%8))}}
+				if r, err := s.ShouldRateLimit(context.Background(), req); err != nil {
+					t.Error(err)
+					return
+				} else if r.OverallCode == rls.RateLimitResponse_OK {
+					okMany.Add(1)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if okOne.Load() != 100 || okMany.Load() != 80 {
+		t.Errorf("allowed %d on one key (want 100) and %d on 8 keys (want 80)", okOne.Load(), okMany.Load())
+	}
+	p, calls := s.PipelineStats()
+	t.Logf("E35: %d script calls in %d pipelines (%.1f per pipeline)", calls, p, float64(calls)/float64(max(p, 1)))
+	if calls < 1280 || p >= calls {
+		t.Errorf("pipelines %d carried %d calls: want 1280 calls or more, fewer pipelines", p, calls)
+	}
+}
+
+// TestE38_StoreFails freezes (SIGSTOP) and then kills the service's own
+// Redis: the fail-open domain answers OK and counts the failure, the
+// fail-closed one answers UNAVAILABLE over gRPC and OVER_LIMIT (429) over
+// HTTP, both within a bounded time (the Guard's deadline, or at once once
+// the breaker is open); after a restart, decisions come from Redis again.
+func TestE38_StoreFails(t *testing.T) {
+	red := redistest.StartDedicated(t)
+	dir := t.TempDir()
+	writeFile(t, dir, "open.yaml", "domain: open\nfailure_mode: open\ndescriptors:\n  - key: k\n    rate_limit: {unit: day, requests_per_unit: 1000}\n")
+	writeFile(t, dir, "closed.yaml", "domain: closed\nfailure_mode: closed\ndescriptors:\n  - key: k\n    rate_limit: {unit: day, requests_per_unit: 1000}\n")
+	const deadline = 300 * time.Millisecond
+	s := start(t, Options{Config: dir, RedisAddr: red.Addr(), StoreTimeout: deadline})
+	c := client(t, s)
+	check := func(phase string) {
+		t.Helper()
+		for i := range 5 {
+			begin := time.Now()
+			r := ask(t, c, "open", desc("k", "v"))
+			if took := time.Since(begin); took > 10*deadline {
+				t.Errorf("%s: open answered in %v, want within about the deadline %v", phase, took, deadline)
+			}
+			if r.OverallCode != rls.RateLimitResponse_OK {
+				t.Errorf("%s #%d: open domain answered %v, want OK", phase, i, r.OverallCode)
+			}
+			_, err := c.ShouldRateLimit(context.Background(), &rls.RateLimitRequest{Domain: "closed",
+				Descriptors: []*rlcommon.RateLimitDescriptor{desc("k", "v")}})
+			if status.Code(err) != codes.Unavailable {
+				t.Errorf("%s #%d: closed domain over gRPC: %v, want Unavailable", phase, i, err)
+			}
+			code, body := postJSON(t, s, `{"domain":"closed","descriptors":[{"entries":[{"key":"k","value":"v"}]}]}`)
+			if code != http.StatusTooManyRequests || !strings.Contains(body, "OVER_LIMIT") {
+				t.Errorf("%s #%d: closed domain over HTTP: %d %s, want 429 OVER_LIMIT", phase, i, code, body)
+			}
+		}
+	}
+	if r := ask(t, c, "closed", desc("k", "v")); summary(r) != "OK OK:999" {
+		t.Fatalf("before the failure: %s", summary(r))
+	}
+	if err := red.Pause(); err != nil {
+		t.Fatal(err)
+	}
+	check("SIGSTOP")
+	if err := red.Resume(); err != nil {
+		t.Fatal(err)
+	}
+	if err := red.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	check("killed")
+	if got := metric(t, s, `ratelimit_store_unavailable_total{domain="open",mode="open"}`); got != "10" {
+		t.Errorf("fail-open decisions counted %q, want 10", got)
+	}
+	if got := metric(t, s, `ratelimit_store_unavailable_total{domain="closed",mode="closed"}`); got != "20" {
+		t.Errorf("fail-closed decisions counted %q, want 20", got)
+	}
+	if err := red.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	// The breaker probes again after its cool-down (1 s); the restarted
+	// Redis is empty, so the count starts over.
+	poll(t, 30*time.Second, func() bool {
+		r, err := c.ShouldRateLimit(context.Background(), &rls.RateLimitRequest{Domain: "closed",
+			Descriptors: []*rlcommon.RateLimitDescriptor{desc("k", "after")}})
+		return err == nil && summary(r) == "OK OK:999"
+	})
+}
+
+func writeFile(t testing.TB, dir, name, text string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
