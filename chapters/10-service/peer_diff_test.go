@@ -260,7 +260,8 @@ func TestE33_SameAnswersAsEnvoyRatelimit(t *testing.T) {
 	}
 
 	// The sequence must have explored what it claims to: every case sent, and
-	// every limited case driven down to 0 remaining (as the reference says).
+	// (when it ran to the end) every limited case driven down to 0 remaining,
+	// as the reference says.
 	sent, drained := map[string]int{}, map[string]bool{}
 	for _, ex := range done {
 		for i, s := range ex.peer.resp.GetStatuses() {
@@ -276,7 +277,7 @@ func TestE33_SameAnswersAsEnvoyRatelimit(t *testing.T) {
 			if sent[c.name] < 10 {
 				t.Errorf("case %q sent %d times: the sequence does not exercise it", c.name, sent[c.name])
 			}
-			if c.limited && !drained[c.name] {
+			if c.limited && !drained[c.name] && len(done) == n {
 				t.Errorf("case %q never reached 0 remaining: the sequence does not cross its limit", c.name)
 			}
 		}

@@ -29,6 +29,18 @@ func pick(r *rand.Rand, prefix string, n int) string {
 	return fmt.Sprintf("%s%d", prefix, r.IntN(n))
 }
 
+// oneOf is a descriptor of one entry: key and one of n values prefix0…
+func oneOf(key, prefix string, n int) func(*rand.Rand) [][2]string {
+	return func(r *rand.Rand) [][2]string { return [][2]string{{key, pick(r, prefix, n)}} }
+}
+
+// under is a descriptor of two entries: parent=value, then key and one of n
+// values prefix0…
+func under(parent, value, key, prefix string, n int) func(*rand.Rand) [][2]string {
+	return func(r *rand.Rand) [][2]string { return [][2]string{{parent, value}, {key, pick(r, prefix, n)}} }
+}
+
+// fixed is a descriptor whose entries are always key1, value1, key2, ...
 func fixed(kv ...string) func(*rand.Rand) [][2]string {
 	return func(*rand.Rand) [][2]string {
 		e := make([][2]string, 0, len(kv)/2)
@@ -42,77 +54,45 @@ func fixed(kv ...string) func(*rand.Rand) [][2]string {
 // peerCases are the descriptors sent per domain of peer/rules.
 var peerCases = map[string][]peerCase{
 	"edge": {
-		{"key only, each value its own counter", func(r *rand.Rand) [][2]string {
-			return [][2]string{{"remote_address", pick(r, "10.0.0.", 6)}}
-		}, true},
-		{"nested value then key", func(r *rand.Rand) [][2]string {
-			return [][2]string{{"plan", "free"}, {"user", pick(r, "u", 5)}}
-		}, true},
+		{"key only, each value its own counter", oneOf("remote_address", "10.0.0.", 6), true},
+		{"nested value then key", under("plan", "free", "user", "u", 5), true},
 		{"value node without a limit", fixed("plan", "free"), false},
 		{"node with a limit of its own", fixed("plan", "pro"), true},
-		{"nested under a node with a limit", func(r *rand.Rand) [][2]string {
-			return [][2]string{{"plan", "pro"}, {"user", pick(r, "u", 3)}}
-		}, true},
+		{"nested under a node with a limit", under("plan", "pro", "user", "u", 3), true},
 		{"key-only fallback", func(r *rand.Rand) [][2]string {
 			return [][2]string{{"plan", []string{"team", "trial"}[r.IntN(2)]}}
 		}, true},
-		{"deeper than the tree", func(r *rand.Rand) [][2]string {
-			return [][2]string{{"plan", "team"}, {"user", pick(r, "u", 3)}}
-		}, false},
+		{"deeper than the tree", under("plan", "team", "user", "u", 3), false},
 		{"exact value before a wildcard", fixed("path", "/api/v1/health"), true},
-		{"first wildcard written wins", func(r *rand.Rand) [][2]string {
-			return [][2]string{{"path", pick(r, "/api/v1/items/", 3)}}
-		}, true},
-		{"shorter wildcard", func(r *rand.Rand) [][2]string {
-			return [][2]string{{"path", pick(r, "/api/v2/", 3)}}
-		}, true},
+		{"first wildcard written wins", oneOf("path", "/api/v1/items/", 3), true},
+		{"shorter wildcard", oneOf("path", "/api/v2/", 3), true},
 		{"unlimited", fixed("path", "/static"), false},
 		{"requests_per_unit 0", fixed("path", "/login"), true},
-		{"key-only after the wildcards", func(r *rand.Rand) [][2]string {
-			return [][2]string{{"path", pick(r, "/home", 4)}}
-		}, true},
+		{"key-only after the wildcards", oneOf("path", "/home", 4), true},
 		{"shadow mode", fixed("client", "beta"), true},
-		{"beside shadow mode", func(r *rand.Rand) [][2]string {
-			return [][2]string{{"client", pick(r, "app", 3)}}
-		}, true},
-		{"named, replaceable", func(r *rand.Rand) [][2]string {
-			return [][2]string{{"tenant", pick(r, "t", 4)}}
-		}, true},
+		{"beside shadow mode", oneOf("client", "app", 3), true},
+		{"named, replaceable", oneOf("tenant", "t", 4), true},
 		{"replaces", fixed("tier", "gold"), true},
 		{"unlimited that replaces", fixed("bypass", "yes"), false},
 		{"value with children", fixed("region", "eu"), true},
-		{"under a value", func(r *rand.Rand) [][2]string {
-			return [][2]string{{"region", "eu"}, {"zone", pick(r, "z", 3)}}
-		}, true},
+		{"under a value", under("region", "eu", "zone", "z", 3), true},
 		{"wildcard * then wildcard", func(r *rand.Rand) [][2]string {
 			return [][2]string{{"region", pick(r, "r", 3)}, {"zone", pick(r, "a", 3)}}
 		}, true},
 		{"wildcard * then no match", func(r *rand.Rand) [][2]string {
 			return [][2]string{{"region", pick(r, "r", 3)}, {"zone", pick(r, "b", 3)}}
 		}, false},
-		{"wildcard node without a limit", func(r *rand.Rand) [][2]string {
-			return [][2]string{{"region", pick(r, "r", 3)}}
-		}, false},
-		{"no rule for the key", func(r *rand.Rand) [][2]string {
-			return [][2]string{{"color", pick(r, "c", 3)}}
-		}, false},
+		{"wildcard node without a limit", oneOf("region", "r", 3), false},
+		{"no rule for the key", oneOf("color", "c", 3), false},
 	},
 	"internal": {
-		{"same key, other domain", func(r *rand.Rand) [][2]string {
-			return [][2]string{{"remote_address", pick(r, "10.0.0.", 6)}}
-		}, true},
-		{"shorter wildcard written first", func(r *rand.Rand) [][2]string {
-			return [][2]string{{"path", pick(r, "/api/v1/items/", 3)}}
-		}, true},
+		{"same key, other domain", oneOf("remote_address", "10.0.0.", 6), true},
+		{"shorter wildcard written first", oneOf("path", "/api/v1/items/", 3), true},
 		{"named, per day", fixed("job", "nightly"), true},
-		{"key only, requests_per_unit 0", func(r *rand.Rand) [][2]string {
-			return [][2]string{{"job", pick(r, "batch", 3)}}
-		}, true},
+		{"key only, requests_per_unit 0", oneOf("job", "batch", 3), true},
 	},
 	"nowhere": { // a domain with no rules: everything is OK, nothing counted
-		{"unknown domain", func(r *rand.Rand) [][2]string {
-			return [][2]string{{"remote_address", pick(r, "10.0.0.", 6)}}
-		}, false},
+		{"unknown domain", oneOf("remote_address", "10.0.0.", 6), false},
 	},
 }
 
