@@ -12,6 +12,7 @@ import (
 
 	rlcommon "github.com/envoyproxy/go-control-plane/envoy/extensions/common/ratelimit/v3"
 	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
+	"github.com/redis/go-redis/v9"
 	"google.golang.org/protobuf/encoding/protojson"
 
 	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
@@ -56,6 +57,50 @@ func BenchmarkE35_Batching(b *testing.B) {
 						defer wg.Done()
 						for i := g; i < b.N; i += callers {
 							if _, err := s.ShouldRateLimit(context.Background(), reqs[g*16+i%16]); err != nil {
+								b.Error(err)
+								return
+							}
+						}
+					}()
+				}
+				wg.Wait()
+				b.ReportMetric(float64(b.N)/time.Since(begin).Seconds(), "decisions/s")
+			})
+		}
+	}
+}
+
+// BenchmarkE35_ScriptsOnly is E35 without the service around the script
+// call: chapter 06's fixed window straight on a go-redis client, against the
+// same limiter on the batcher, at 1, 8 and 64 callers. What it adds to
+// BenchmarkE35_Batching is how much of a decision's cost the round trip is.
+func BenchmarkE35_ScriptsOnly(b *testing.B) {
+	rdb := redistest.Client(b)
+	for _, callers := range []int{1, 8, 64} {
+		for _, mode := range []string{"one-trip-each", "pipelined"} {
+			b.Run(fmt.Sprintf("callers=%d/%s", callers, mode), func(b *testing.B) {
+				var sc redis.Scripter = rdb
+				if mode == "pipelined" {
+					bt := newBatcher(rdb, 4, 256, 5*time.Second)
+					defer bt.close()
+					sc = bt
+				}
+				lim, err := distributed.NewFixedWindow(distributed.AssumeNoEviction(sc),
+					distributed.WindowConfig{Window: 24 * time.Hour, Limit: 1_000_000_000})
+				if err != nil {
+					b.Fatal(err)
+				}
+				id := uniqueDomain(b)
+				ctx := context.Background()
+				b.ResetTimer()
+				begin := time.Now()
+				var wg sync.WaitGroup
+				for g := range callers {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						for i := g; i < b.N; i += callers {
+							if _, err := lim.AllowN(ctx, fmt.Sprintf("%s-%d", id, g*16+i%16), 1); err != nil {
 								b.Error(err)
 								return
 							}

@@ -228,13 +228,14 @@ func (s *Service) HTTPAddr() string {
 // Rules is the rule set in force.
 func (s *Service) Rules() *RuleSet { return s.cur.Load().rules }
 
-// PipelineStats reports the pipelines sent to Redis and the script calls
-// they carried (zeros without batching or Redis).
-func (s *Service) PipelineStats() (pipelines, calls int64) {
+// PipelineStats reports the pipelines sent to Redis, the script calls they
+// carried, and the calls sent alone because nothing else was in flight
+// (zeros without batching or Redis).
+func (s *Service) PipelineStats() (pipelines, batched, direct int64) {
 	if rs, ok := s.st.(*redisStore); ok {
 		return rs.pipelineStats()
 	}
-	return 0, 0
+	return 0, 0, 0
 }
 
 // StoreCalls reports how many decisions went to Redis (0 in memory).

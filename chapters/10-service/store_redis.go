@@ -114,9 +114,9 @@ func redisID(key string) string { return url.QueryEscape(key) }
 func (s *redisStore) remote() bool           { return true }
 func (s *redisStore) retain(map[string]bool) {}
 func (s *redisStore) describe() string       { return "store: " + s.where }
-func (s *redisStore) pipelineStats() (p, c int64) {
+func (s *redisStore) pipelineStats() (p, batched, direct int64) {
 	if s.batch == nil {
-		return 0, 0
+		return 0, 0, 0
 	}
 	return s.batch.Stats()
 }
