@@ -209,7 +209,13 @@ func (s *Service) decide(ctx context.Context, a *active, d *domainRules, rule *R
 			until := now.Add(dec.RetryAfter)
 			rememberCost := hits
 			if rule.Algorithm == AlgoFixedWindow {
-				until, rememberCost = windowEnd(now, rule), 1 // the count only grows until the window ends
+				// The count only grows until the window ends: any cost is
+				// refused until then. The store's RetryAfter says when, on
+				// its own clock (Redis TIME); a forced refusal has none.
+				rememberCost = 1
+				if dec.RetryAfter <= 0 {
+					until = windowEnd(now, rule)
+				}
 			}
 			s.deny.remember(denyKey, until, rememberCost, now)
 		}

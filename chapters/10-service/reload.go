@@ -11,26 +11,34 @@ import (
 // fingerprint is a hash of every rules file's name and content: the
 // watcher reloads when it changes. Reading a few small files a few times a
 // second costs nothing and works on every filesystem, editors that replace
-// a file by renaming included.
-func fingerprint(path string) (string, error) {
+// a file by renaming included. It also reports whether a file is empty,
+// which is what a file being rewritten in place looks like between its
+// truncation and its write.
+func fingerprint(path string) (fp string, empty bool, err error) {
 	if path == "" {
-		return "", nil
+		return "", false, nil
 	}
 	files, err := ruleFiles(path)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	h := sha256.New()
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
-			return "", err
+			return "", false, err
 		}
+		empty = empty || len(b) == 0
 		fmt.Fprintf(h, "%s\x00%d\x00", f, len(b))
 		h.Write(b)
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return hex.EncodeToString(h.Sum(nil)), empty, nil
 }
+
+// settleEmpty is how long an empty rules file must stay empty before it is
+// loaded (and refused): a file rewritten in place is empty between the
+// truncation and the write, for longer than a tick on a busy machine.
+const settleEmpty = time.Second
 
 // watch checks the rules every ReloadEvery and reloads them when they
 // changed (E37): within a second of an edit.
@@ -49,14 +57,15 @@ func (s *Service) watch() {
 }
 
 // reloadIfChanged reloads when the files' fingerprint moved and then held
-// still for one more tick: an editor or os.WriteFile truncates a file before
-// it writes it, and a watcher that loaded at once would load the empty file
-// in between (TestE37_Reload caught it refusing "empty file"). It reports
+// still: for one more tick, or for settleEmpty while a file is empty. An
+// editor or os.WriteFile truncates a file before it writes it, and a watcher
+// that loaded at once refused the empty file in between (TestE37_Reload
+// caught it, and caught the one-tick wait losing under load). It reports
 // whether it tried, and the error of a refused file.
 func (s *Service) reloadIfChanged() (bool, error) {
 	s.reloadMu.Lock()
 	defer s.reloadMu.Unlock()
-	fp, err := fingerprint(s.o.Config)
+	fp, empty, err := fingerprint(s.o.Config)
 	seen := fp
 	if err != nil {
 		seen = "\x00" + err.Error() // a file gone or unreadable is a state too
@@ -65,8 +74,12 @@ func (s *Service) reloadIfChanged() (bool, error) {
 		s.pending = ""
 		return false, nil
 	}
+	now := time.Now()
 	if seen != s.pending {
-		s.pending = seen // changed since the last tick: wait for it to settle
+		s.pending, s.pendingSince = seen, now // changed since the last tick: wait for it to settle
+		return false, nil
+	}
+	if empty && now.Sub(s.pendingSince) < settleEmpty {
 		return false, nil
 	}
 	s.pending = ""
@@ -89,7 +102,7 @@ func (s *Service) reloadIfChanged() (bool, error) {
 func (s *Service) Reload() error {
 	s.reloadMu.Lock()
 	defer s.reloadMu.Unlock()
-	s.lastFiles, _ = fingerprint(s.o.Config)
+	s.lastFiles, _, _ = fingerprint(s.o.Config)
 	err := s.reloadLocked()
 	if err != nil {
 		s.m.reloads.WithLabelValues("failure").Inc()

@@ -13,6 +13,8 @@ import (
 
 	rlcommon "github.com/envoyproxy/go-control-plane/envoy/extensions/common/ratelimit/v3"
 	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
+
+	"github.com/ratelimit-course/ratelimit/internal/redistest"
 )
 
 const reloadBefore = `
@@ -49,17 +51,26 @@ func poll(t testing.TB, within time.Duration, ok func() bool) time.Duration {
 }
 
 // TestE37_Reload edits the rules under traffic: the new rules answer soon
-// after the write (ReloadEvery is 100 ms, and a change must hold for two ticks; the test allows a loaded machine
+// after the write (ReloadEvery is 100 ms and a change must hold still for a tick; the test allows a loaded machine
 // 10 s but logs the time taken), the unchanged rule keeps its count, a bad
 // file is refused with file, line and field while the old rules stay, and
 // the metrics count both reloads.
-func TestE37_Reload(t *testing.T) {
-	path := writeRules(t, reloadBefore)
+func TestE37_Reload(t *testing.T) { runE37(t, Options{}, "r") }
+
+// TestE37_ReloadRedis is E37 with the counts in Redis.
+func TestE37_ReloadRedis(t *testing.T) {
+	runE37(t, Options{RedisAddr: redistest.Addr(t), StoreTimeout: 2 * time.Second}, uniqueDomain(t))
+}
+
+func runE37(t *testing.T, o Options, d string) {
+	before, after := rulesFor(reloadBefore, "r", d), rulesFor(reloadAfter, "r", d)
+	path := writeRules(t, before)
 	var log syncBuffer
-	s := start(t, Options{Config: path, Log: &log})
+	o.Config, o.Log = path, &log
+	s := start(t, o)
 	c := client(t, s)
 	for range 3 {
-		ask(t, c, "r", desc("kept", "k"))
+		ask(t, c, d, desc("kept", "k"))
 	}
 
 	// Traffic on another key throughout: no request may fail.
@@ -76,7 +87,7 @@ func TestE37_Reload(t *testing.T) {
 					return
 				default:
 				}
-				if _, err := c.ShouldRateLimit(context.Background(), &rls.RateLimitRequest{Domain: "r",
+				if _, err := c.ShouldRateLimit(context.Background(), &rls.RateLimitRequest{Domain: d,
 					Descriptors: []*rlcommon.RateLimitDescriptor{desc("changed", "traffic")}}); err != nil {
 					failed.Add(1)
 				}
@@ -84,22 +95,22 @@ func TestE37_Reload(t *testing.T) {
 		}()
 	}
 
-	if err := os.WriteFile(path, []byte(reloadAfter), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(after), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	took := poll(t, 10*time.Second, func() bool {
-		return summary(ask(t, c, "r", desc("added", "a"))) != "OK OK:-"
+		return summary(ask(t, c, d, desc("added", "a"))) != "OK OK:-"
 	})
 	t.Logf("new rules in force %v after the write", took)
-	if got := summary(ask(t, c, "r", desc("kept", "k"))); got != "OK OK:6" {
+	if got := summary(ask(t, c, d, desc("kept", "k"))); got != "OK OK:6" {
 		t.Errorf("unchanged rule after the reload: %q, want OK OK:6 (its 3 earlier hits survive)", got)
 	}
-	if got := summary(ask(t, c, "r", desc("changed", "fresh"))); got != "OK OK:4" {
+	if got := summary(ask(t, c, d, desc("changed", "fresh"))); got != "OK OK:4" {
 		t.Errorf("changed rule: %q, want OK OK:4 (5 per day now)", got)
 	}
 
 	// A bad file: refused with one line, the rules in force stay.
-	bad := strings.Replace(reloadAfter, "unit: day, requests_per_unit: 1}", "unit: fortnight, requests_per_unit: 1}", 1)
+	bad := strings.Replace(after, "unit: day, requests_per_unit: 1}", "unit: fortnight, requests_per_unit: 1}", 1)
 	if err := os.WriteFile(path, []byte(bad), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -113,11 +124,31 @@ func TestE37_Reload(t *testing.T) {
 	if !strings.Contains(log.String(), want) {
 		t.Errorf("log %q lacks %q", log.String(), want)
 	}
-	if got := summary(ask(t, c, "r", desc("added", "a2"))); got != "OK OK:0" {
+	if got := summary(ask(t, c, d, desc("added", "a2"))); got != "OK OK:0" {
 		t.Errorf("after the refused file: %q, want the old rules (OK OK:0)", got)
 	}
 	if got := metric(t, s, `ratelimit_rule_reloads_total{result="success"}`); got != "1" {
 		t.Errorf("reload successes = %q, want 1", got)
+	}
+}
+
+// TestE37_InPlaceRewrite: a file rewritten in place is empty between its
+// truncation and its write. The watcher must wait that out instead of
+// refusing the empty file (as it did, under load, with a one-tick wait).
+func TestE37_InPlaceRewrite(t *testing.T) {
+	path := writeRules(t, reloadBefore)
+	s := start(t, Options{Config: path})
+	c := client(t, s)
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond) // three ticks: longer than any tick-based wait
+	if err := os.WriteFile(path, []byte(reloadAfter), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	poll(t, 10*time.Second, func() bool { return summary(ask(t, c, "r", desc("added", "a"))) != "OK OK:-" })
+	if got := metric(t, s, `ratelimit_rule_reloads_total{result="failure"}`); got != "" {
+		t.Errorf("reload failures = %q, want none: the empty moment was loaded", got)
 	}
 }
 

@@ -68,9 +68,10 @@ type Service struct {
 	cur         atomic.Pointer[active]
 	log         io.Writer
 
-	reloadMu  sync.Mutex
-	lastFiles string // fingerprint of the rules files last loaded or refused
-	pending   string // a new fingerprint seen once, loaded if the next tick sees it again
+	reloadMu     sync.Mutex
+	lastFiles    string    // fingerprint of the rules files last loaded or refused
+	pending      string    // a new fingerprint seen, loaded once it has held still
+	pendingSince time.Time // when pending was first seen
 
 	grpcSrv   *grpc.Server
 	malformed sync.Map // *rls.RateLimitRequest → its decoding error (requestCodec)
@@ -137,7 +138,7 @@ func Start(ctx context.Context, o Options) (*Service, error) {
 		return nil, err
 	}
 	s.cur.Store(a)
-	s.lastFiles, _ = fingerprint(o.Config)
+	s.lastFiles, _, _ = fingerprint(o.Config)
 	fmt.Fprintln(s.log, s.st.describe())
 	if err := s.listen(); err != nil {
 		_ = s.Close()

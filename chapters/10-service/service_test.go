@@ -249,6 +249,11 @@ func runE32(t *testing.T, s *Service, domain string) {
 	if got := metric(t, s, `ratelimit_shadow_would_reject_total{domain="`+domain+`",rule="`+domain+`.shadowed"}`); got != "1" {
 		t.Errorf("shadow would-rejects = %q, want 1", got)
 	}
+	// Near limit: an admission that leaves more than 80 % used (limit 2: the
+	// second of a and of d).
+	if got := metric(t, s, `ratelimit_near_limit_total{domain="`+domain+`",rule="`+domain+`.api_key"}`); got != "2" {
+		t.Errorf("near-limit admissions = %q, want 2", got)
+	}
 	if got := metric(t, s, `ratelimit_decisions_total{code="OVER_LIMIT",domain="`+domain+`",rule="login_ip"}`); got != "1" {
 		t.Errorf("login_ip OVER_LIMIT decisions = %q, want 1", got)
 	}

@@ -90,20 +90,25 @@ func (s *redisStore) counter(r *Rule) (counter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return redisCounter{lim: lim, calls: &s.calls}, nil
+	return redisCounter{lim: lim, unit: r.Unit + ":", calls: &s.calls}, nil
 }
 
-// redisCounter turns the service's key into a chapter 06 identity.
+// redisCounter turns the service's key into a chapter 06 identity. The
+// identity carries the rule's unit: a rule whose limit changes keeps its
+// count, as in the reference, but one whose unit changes starts afresh
+// (chapter 06's window script would otherwise count a per-minute key's old
+// window, whose id is larger, as the current per-hour one until it expired).
 type redisCounter struct {
 	lim interface {
 		AllowN(ctx context.Context, id string, cost int) (core.Decision, error)
 	}
+	unit  string
 	calls *atomic.Int64
 }
 
 func (c redisCounter) AllowN(ctx context.Context, key string, cost int) (core.Decision, error) {
 	c.calls.Add(1)
-	return c.lim.AllowN(ctx, redisID(key), cost)
+	return c.lim.AllowN(ctx, redisID(c.unit+key), cost)
 }
 
 // redisID escapes a key for chapter 06's hash tag: the identity sits

@@ -1,0 +1,277 @@
+package service
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/ratelimit-course/ratelimit/core"
+)
+
+// The rules parser walks yaml.v3's node tree rather than decoding into
+// structs, so that every error can name the line it is on: one file, one
+// line, one field, as a person fixing it needs.
+
+// add parses one file's domain into the set.
+func (s *RuleSet) add(file string, b []byte) error {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(b, &doc); err != nil {
+		line := 0 // yaml.v3 puts the line in the message: "yaml: line 3: …"
+		fmt.Sscanf(err.Error(), "yaml: line %d:", &line)
+		return &RuleError{File: file, Line: line, Field: "yaml", Msg: strings.TrimPrefix(err.Error(), fmt.Sprintf("yaml: line %d: ", line))}
+	}
+	if len(doc.Content) == 0 {
+		return &RuleError{File: file, Line: 1, Field: "domain", Msg: "empty file: a rules file names a domain"}
+	}
+	p := parser{file: file}
+	root := doc.Content[0]
+	if err := p.mapping(root, "domain"); err != nil {
+		return err
+	}
+	d := &domainRules{file: file, root: node{children: map[string]*node{}}}
+	var descs *yaml.Node
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		if err := p.known(k); err != nil {
+			return err
+		}
+		switch k.Value {
+		case "domain":
+			if err := p.str(v, "domain", &d.name); err != nil {
+				return err
+			}
+		case "failure_mode":
+			if err := p.str(v, "failure_mode", &d.failureMode); err != nil {
+				return err
+			}
+			if d.failureMode != "open" && d.failureMode != "closed" {
+				return p.err(v, "failure_mode", fmt.Sprintf("%q: accepted open or closed", d.failureMode))
+			}
+		case "descriptors":
+			descs = v
+		default:
+			return p.err(k, k.Value, "not accepted at the top level (domain, failure_mode, descriptors)")
+		}
+	}
+	if d.name == "" {
+		return p.err(root, "domain", "missing or empty: a rules file names a domain")
+	}
+	if old, dup := s.domains[d.name]; dup {
+		return p.err(root, "domain", fmt.Sprintf("duplicate domain %q (also in %s)", d.name, old.file))
+	}
+	if descs != nil {
+		if err := p.descriptors(descs, &d.root, d.name, d.name+".", &s.rules); err != nil {
+			return err
+		}
+	}
+	s.domains[d.name] = d
+	return nil
+}
+
+// parser carries the file name into every error.
+type parser struct{ file string }
+
+func (p parser) err(n *yaml.Node, field, msg string) error {
+	return &RuleError{File: p.file, Line: n.Line, Field: field, Msg: msg}
+}
+
+func (p parser) known(k *yaml.Node) error {
+	if !validKeys[k.Value] {
+		return p.err(k, k.Value, "unknown key")
+	}
+	return nil
+}
+
+func (p parser) mapping(n *yaml.Node, field string) error {
+	if n.Kind != yaml.MappingNode {
+		return p.err(n, field, "expected a mapping of keys to values")
+	}
+	return nil
+}
+
+func (p parser) str(n *yaml.Node, field string, out *string) error {
+	if n.Kind != yaml.ScalarNode {
+		return p.err(n, field, "expected a string")
+	}
+	*out = n.Value
+	return nil
+}
+
+func (p parser) boolean(n *yaml.Node, field string, out *bool) error {
+	if n.Kind != yaml.ScalarNode || n.Decode(out) != nil {
+		return p.err(n, field, fmt.Sprintf("%q: expected true or false", n.Value))
+	}
+	return nil
+}
+
+// descriptors loads one list of descriptors into parent, as the reference's
+// loadDescriptors does: the map key is "key" or "key_value", a duplicate is
+// refused, and a value ending in '*' is also a prefix pattern.
+func (p parser) descriptors(list *yaml.Node, parent *node, domain, prefix string, out *[]*Rule) error {
+	if list.Kind != yaml.SequenceNode {
+		return p.err(list, "descriptors", "expected a list")
+	}
+	for _, item := range list.Content {
+		if err := p.mapping(item, "descriptors"); err != nil {
+			return err
+		}
+		var key, value string
+		var shadow bool
+		var rl, children *yaml.Node
+		for i := 0; i+1 < len(item.Content); i += 2 {
+			k, v := item.Content[i], item.Content[i+1]
+			if err := p.known(k); err != nil {
+				return err
+			}
+			var err error
+			switch k.Value {
+			case "key":
+				err = p.str(v, "key", &key)
+			case "value":
+				err = p.str(v, "value", &value)
+			case "shadow_mode":
+				err = p.boolean(v, "shadow_mode", &shadow)
+			case "rate_limit":
+				rl = v
+			case "descriptors":
+				children = v
+			case "quota_mode", "detailed_metric", "value_to_metric", "share_threshold", "metadata":
+				// The reference's metric and quota options: accepted, no effect here.
+			default:
+				err = p.err(k, k.Value, "not accepted in a descriptor")
+			}
+			if err != nil {
+				return err
+			}
+		}
+		if key == "" {
+			return p.err(item, "key", "descriptor has an empty key")
+		}
+		final := key
+		if value != "" {
+			final += "_" + value
+		}
+		if _, dup := parent.children[final]; dup {
+			return p.err(item, "key", fmt.Sprintf("duplicate descriptor composite key '%s%s'", prefix, final))
+		}
+		if i := strings.IndexByte(final, '*'); i >= 0 && i != len(final)-1 {
+			return p.err(item, "value", fmt.Sprintf("%q: '*' is accepted only at the end of a value", value))
+		}
+		n := &node{children: map[string]*node{}}
+		if rl != nil {
+			r, err := p.rateLimit(rl, domain, prefix+final)
+			if err != nil {
+				return err
+			}
+			r.Shadow = shadow
+			n.rule = r
+			*out = append(*out, r)
+		}
+		if strings.HasSuffix(final, "*") {
+			parent.wildcards = append(parent.wildcards, wildcard{prefix: strings.TrimSuffix(final, "*"), child: final})
+		}
+		if children != nil {
+			if err := p.descriptors(children, n, domain, prefix+final+".", out); err != nil {
+				return err
+			}
+		}
+		parent.children[final] = n
+	}
+	return nil
+}
+
+// rateLimit loads one rate_limit block, with the reference's checks (a unit
+// second…year unless unlimited, none when unlimited; replaces entries
+// non-empty and not the rule's own name) and the course's bounds.
+func (p parser) rateLimit(m *yaml.Node, domain, path string) (*Rule, error) {
+	if err := p.mapping(m, "rate_limit"); err != nil {
+		return nil, err
+	}
+	r := &Rule{Domain: domain, Path: path, Algorithm: AlgoFixedWindow, File: p.file, Line: m.Line}
+	var unitNode, rpuNode *yaml.Node
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		if err := p.known(k); err != nil {
+			return nil, err
+		}
+		var err error
+		switch k.Value {
+		case "unit":
+			unitNode = v
+			err = p.str(v, "unit", &r.Unit)
+			r.Unit = strings.ToLower(r.Unit)
+		case "requests_per_unit":
+			rpuNode = v
+			n, perr := strconv.ParseUint(v.Value, 10, 32)
+			if v.Kind != yaml.ScalarNode || perr != nil {
+				return nil, p.err(v, "requests_per_unit", fmt.Sprintf("%q: expected a whole number from 0 to %d", v.Value, core.MaxCount))
+			}
+			r.RequestsPerUnit = uint32(n)
+		case "unlimited":
+			err = p.boolean(v, "unlimited", &r.Unlimited)
+		case "name":
+			err = p.str(v, "name", &r.Name)
+		case "algorithm":
+			err = p.str(v, "algorithm", &r.Algorithm)
+			if err == nil && !algorithms[r.Algorithm] {
+				err = p.err(v, "algorithm", fmt.Sprintf("%q: accepted fixed-window, sliding-counter, token-bucket or gcra", r.Algorithm))
+			}
+		case "replaces":
+			err = p.replaces(v, r)
+		default:
+			err = p.err(k, k.Value, "not accepted in rate_limit")
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	_, validUnit := units[r.Unit]
+	switch {
+	case r.Unlimited && validUnit:
+		return nil, p.err(unitNode, "unit", "should not specify rate limit unit when unlimited")
+	case r.Unlimited:
+		r.Unit = ""
+	case !validUnit:
+		at := m
+		if unitNode != nil {
+			at = unitNode
+		}
+		return nil, p.err(at, "unit", fmt.Sprintf("invalid rate limit unit '%s': accepted second, minute, hour, day, week, month or year", r.Unit))
+	case r.RequestsPerUnit > core.MaxCount:
+		return nil, p.err(rpuNode, "requests_per_unit", fmt.Sprintf("%d: accepted 0 to %d (the course's domain)", r.RequestsPerUnit, core.MaxCount))
+	}
+	for _, rep := range r.Replaces {
+		if rep == r.Name {
+			return nil, p.err(m, "replaces", "should not contain name of same descriptor")
+		}
+	}
+	return r, nil
+}
+
+// replaces reads a list of {name: …}.
+func (p parser) replaces(v *yaml.Node, r *Rule) error {
+	if v.Kind != yaml.SequenceNode {
+		return p.err(v, "replaces", "expected a list of {name: …}")
+	}
+	for _, e := range v.Content {
+		if err := p.mapping(e, "replaces"); err != nil {
+			return err
+		}
+		name := ""
+		for i := 0; i+1 < len(e.Content); i += 2 {
+			if e.Content[i].Value != "name" {
+				return p.err(e.Content[i], "replaces", fmt.Sprintf("unknown key %q (accepted: name)", e.Content[i].Value))
+			}
+			if err := p.str(e.Content[i+1], "name", &name); err != nil {
+				return err
+			}
+		}
+		if name == "" {
+			return p.err(e, "replaces", "should not have an empty replaces entry")
+		}
+		r.Replaces = append(r.Replaces, name)
+	}
+	return nil
+}
