@@ -1,0 +1,158 @@
+//go:build linux
+
+package service
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+
+	rlcommon "github.com/envoyproxy/go-control-plane/envoy/extensions/common/ratelimit/v3"
+	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
+	"google.golang.org/protobuf/types/known/wrapperspb"
+)
+
+// A peerCase is one way a descriptor meets the rules of peer/rules: its name
+// says which, and it builds a fresh descriptor from small pools of values, so
+// that counters fill up and cross their limits within a few thousand
+// requests. Values never contain '_' (the reference joins key and value with
+// it, so "a_b"+"c" and "a"+"b_c" would collide there).
+type peerCase struct {
+	name    string
+	entries func(r *rand.Rand) [][2]string
+	// limited: the rule has a finite limit the sequence is expected to cross
+	// at least once (checked, so the sequence really explores OVER_LIMIT).
+	limited bool
+}
+
+func pick(r *rand.Rand, prefix string, n int) string {
+	return fmt.Sprintf("%s%d", prefix, r.IntN(n))
+}
+
+// oneOf is a descriptor of one entry: key and one of n values prefix0…
+func oneOf(key, prefix string, n int) func(*rand.Rand) [][2]string {
+	return func(r *rand.Rand) [][2]string { return [][2]string{{key, pick(r, prefix, n)}} }
+}
+
+// under is a descriptor of two entries: parent=value, then key and one of n
+// values prefix0…
+func under(parent, value, key, prefix string, n int) func(*rand.Rand) [][2]string {
+	return func(r *rand.Rand) [][2]string { return [][2]string{{parent, value}, {key, pick(r, prefix, n)}} }
+}
+
+// fixed is a descriptor whose entries are always key1, value1, key2, ...
+func fixed(kv ...string) func(*rand.Rand) [][2]string {
+	return func(*rand.Rand) [][2]string {
+		e := make([][2]string, 0, len(kv)/2)
+		for i := 0; i < len(kv); i += 2 {
+			e = append(e, [2]string{kv[i], kv[i+1]})
+		}
+		return e
+	}
+}
+
+// peerCases are the descriptors sent per domain of peer/rules.
+var peerCases = map[string][]peerCase{
+	"edge": {
+		{"key only, each value its own counter", oneOf("remote_address", "10.0.0.", 6), true},
+		{"nested value then key", under("plan", "free", "user", "u", 5), true},
+		{"value node without a limit", fixed("plan", "free"), false},
+		{"node with a limit of its own", fixed("plan", "pro"), true},
+		{"nested under a node with a limit", under("plan", "pro", "user", "u", 3), true},
+		{"key-only fallback", func(r *rand.Rand) [][2]string {
+			return [][2]string{{"plan", []string{"team", "trial"}[r.IntN(2)]}}
+		}, true},
+		{"deeper than the tree", under("plan", "team", "user", "u", 3), false},
+		{"exact value before a wildcard", fixed("path", "/api/v1/health"), true},
+		{"first wildcard written wins", oneOf("path", "/api/v1/items/", 3), true},
+		{"shorter wildcard", oneOf("path", "/api/v2/", 3), true},
+		{"unlimited", fixed("path", "/static"), false},
+		{"requests_per_unit 0", fixed("path", "/login"), true},
+		{"key-only after the wildcards", oneOf("path", "/home", 4), true},
+		{"shadow mode", fixed("client", "beta"), true},
+		{"beside shadow mode", oneOf("client", "app", 3), true},
+		{"named, replaceable", oneOf("tenant", "t", 4), true},
+		{"replaces", fixed("tier", "gold"), true},
+		{"unlimited that replaces", fixed("bypass", "yes"), false},
+		{"value with children", fixed("region", "eu"), true},
+		{"under a value", under("region", "eu", "zone", "z", 3), true},
+		{"wildcard * then wildcard", func(r *rand.Rand) [][2]string {
+			return [][2]string{{"region", pick(r, "r", 3)}, {"zone", pick(r, "a", 3)}}
+		}, true},
+		{"wildcard * then no match", func(r *rand.Rand) [][2]string {
+			return [][2]string{{"region", pick(r, "r", 3)}, {"zone", pick(r, "b", 3)}}
+		}, false},
+		{"wildcard node without a limit", oneOf("region", "r", 3), false},
+		{"no rule for the key", oneOf("color", "c", 3), false},
+	},
+	"internal": {
+		{"same key, other domain", oneOf("remote_address", "10.0.0.", 6), true},
+		{"shorter wildcard written first", oneOf("path", "/api/v1/items/", 3), true},
+		{"named, per day", fixed("job", "nightly"), true},
+		{"key only, requests_per_unit 0", oneOf("job", "batch", 3), true},
+	},
+	"nowhere": { // a domain with no rules: everything is OK, nothing counted
+		{"unknown domain", oneOf("remote_address", "10.0.0.", 6), false},
+	},
+}
+
+// A peerRequest is one request of the sequence and, per descriptor, the case
+// it was built from.
+type peerRequest struct {
+	req   *rls.RateLimitRequest
+	cases []string
+}
+
+// newPeerRequest draws a request: a domain, one to four descriptors (the same
+// case may come twice: one counter hit twice in one request), and the cost
+// in every form the protocol has: none (1), hits_addend on the request, and
+// hits_addend on a descriptor, 0 included (check without counting).
+func newPeerRequest(r *rand.Rand) peerRequest {
+	domain := "edge"
+	switch x := r.IntN(100); {
+	case x < 25:
+		domain = "internal"
+	case x < 29:
+		domain = "nowhere"
+	}
+	cases := peerCases[domain]
+	req := &rls.RateLimitRequest{Domain: domain}
+	if r.IntN(10) < 4 {
+		req.HitsAddend = uint32(r.IntN(4)) // 0 means 1
+	}
+	var names []string
+	for n := 1 + r.IntN(4); n > 0; n-- {
+		c := cases[r.IntN(len(cases))]
+		d := &rlcommon.RateLimitDescriptor{}
+		for _, kv := range c.entries(r) {
+			d.Entries = append(d.Entries, &rlcommon.RateLimitDescriptor_Entry{Key: kv[0], Value: kv[1]})
+		}
+		if r.IntN(5) == 0 {
+			d.HitsAddend = wrapperspb.UInt64(uint64(r.IntN(6)))
+		}
+		req.Descriptors = append(req.Descriptors, d)
+		names = append(names, c.name)
+	}
+	return peerRequest{req: req, cases: names}
+}
+
+// String is the request on one line: domain, hits_addend, and per
+// descriptor its entries, its own hits_addend and its case.
+func (p peerRequest) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "domain=%s hits_addend=%d", p.req.Domain, p.req.HitsAddend)
+	for i, d := range p.req.Descriptors {
+		b.WriteString(" [")
+		for j, e := range d.Entries {
+			if j > 0 {
+				b.WriteString(",")
+			}
+			fmt.Fprintf(&b, "%s=%s", e.Key, e.Value)
+		}
+		if d.HitsAddend != nil {
+			fmt.Fprintf(&b, " hits_addend=%d", d.HitsAddend.Value)
+		}
+		fmt.Fprintf(&b, " (%s)]", p.cases[i])
+	}
+	return b.String()
+}
