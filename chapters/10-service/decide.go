@@ -46,17 +46,15 @@ type request struct {
 }
 
 // check validates a request as the reference does (a domain, at least one
-// descriptor) plus the course's bounds and an unknown domain, which the
-// reference answers OK with no limit and this service refuses.
+// descriptor) plus the course's bounds. A domain the rules do not name is
+// not an error: as in the reference, every descriptor is then OK with no
+// limit and nothing is counted (request.domain is nil).
 func (a *active) check(req *rls.RateLimitRequest) (request, error) {
 	var r request
 	if req.GetDomain() == "" {
 		return r, bad("domain: must not be empty")
 	}
 	d := a.rules.domains[req.GetDomain()]
-	if d == nil {
-		return r, bad("domain %q: not in the rules (known: %s)", clip(req.GetDomain()), strings.Join(a.domainNames, ", "))
-	}
 	ds := req.GetDescriptors()
 	if len(ds) == 0 {
 		return r, bad("descriptors: the list must not be empty")
@@ -131,9 +129,16 @@ func (s *Service) ShouldRateLimit(ctx context.Context, req *rls.RateLimitRequest
 	if err != nil {
 		return nil, err
 	}
-	rules, unlimited := r.domain.limitsToCheck(r.descs)
 	resp := &rls.RateLimitResponse{OverallCode: rls.RateLimitResponse_OK,
 		Statuses: make([]*rls.RateLimitResponse_DescriptorStatus, len(r.descs))}
+	if r.domain == nil { // a domain without rules: nothing matches
+		for i := range resp.Statuses {
+			resp.Statuses[i] = &rls.RateLimitResponse_DescriptorStatus{Code: rls.RateLimitResponse_OK}
+		}
+		s.m.unknownDomain.Inc()
+		return resp, nil
+	}
+	rules, unlimited := r.domain.limitsToCheck(r.descs)
 	for i := range r.descs {
 		var st *rls.RateLimitResponse_DescriptorStatus
 		switch {

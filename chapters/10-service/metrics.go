@@ -22,6 +22,10 @@ type metrics struct {
 	storeTime  prometheus.Histogram
 	reloads    *prometheus.CounterVec // result
 	badRequest *prometheus.CounterVec // transport
+	// unknownDomain counts requests for a domain the rules do not name:
+	// answered OK, as the reference does, and worth an alert (a client or
+	// an Envoy route configured against rules that are not loaded).
+	unknownDomain prometheus.Counter
 }
 
 func newMetrics() *metrics {
@@ -45,8 +49,10 @@ func newMetrics() *metrics {
 		Help: "Rule reloads by result (success, failure)."}, []string{"result"})
 	m.badRequest = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ratelimit_bad_requests_total",
 		Help: "Requests refused as invalid (nothing of them is counted), by transport."}, []string{"transport"})
+	m.unknownDomain = prometheus.NewCounter(prometheus.CounterOpts{Name: "ratelimit_unknown_domain_total",
+		Help: "Requests for a domain the rules do not name, answered OK with no limit."})
 	m.reg.MustRegister(m.decisions, m.nearLimit, m.shadow, m.denyHits, m.failures, m.storeErrs, m.storeTime,
-		m.reloads, m.badRequest)
+		m.reloads, m.badRequest, m.unknownDomain)
 	return m
 }
 

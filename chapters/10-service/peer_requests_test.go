@@ -106,7 +106,9 @@ type peerRequest struct {
 // newPeerRequest draws a request: a domain, one to four descriptors (the same
 // case may come twice: one counter hit twice in one request), and the cost
 // in every form the protocol has: none (1), hits_addend on the request, and
-// hits_addend on a descriptor, 0 included (check without counting).
+// hits_addend on a descriptor, 1 to 5. A descriptor's hits_addend of 0 (the
+// reference checks without counting) is left out: this service refuses it,
+// the one difference its README lists (chapter 06's scripts take costs from 1).
 func newPeerRequest(r *rand.Rand) peerRequest {
 	domain := "edge"
 	switch x := r.IntN(100); {
@@ -128,7 +130,7 @@ func newPeerRequest(r *rand.Rand) peerRequest {
 			d.Entries = append(d.Entries, &rlcommon.RateLimitDescriptor_Entry{Key: kv[0], Value: kv[1]})
 		}
 		if r.IntN(5) == 0 {
-			d.HitsAddend = wrapperspb.UInt64(uint64(r.IntN(6)))
+			d.HitsAddend = wrapperspb.UInt64(uint64(1 + r.IntN(5)))
 		}
 		req.Descriptors = append(req.Descriptors, d)
 		names = append(names, c.name)

@@ -14,6 +14,7 @@ import (
 
 	rlcommon "github.com/envoyproxy/go-control-plane/envoy/extensions/common/ratelimit/v3"
 	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
+	"github.com/prometheus/client_golang/prometheus/testutil"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
@@ -312,7 +313,7 @@ func TestBadInput(t *testing.T) {
 		req  *rls.RateLimitRequest
 		want string
 	}{
-		{"unknown domain", &rls.RateLimitRequest{Domain: "nope", Descriptors: many[:1]}, `domain "nope": not in the rules`},
+		{"10,000 descriptors in an unknown domain", &rls.RateLimitRequest{Domain: "nope", Descriptors: many}, "descriptors: 10000 given, at most 64 accepted"},
 		{"empty domain", &rls.RateLimitRequest{Descriptors: many[:1]}, "domain: must not be empty"},
 		{"no descriptors", &rls.RateLimitRequest{Domain: "e32"}, "descriptors: the list must not be empty"},
 		{"10,000 descriptors", &rls.RateLimitRequest{Domain: "e32", Descriptors: many}, "descriptors: 10000 given, at most 64 accepted"},
@@ -360,5 +361,34 @@ func TestBadInput(t *testing.T) {
 	// The counter for api_key z was never touched: its first request has 1 left.
 	if got := summary(ask(t, c, "e32", desc("api_key", "z"))); got != "OK OK:1" {
 		t.Errorf("after the bad requests: %q, want OK OK:1", got)
+	}
+}
+
+// TestE32_UnknownDomainIsOK: a domain the rules do not name matches nothing,
+// so every descriptor is OK with no limit and nothing is counted, as
+// envoyproxy/ratelimit answers it (an Envoy pointed at rules that are not
+// loaded keeps serving); the metric ratelimit_unknown_domain_total counts it.
+// Before, the service refused it with INVALID_ARGUMENT, one of the two
+// differences TestE33_SameAnswersAsEnvoyRatelimit found.
+func TestE32_UnknownDomainIsOK(t *testing.T) {
+	s := start(t, Options{Config: writeRules(t, e32Rules)})
+	c := client(t, s)
+	for i := 0; i < 3; i++ {
+		resp, err := c.ShouldRateLimit(context.Background(), &rls.RateLimitRequest{Domain: "nope",
+			Descriptors: []*rlcommon.RateLimitDescriptor{desc("api_key", "z"), desc("remote_address", "10.0.0.1")}})
+		if err != nil {
+			t.Fatalf("request %d: %v, want OK", i+1, err)
+		}
+		if resp.GetOverallCode() != rls.RateLimitResponse_OK || len(resp.GetStatuses()) != 2 {
+			t.Fatalf("request %d: %v, want OK with two statuses", i+1, resp)
+		}
+		for j, st := range resp.GetStatuses() {
+			if st.GetCode() != rls.RateLimitResponse_OK || st.GetCurrentLimit() != nil || st.GetLimitRemaining() != 0 {
+				t.Errorf("request %d status %d: %v, want OK with no limit", i+1, j, st)
+			}
+		}
+	}
+	if got := testutil.ToFloat64(s.m.unknownDomain); got != 3 {
+		t.Errorf("ratelimit_unknown_domain_total = %v, want 3", got)
 	}
 }
