@@ -44,7 +44,7 @@ func (m Model) navigate(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// A chapter opened is a screen of its own: esc from it comes back
 		// to the chapter the learner was reading before, not to this one.
 		r := reader.New(m.th, m.plain, m.dark).Resize(m.w, m.h).(reader.Model)
-		return m.show(r.Open(idx, msg.Anchor), -1), nil
+		return m.show(r.WithNote(msg.Note).Open(idx, msg.Anchor), -1), nil
 	case screen.OpenWorst:
 		w, at := m.worstScreen()
 		w, cmd := w.Open(msg.Algo, msg.Params)

@@ -74,6 +74,7 @@ type (
 	OpenChapter struct {
 		Idx, Num int
 		Anchor   string
+		Note     string // a line above the text, e.g. how its commands map to keys
 	}
 	// OpenWorst opens the worst-case search on an algorithm and budget.
 	OpenWorst struct {

@@ -29,6 +29,10 @@ type Form struct {
 	before  [FormMax]string // the texts when editing started: esc restores them
 	Editing bool
 	Focus   int
+	// fresh: the focused field has just been entered; the first character
+	// typed replaces its value (an arrow or backspace edits it instead).
+	fresh bool
+	full  string // the last key did not fit the field: says so until the next key
 }
 
 // fieldSpec is one field: its label on screen, the parameter name the
@@ -101,6 +105,7 @@ func (f *Form) focusOn(i int) {
 	}
 	f.Inputs[i].Focus()
 	f.Inputs[i].CursorEnd()
+	f.fresh = true
 }
 
 func (f *Form) Stop() {
@@ -140,9 +145,18 @@ func (f *Form) Key(msg tea.KeyMsg) FormEvent {
 		f.focusOn((f.Focus + f.N - 1) % f.N)
 		return FormNothing
 	}
-	before := f.Inputs[f.Focus].Value()
-	f.Inputs[f.Focus], _ = f.Inputs[f.Focus].Update(msg)
-	if f.Inputs[f.Focus].Value() != before {
+	in := &f.Inputs[f.Focus]
+	before := in.Value()
+	f.full = ""
+	if f.fresh && (msg.Type == tea.KeyRunes || msg.Paste) {
+		in.SetValue("") // typing into a field just entered replaces its value
+	}
+	f.fresh = false
+	*in, _ = in.Update(msg)
+	if msg.Type == tea.KeyRunes && in.Value() == before && in.CharLimit > 0 && len([]rune(before)) >= in.CharLimit {
+		f.full = fmt.Sprintf("%s takes at most %d characters", f.Spec[f.Focus].Label, in.CharLimit)
+	}
+	if in.Value() != before {
 		return FormChanged
 	}
 	return FormNothing
@@ -238,6 +252,9 @@ func (f *Form) Message(th *Theme, starts []int, w, rows int) []string {
 	i := f.FirstErr()
 	if f.Editing && f.Errs[f.Focus] != "" {
 		i = f.Focus
+	}
+	if f.Editing && f.full != "" {
+		return WrapRows(th, StQueued, f.full, w, rows)
 	}
 	if i < 0 {
 		if f.Editing {

@@ -27,6 +27,10 @@ type Model struct {
 	i      int   // position in order
 	reveal bool
 	note   string
+	// This session's verdicts, and whether the last card of the deck has
+	// been scored (the end of the deck shows the session's score).
+	got, missed int
+	end         bool
 }
 
 func New(th *widget.Theme, store *progress.Store) Model {
@@ -38,6 +42,7 @@ func New(th *widget.Theme, store *progress.Store) Model {
 func (m Model) Open() Model {
 	m.order = progress.DrillOrder(interview.Drill, m.store.P.Cards)
 	m.i, m.reveal, m.note = 0, false, ""
+	m.got, m.missed, m.end = 0, 0, false
 	if missed := m.missedCount(); missed > 0 {
 		m.note = fmt.Sprintf("%d cards you missed last time come first", missed)
 	}
@@ -75,7 +80,18 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 			return m, nil
 		}
 		m.note = ""
+		if m.end {
+			if key.Matches(msg, keys.Again) {
+				return m.Open(), nil
+			}
+			if key.Matches(msg, keys.Prev) {
+				m.end = false
+			}
+			return m, nil
+		}
 		switch {
+		case key.Matches(msg, keys.Again):
+			return m.Open(), nil
 		case key.Matches(msg, keys.Reveal):
 			m.reveal = !m.reveal
 		case key.Matches(msg, keys.Got), key.Matches(msg, keys.Missed):
@@ -93,7 +109,16 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 			if err := m.store.Save(); err != nil {
 				m.note += " (not saved: " + err.Error() + ")"
 			}
-			m.i, m.reveal = (m.i+1)%n, false
+			if got {
+				m.got++
+			} else {
+				m.missed++
+			}
+			if m.i == n-1 {
+				m.end, m.reveal = true, false
+				break
+			}
+			m.i, m.reveal = m.i+1, false
 		case key.Matches(msg, keys.Next):
 			m.i, m.reveal = (m.i+1)%n, false
 		case key.Matches(msg, keys.Prev):
@@ -131,13 +156,22 @@ func (m Model) View() string {
 	if !ok {
 		return widget.Frame([]string{th.Paint(widget.StTitle, "07 · Interview drill"), th.Paint(widget.StDim, "no questions yet")}, footer, w, m.h)
 	}
+	if m.end {
+		body := []string{widget.TitleBar(th, th.Paint(widget.StTitle, "07 · Interview drill")+th.Paint(widget.StDim, "   end of the deck"), w), "",
+			th.Paint(widget.StHeading, fmt.Sprintf("End of the deck: %d cards, this session %d got, %d missed", len(m.order), m.got, m.missed)), ""}
+		if m.missed > 0 {
+			body = append(body, widget.WrapRows(th, widget.StNone, fmt.Sprintf("The %d missed come first when the deck is dealt again.", m.missed), w, 2)...)
+		}
+		body = append(body, th.Paint(widget.StLabel, widget.KeyHint(keys.Again)+" · "+widget.KeyName(keys.Prev)+" back to the last card · "+widget.KeyHint(widget.Global.Back)))
+		return widget.Frame(body, footer, w, m.h)
+	}
 	sc := m.store.P.Cards[progress.CardID(q)]
 	scored := "not scored yet"
 	if sc.Got+sc.Missed > 0 {
 		scored = fmt.Sprintf("got %d, missed %d, last %s", sc.Got, sc.Missed, sc.Last)
 	}
 	title := th.Paint(widget.StTitle, "07 · Interview drill") +
-		th.Paint(widget.StDim, fmt.Sprintf("   card %d of %d · chapter %s · %s", m.i+1, len(m.order), q.Chapter, q.Topic))
+		th.Paint(widget.StDim, fmt.Sprintf("   card %d of %d · session %d got, %d missed · chapter %s · %s", m.i+1, len(m.order), m.got, m.missed, q.Chapter, q.Topic))
 	body := []string{widget.TitleBar(th, title, w), th.Paint(widget.StDim, "this card: "+scored), th.Paint(widget.StHeading, "Question")}
 	for _, l := range widget.WrapRows(th, widget.StNone, q.Q, w-2, 4) {
 		body = append(body, "  "+l)

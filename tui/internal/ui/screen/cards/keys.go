@@ -5,9 +5,9 @@ import (
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
 
-// drillKeys: the question cards, scored.
+// keyMap: the question cards, scored.
 type keyMap struct {
-	Reveal, Got, Missed, Next, Prev, NextChapter key.Binding
+	Reveal, Got, Missed, Next, Prev, NextChapter, Again key.Binding
 }
 
 var keys = keyMap{
@@ -17,6 +17,7 @@ var keys = keyMap{
 	Next:        widget.Bind([]string{"right", "l"}, "→", "next card"),
 	Prev:        widget.Bind([]string{"left", "h"}, "←", "previous card"),
 	NextChapter: widget.Bind([]string{"c"}, "c", "next chapter's cards"),
+	Again:       widget.Bind([]string{"r"}, "r", "deal the deck again"),
 }
 
 func (k keyMap) ShortHelp() []key.Binding {
@@ -24,5 +25,5 @@ func (k keyMap) ShortHelp() []key.Binding {
 }
 
 func (k keyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{{k.Reveal, k.Got, k.Missed}, {k.Next, k.Prev, k.NextChapter}, {widget.Global.Back, widget.Global.Help, widget.Global.Quit}}
+	return [][]key.Binding{{k.Reveal, k.Got, k.Missed}, {k.Next, k.Prev, k.NextChapter, k.Again}, {widget.Global.Back, widget.Global.Help, widget.Global.Quit}}
 }

@@ -66,10 +66,20 @@ func (m Model) scenarioName() string {
 	if s.Example != "" {
 		name += " (" + s.Example + ")"
 	}
-	if scenarioParams(s) != m.params || m.algo != [2]string{s.Left, s.Right} {
+	if m.changed() {
 		name += " *" // the learner changed the budget or a side
 	}
 	return name
+}
+
+// changed reports whether the budget or a side differs from the prepared
+// scenario's.
+func (m Model) changed() bool {
+	if m.custom() {
+		return false
+	}
+	s := engine.Scenarios[m.scen]
+	return scenarioParams(s) != m.params || m.algo != [2]string{s.Left, s.Right}
 }
 
 func scenarioParams(s engine.Scenario) engine.Params {

@@ -72,7 +72,7 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		case key.Matches(msg, keys.Worst):
 			m.ask = screen.OpenWorst{Algo: m.algo[0], Params: m.params}
 		case key.Matches(msg, keys.Path):
-			m.ask = screen.OpenChapter{Idx: -1, Num: 5, Anchor: "The suggested path"}
+			m.ask = screen.OpenChapter{Idx: -1, Num: 5, Anchor: "The suggested path", Note: pathNote}
 		}
 	}
 	return m, nil
@@ -150,3 +150,7 @@ func (m Model) FieldValues() []string { return m.fieldValues() }
 
 // PlayTick is the tick of the play ago plays back (0: the current one).
 func (m Model) PlayTick(ago int) tea.Msg { return tickMsg{m.PlayID() - ago} }
+
+// pathNote is what the suggested path's command-line flags are in the lab.
+var pathNote = "in the lab: " + widget.KeyName(keys.Scenario) + " next scenario, " + widget.KeyName(keys.LeftAlgo) + " the left algorithm (--left), " +
+	widget.KeyName(keys.Fields) + " edit the budget (C: --capacity), " + widget.KeyName(keys.Worst) + " the worst case; the flags below are for tui sim"

@@ -257,7 +257,13 @@ func (m Model) footer(w int) []string {
 	hint := fmt.Sprintf("hint: custom sequence: %s edits the arrivals, %s the budget, %s goes back to the prepared scenarios",
 		widget.KeyName(keys.Arrivals), widget.KeyName(keys.Edit), widget.KeyName(keys.Scenario))
 	if !m.custom() {
-		hint = "hint: " + engine.Scenarios[m.scen].Lesson
+		s := engine.Scenarios[m.scen]
+		hint = "hint: " + s.Lesson
+		if m.changed() {
+			// The lesson is about the scenario's own budget and pair.
+			hint = fmt.Sprintf("hint: you changed %s's budget or sides, so its lesson may not hold here; %s goes to the next scenario, %s back to this one",
+				s.Name, widget.KeyName(keys.Scenario), widget.KeyName(keys.ScenarioBack))
+		}
 	}
 	if len(msgs) == 0 {
 		if m.note != "" {

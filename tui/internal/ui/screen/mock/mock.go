@@ -293,15 +293,16 @@ func (m Model) View() string {
 	step, ph := interview.Skeleton[m.phase], p.Phases[m.phase]
 	body = append(body, widget.WrapRows(th, widget.StNone, "“"+p.Ask+"”", w, 3)...)
 	left := th.Paint(widget.StLabel, "  "+clockText(m.clock.Timeout)+" left")
+	paused := "" // on the bar's row: the phase's row is full at 80 columns
 	if !m.clock.Running() {
-		left += th.Paint(widget.StQueued, "  paused ("+widget.KeyName(keys.Pause)+" resumes)")
+		paused = "  paused: " + widget.KeyName(keys.Pause) + " resumes"
 	}
 	elapsed := 1 - float64(m.clock.Timeout)/float64(m.planned(m.phase))
-	m.bar.Width = max(w-4, 10)
+	m.bar.Width = max(w-4-len(paused), 10)
 	body = append(body, "",
 		th.Paint(widget.StHeading, fmt.Sprintf("Phase %d of %d · %s", m.phase+1, len(p.Phases), step.Title))+
 			th.Paint(widget.StDim, fmt.Sprintf(" · %d min", step.Minutes))+left,
-		"  "+m.bar.ViewAs(min(max(elapsed, 0), 1)),
+		"  "+m.bar.ViewAs(min(max(elapsed, 0), 1))+th.Paint(widget.StQueued, paused),
 		th.Paint(widget.StLabel, "The interviewer asks"))
 	for _, q := range ph.Questions {
 		body = append(body, widget.Hanging(widget.WrapRows(th, widget.StNone, q, w-4, 2), "  · ", "    ")...)

@@ -32,11 +32,11 @@ const (
 )
 
 var pfFields = []widget.FieldSpec{
-	{Label: "nodes", Param: "nodes", About: "application nodes sharing the window's limit", Limit: 12},
-	{Label: "per-node", Param: "per-node", About: "requests each node receives, round-robin (ignored when order is set)", Limit: 12},
-	{Label: "limit", Param: "limit", About: "the window's global limit, held by the centre", Limit: 12},
-	{Label: "batch", Param: "batch", About: "permits a node borrows per round trip to the centre", Limit: 12},
-	{Label: "rtt ms", Param: "rtt", About: "one round trip to the centre in ms: the wait figures are round trips × this", Limit: 12},
+	{Label: "nodes", Param: "nodes", About: "application nodes sharing the window's limit", Limit: 20},
+	{Label: "per-node", Param: "per-node", About: "requests each node receives, round-robin (ignored when order is set)", Limit: 20},
+	{Label: "limit", Param: "limit", About: "the window's global limit, held by the centre", Limit: 20},
+	{Label: "batch", Param: "batch", About: "permits a node borrows per round trip to the centre", Limit: 20},
+	{Label: "rtt ms", Param: "rtt", About: "one round trip to the centre in ms: the wait figures are round trips × this", Limit: 20},
 	{Label: "order", Param: "order", About: "the node of each request in arrival order, e.g. 1,2,1,1 (blank = round-robin)", Limit: 4000, Empty: "(round-robin)"},
 }
 

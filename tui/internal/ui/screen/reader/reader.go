@@ -23,6 +23,7 @@ import (
 // worked example the chapter mentions opens in the lab with one key.
 
 type Model struct {
+	note  string // a line above the text, for this chapter only
 	th    *widget.Theme
 	w, h  int
 	help  help.Model
@@ -77,7 +78,7 @@ func (m Model) text() string {
 // layout sizes the viewport: the title row above, a status row and the
 // help row below.
 func (m Model) layout() Model {
-	m.vp.Width, m.vp.Height = m.w, max(m.h-3, 1)
+	m.vp.Width, m.vp.Height = m.w, max(m.h-3-len(m.noteRows()), 1)
 	if m.w == 0 {
 		return m
 	}
@@ -114,8 +115,10 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		case key.Matches(msg, m.keys.Bottom):
 			m.vp.GotoBottom()
 		case key.Matches(msg, m.keys.Next):
+			m.note = ""
 			return m.Open((m.idx+1)%n, ""), nil
 		case key.Matches(msg, m.keys.Prev):
+			m.note = ""
 			return m.Open((m.idx+n-1)%n, ""), nil
 		default:
 			for i, b := range m.keys.Links {
@@ -158,7 +161,7 @@ func (m Model) View() string {
 	if m.wide > 0 {
 		status += fmt.Sprintf("  · %d code lines run past the edge: %s %s scroll sideways", m.wide, widget.KeyName(m.keys.Left), widget.KeyName(m.keys.Right))
 	}
-	body := append([]string{title}, widget.SplitLines(m.vp.View())...)
+	body := append(append([]string{title}, m.noteRows()...), widget.SplitLines(m.vp.View())...)
 	return widget.Frame(body, []string{th.Paint(widget.StDim, status), widget.HelpLine(m.help, m.Keys(), w)}, w, m.h)
 }
 
@@ -167,3 +170,17 @@ func (m Model) LinkKeys() []key.Binding { return m.keys.Links }
 
 // Wide counts the rendered lines wider than the screen.
 func (m Model) Wide() int { return m.wide }
+
+// WithNote shows note above the text (how the commands in it map to the
+// app's keys) until another chapter is opened.
+func (m Model) WithNote(note string) Model {
+	m.note = note
+	return m
+}
+
+func (m Model) noteRows() []string {
+	if m.note == "" {
+		return nil
+	}
+	return widget.WrapRows(m.th, widget.StQueued, m.note, max(m.w, 20), 2)
+}
