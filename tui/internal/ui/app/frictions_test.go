@@ -5,7 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	"regexp"
+
 	"github.com/charmbracelet/bubbles/timer"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/course"
 )
@@ -152,4 +155,66 @@ func TestDrillSessionScoreAndEndOfDeck(t *testing.T) {
 	if m = appPress(m, "r"); m.cards().Index() != 0 || strings.Contains(m.View(), "End of the deck") {
 		t.Error("r deals the deck again from its first card")
 	}
+}
+
+// No number is split over two lines of a chapter ("3 × 0." / "7 = 2.1",
+// "give 1." / "50 / 2.47"), at any width, in colour or not.
+func TestChapterTextNeverSplitsANumber(t *testing.T) {
+	split := regexp.MustCompile(`\d[.,]$`)
+	for i, c := range course.Chapters {
+		for _, w := range []int{78, 80, 100, 120} {
+			for _, plain := range []bool{true, false} {
+				lines := strings.Split(ansi.Strip(course.Text(i, w, plain, true)), "\n")
+				for j := 0; j+1 < len(lines); j++ {
+					l, next := strings.TrimRight(lines[j], " "), strings.TrimSpace(lines[j+1])
+					if split.MatchString(l) && next != "" && next[0] >= '0' && next[0] <= '9' &&
+						strings.Contains(c.README, lastWord(l)+strings.Fields(next)[0]) {
+						t.Errorf("chapter %d at %d (plain %v): a number split: %q / %q", c.Num, w, plain, l, next)
+					}
+				}
+			}
+		}
+	}
+}
+
+// Prose keeps to about 80 columns on a wide terminal (it took 118 at 120).
+func TestChapterProseKeepsNear80Columns(t *testing.T) {
+	m := appPress(appNew(t, 120, 40), "3")
+	for _, l := range strings.Split(m.View(), "\n")[1:38] {
+		if n := ansi.StringWidth(strings.TrimRight(l, " ")); n > 81 && !strings.Contains(l, "func ") && !strings.HasPrefix(l, "   ") {
+			t.Errorf("a prose line of %d columns at 120: %q", n, l)
+		}
+	}
+}
+
+// Tables fit 80 columns: chapter 07's selection table and chapter 05's
+// accuracy table kept their headers and words whole only at 120.
+func TestChapterTablesFit80Columns(t *testing.T) {
+	for _, num := range []int{5, 7} {
+		text := ansi.Strip(course.Text(course.Index(num), 80, true, true))
+		if strings.Contains(text, "…") {
+			for _, l := range strings.Split(text, "\n") {
+				if strings.Contains(l, "…") && strings.Contains(l, "│") {
+					t.Errorf("chapter %02d: a table cell is cut: %q", num, l)
+				}
+			}
+		}
+		for _, l := range strings.Split(text, "\n") {
+			if ansi.StringWidth(l) > 80 && strings.Contains(l, "│") {
+				t.Errorf("chapter %02d: a table row of %d columns", num, ansi.StringWidth(l))
+			}
+		}
+	}
+	// The selection table's first column heads each of its records.
+	text := flatText(ansi.Strip(course.Text(course.Index(7), 80, true, true)))
+	for _, want := range []string{"Fixed window", "Sliding log"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("chapter 07 at 80 lacks %q", want)
+		}
+	}
+}
+
+func lastWord(s string) string {
+	f := strings.Fields(s)
+	return f[len(f)-1]
 }

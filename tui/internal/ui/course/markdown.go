@@ -16,6 +16,7 @@ import (
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
 )
 
@@ -59,6 +60,11 @@ func mdStyle(plain, dark bool) gansi.StyleConfig {
 		s = styles.LightStyleConfig
 	}
 	s.Document.Margin = one
+	// The code style's padding spaces are not counted by glamour's wrapper:
+	// a line holding code ran a column or two past the width and its last
+	// word was cut in two. The colour marks code well enough without them.
+	s.Code.Prefix, s.Code.Suffix = "", ""
+	s.List.LevelIndent = styles.ASCIIStyleConfig.List.LevelIndent // as without colour: nested items wrap right
 	return s
 }
 
@@ -78,7 +84,7 @@ const mdHyphen = "\u2011"
 // by placeholder paragraphs (and the blocks themselves, in order), hyphens
 // in running text made non-breaking, and the lines of paragraphs and list
 // items joined.
-func prepareMarkdown(src []byte) (prose string, blocks []string) {
+func prepareMarkdown(src []byte, w int, plain bool) (prose string, blocks []string) {
 	doc := mdParser.Parse(text.NewReader(src))
 	var edits []mdEdit
 	lineStart := func(i int) int { return bytes.LastIndexByte(src[:i], '\n') + 1 }
@@ -110,12 +116,18 @@ func prepareMarkdown(src []byte) (prose string, blocks []string) {
 		// measure agrees on: code is shown with four spaces per tab.
 		blocks = append(blocks, strings.ReplaceAll(string(src[start:end]), "\t", "    "))
 	}
+	edits = append(edits, tableEdits(doc, src, w)...)
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
 		}
 		switch n.Kind() {
-		case ast.KindFencedCodeBlock, ast.KindCodeBlock, ast.KindHTMLBlock:
+		case ast.KindFencedCodeBlock, ast.KindCodeBlock, ast.KindHTMLBlock, east.KindTable:
+			return ast.WalkSkipChildren, nil
+		case ast.KindCodeSpan:
+			if e, ok := codeSpanText(n, src); ok && plain {
+				edits = append(slices.DeleteFunc(edits, func(d mdEdit) bool { return d.start >= e.start && d.end <= e.end }), e)
+			}
 			return ast.WalkSkipChildren, nil
 		case ast.KindParagraph, ast.KindTextBlock:
 			lines := n.Lines()
@@ -149,7 +161,7 @@ func prepareMarkdown(src []byte) (prose string, blocks []string) {
 		out = slices.Concat(out[:e.start], []byte(e.repl), out[e.end:])
 		last = e.start
 	}
-	return string(out), blocks
+	return flattenLists(out), blocks
 }
 
 func mdPlaceholder(i int) string { return fmt.Sprintf("RATELIMITCODEBLOCK%dX", i) }
@@ -157,7 +169,7 @@ func mdPlaceholder(i int) string { return fmt.Sprintf("RATELIMITCODEBLOCK%dX", i
 // renderMarkdown renders src for a screen w columns wide (the text is w-2,
 // within a margin of one column each side).
 func renderMarkdown(src string, w int, plain, dark bool) (string, error) {
-	prose, blocks := prepareMarkdown([]byte(src))
+	prose, blocks := prepareMarkdown([]byte(src), w, plain)
 	profile := termenv.Ascii
 	if !plain {
 		profile = lipgloss.ColorProfile()

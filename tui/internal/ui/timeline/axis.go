@@ -123,39 +123,18 @@ func ArrivalCols(ax Axis, arrivals []int64, w int64) (cols []int, shift int) {
 	return cols, shift
 }
 
-// windowBoundaries are the window starts an algorithm counts in, or nil when
-// it has none (the log and the buckets measure continuously). Chapter 05's
-// engine does not report them, so the screen draws the chapters' documented
-// windows: aligned multiples of W (of W/N for the counter's sub-windows), or
-// for the TTL window the first request after the previous one expired.
-func windowBoundaries(algo string, p lab.Params, arrivals []int64, ax Axis) []int64 {
-	w := p.WindowMS
-	if w <= 0 {
-		return nil
-	}
+// boundaries are the window boundaries on the plot: where the windows the
+// engine counted the requests in begin and end (Result.Boundaries: none for
+// the log and the buckets), or none when they are denser than the columns.
+func boundaries(r lab.Result, ax Axis) []int64 {
 	var out []int64
-	switch algo {
-	case "fixed-window", "sliding-counter":
-		step := w
-		if algo == "sliding-counter" && p.SubWindows > 1 && w/int64(p.SubWindows) > 0 {
-			step = w / int64(p.SubWindows)
+	for _, b := range r.Boundaries {
+		if ax.in(b) {
+			out = append(out, b)
 		}
-		if (ax.T1-ax.T0)/step > int64(ax.Cols) {
-			return nil // denser than the columns: nothing useful to draw
-		}
-		for t := FloorDiv(ax.T0+step-1, step) * step; t < ax.T1; t += step {
-			out = append(out, t)
-		}
-	case "fixed-window-ttl":
-		open, have := int64(0), false
-		for _, a := range arrivals {
-			if !have || a >= open+w {
-				open, have = a, true
-				if ax.in(open) {
-					out = append(out, open)
-				}
-			}
-		}
+	}
+	if len(out) > ax.Cols/2 {
+		return nil // denser than the columns: nothing useful to draw
 	}
 	return out
 }

@@ -27,7 +27,7 @@ func TrackRows(th *widget.Theme, tr Track, ax Axis, acols []int) []string {
 	for _, x := range acols {
 		taken[x] = true
 	}
-	for _, b := range windowBoundaries(tr.Algo, tr.Params, tr.Arrivals, ax) {
+	for _, b := range boundaries(res, ax) {
 		// A request arriving exactly on the boundary would hide it (E1's
 		// 1000): the line then goes one column left, still between the two
 		// windows' requests.

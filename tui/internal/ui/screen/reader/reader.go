@@ -72,7 +72,7 @@ func (m Model) Open(idx int, anchor string) Model {
 
 // text is the chapter rendered for the viewport's width.
 func (m Model) text() string {
-	return course.Text(m.idx, max(m.w, 20), m.plain, m.dark)
+	return course.Text(m.idx, textWidth(m.w), m.plain, m.dark)
 }
 
 // layout sizes the viewport: the title row above, a status row and the
@@ -184,3 +184,10 @@ func (m Model) noteRows() []string {
 	}
 	return widget.WrapRows(m.th, widget.StQueued, m.note, max(m.w, 20), 2)
 }
+
+// ProseWidth is the most columns prose takes: wider lines are hard to read,
+// so on a wide terminal the text keeps to about 80 columns, as glow does
+// (code keeps its lines whole and scrolls sideways).
+const ProseWidth = 80
+
+func textWidth(w int) int { return min(max(w, 20), ProseWidth) }
