@@ -12,10 +12,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/x/ansi"
 	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
 	"github.com/ratelimit-course/ratelimit/core"
 	"github.com/ratelimit-course/ratelimit/tui/internal/progress"
+	"github.com/ratelimit-course/ratelimit/tui/internal/text"
 )
 
 const drillUsage = `usage: tui drill [--n N] [--shuffle] [--seed S] [--answers=false]
@@ -137,32 +137,16 @@ func writeDrill(w io.Writer, o drillOptions, qs []interview.Question) {
 			fmt.Fprintln(w, l)
 		}
 	}
-	print(drillWrap(fmt.Sprintf("Interview drill: %d of %d questions (%s).", len(qs), len(interview.Drill), mode), o.width, "", ""))
+	print(text.WrapHanging(fmt.Sprintf("Interview drill: %d of %d questions (%s).", len(qs), len(interview.Drill), mode), o.width, "", ""))
 	const indent = "    "
 	for i, q := range qs {
 		fmt.Fprintln(w)
-		print(drillWrap(fmt.Sprintf("Q%d. [ch %s, %s] %s", i+1, q.Chapter, q.Topic, q.Q), o.width, "", indent))
+		print(text.WrapHanging(fmt.Sprintf("Q%d. [ch %s, %s] %s", i+1, q.Chapter, q.Topic, q.Q), o.width, "", indent))
 		if o.answers {
 			fmt.Fprintln(w)
-			print(drillWrap("A: "+q.A, o.width, indent, indent))
+			print(text.WrapHanging("A: "+q.A, o.width, indent, indent))
 		}
 	}
-}
-
-// drillWrap breaks s into lines of at most width columns, the first
-// starting with first and the others with rest; a word longer than a line
-// is cut (x/ansi's Wrap).
-func drillWrap(s string, width int, first, rest string) []string {
-	room := width - max(ansi.StringWidth(first), ansi.StringWidth(rest))
-	lines := strings.Split(ansi.Wrap(strings.Join(strings.Fields(s), " "), max(room, 1), ""), "\n")
-	for i := range lines {
-		lead := rest
-		if i == 0 {
-			lead = first
-		}
-		lines[i] = lead + strings.TrimRight(lines[i], " ")
-	}
-	return lines
 }
 
 // runDrill prints the chapter 07 interview drill.

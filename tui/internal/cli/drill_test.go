@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
+	"github.com/ratelimit-course/ratelimit/tui/internal/text"
 )
 
 func runDrillArgs(t *testing.T, args ...string) (stdout, stderr string, code int) {
@@ -130,7 +131,7 @@ func TestDrillBadFlagsExit2WithOneLine(t *testing.T) {
 }
 
 func TestDrillWrapCutsLongWords(t *testing.T) {
-	lines := drillWrap("a "+strings.Repeat("x", 100)+" b", 40, "", "    ")
+	lines := text.WrapHanging("a "+strings.Repeat("x", 100)+" b", 40, "", "    ")
 	for _, l := range lines {
 		if utf8.RuneCountInString(l) > 40 {
 			t.Fatalf("line over 40: %q", l)

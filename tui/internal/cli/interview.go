@@ -11,6 +11,7 @@ import (
 
 	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
 	"github.com/ratelimit-course/ratelimit/core"
+	"github.com/ratelimit-course/ratelimit/tui/internal/text"
 )
 
 const interviewUsage = `usage: tui interview [--prompt NAME] [--width 80] [--json]
@@ -108,19 +109,19 @@ func runInterview(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stdout, l)
 		}
 	}
-	print(drillWrap(fmt.Sprintf("Mock interview: %d minutes in %d phases. Answer aloud, on the clock; "+
+	print(text.WrapHanging(fmt.Sprintf("Mock interview: %d minutes in %d phases. Answer aloud, on the clock; "+
 		"tick the points you covered.", plan.Minutes, len(interview.Skeleton)), width, "", ""))
 	for _, p := range plan.Prompts {
 		fmt.Fprintln(stdout)
-		print(drillWrap(fmt.Sprintf("%s (%s): %s", p.Title, p.Name, p.Ask), width, "", "  "))
+		print(text.WrapHanging(fmt.Sprintf("%s (%s): %s", p.Title, p.Name, p.Ask), width, "", "  "))
 		for i, ph := range p.Phases {
 			fmt.Fprintln(stdout)
-			print(drillWrap(fmt.Sprintf("%d. %s (%d min)", i+1, ph.Title, ph.Minutes), width, "  ", "     "))
+			print(text.WrapHanging(fmt.Sprintf("%d. %s (%d min)", i+1, ph.Title, ph.Minutes), width, "  ", "     "))
 			for _, q := range ph.Questions {
-				print(drillWrap("asks: "+q, width, "     ", "           "))
+				print(text.WrapHanging("asks: "+q, width, "     ", "           "))
 			}
 			for _, pt := range ph.Checklist {
-				print(drillWrap(fmt.Sprintf("[ ] %s (ch %s)", pt.Point, pt.Chapter), width, "     ", "         "))
+				print(text.WrapHanging(fmt.Sprintf("[ ] %s (ch %s)", pt.Point, pt.Chapter), width, "     ", "         "))
 			}
 		}
 	}

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 
 	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
+	"github.com/ratelimit-course/ratelimit/tui/internal/text"
 )
 
 func clip(s string, n int) string {
@@ -150,7 +150,7 @@ func writeSimScenario(w io.Writer, sc lab.Scenario, left, right lab.Result) {
 	writeMetrics(w, left, right)
 	if sc.Lesson != "" {
 		fmt.Fprintln(w)
-		for _, l := range wrapWords(sc.Lesson, 78) {
+		for _, l := range text.Wrap(sc.Lesson, 78) {
 			fmt.Fprintln(w, l)
 		}
 	}
@@ -158,26 +158,7 @@ func writeSimScenario(w io.Writer, sc lab.Scenario, left, right lab.Result) {
 
 // writeWrapped prints a heading, wrapped at 80 columns.
 func writeWrapped(w io.Writer, s string) {
-	for _, l := range wrapWords(s, 80) {
+	for _, l := range text.Wrap(s, 80) {
 		fmt.Fprintln(w, l)
 	}
-}
-
-func wrapWords(s string, width int) []string {
-	var lines []string
-	cur := ""
-	for _, word := range strings.Fields(s) {
-		if cur != "" && len(cur)+1+len(word) > width {
-			lines = append(lines, cur)
-			cur = ""
-		}
-		if cur != "" {
-			cur += " "
-		}
-		cur += word
-	}
-	if cur != "" {
-		lines = append(lines, cur)
-	}
-	return lines
 }

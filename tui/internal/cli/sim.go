@@ -251,7 +251,7 @@ func runScenario(a simArgs, stdout, stderr io.Writer) int {
 			return simFail(stderr, "sim", err, "")
 		}
 		sc = lab.Scenario{Name: "custom", Title: "your own arrivals", Arrivals: a.arrivals,
-			Params: lab.DefaultParams(), Left: "fixed-window", Right: "sliding-log"}
+			Params: lab.DefaultParams(), Left: string(lab.FixedWindow), Right: string(lab.SlidingLog)}
 	}
 	// The scenario's budget, with any flag given on the command line on top.
 	p := sc.Params

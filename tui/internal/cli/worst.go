@@ -11,6 +11,7 @@ import (
 
 	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
 	"github.com/ratelimit-course/ratelimit/core"
+	"github.com/ratelimit-course/ratelimit/tui/internal/text"
 )
 
 const worstUsage = `usage: tui worst --algo ALGO|all [--window 1000] [--limit 3] [--capacity 3]
@@ -81,7 +82,7 @@ func writeWorst(w io.Writer, r lab.WorstResult) {
 	fmt.Fprintf(w, "found: %d upstream in [%d,%d), overshoot %d over L\n",
 		r.MaxInWindow, r.Window[0], r.Window[1], r.Overshoot)
 	fmt.Fprintf(w, "textbook worst case: %s\n", r.Bound)
-	for _, l := range wrapWords("arrivals: "+arrivalsText(r.Arrivals), 78) {
+	for _, l := range text.Wrap("arrivals: "+arrivalsText(r.Arrivals), 78) {
 		fmt.Fprintln(w, l)
 	}
 	fmt.Fprintln(w)

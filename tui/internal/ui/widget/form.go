@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/ratelimit-course/ratelimit/core"
+	"github.com/ratelimit-course/ratelimit/tui/internal/text"
 )
 
 // form is a row of text fields edited in place, shared by the lab and the
@@ -279,7 +280,7 @@ func WrapRows(th *Theme, st StyleID, s string, w, n int) []string {
 	if n <= 0 {
 		return nil
 	}
-	ls := strings.Split(ansi.Wrap(s, w, ""), "\n")
+	ls := text.Wrap(s, w)
 	if len(ls) > n {
 		ls = ls[:n]
 		if last := ls[n-1]; lipgloss.Width(last)+2 <= w {

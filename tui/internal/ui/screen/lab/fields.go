@@ -132,7 +132,7 @@ func (m *Model) applyInputs() {
 	}
 	// The arrivals' range and order, checked by the engine on a budget it
 	// always accepts.
-	if _, err := engine.Run("fixed-window", engine.DefaultParams(), arr, nil); err != nil {
+	if _, err := engine.Run(string(engine.FixedWindow), engine.DefaultParams(), arr, nil); err != nil {
 		m.ParamError(err, lfArrivals, "")
 		return
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/lipgloss/table"
 	"github.com/charmbracelet/x/ansi"
 	engine "github.com/ratelimit-course/ratelimit/chapters/05-lab"
+	"github.com/ratelimit-course/ratelimit/tui/internal/text"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/timeline"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
@@ -138,7 +139,7 @@ func statePanel(th *widget.Theme, m Model, rows, w int) []string {
 	head := th.Paint(widget.StLabel, fmt.Sprintf("#%d arrives at %d ms (%d of %d)", i+1, m.arrivals[i], i+1, len(m.arrivals)))
 	var title [2]string
 	var state, why [2][]string
-	wrap := func(s string) []string { return strings.Split(ansi.Wrap(s, w-2, ""), "\n") }
+	wrap := func(s string) []string { return text.Wrap(s, w-2) }
 	for s := 0; s < 2; s++ {
 		name := [2]string{"left ", "right "}[s] + m.algo[s] + ": "
 		if m.runErr[s] != "" || i >= len(m.res[s].Requests) {
