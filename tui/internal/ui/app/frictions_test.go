@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/bubbles/timer"
 	"github.com/charmbracelet/x/ansi"
 
+	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/course"
 )
 
@@ -217,4 +218,26 @@ func TestChapterTablesFit80Columns(t *testing.T) {
 func lastWord(s string) string {
 	f := strings.Fields(s)
 	return f[len(f)-1]
+}
+
+// At 80×24 the lab shows each prepared scenario's hint whole, and an
+// arrivals error whole (both were cut with "…").
+func TestLabHintAndArrivalsErrorWholeAt80(t *testing.T) {
+	m := labOn(t, 80, 24, "E1")
+	for range lab.Scenarios {
+		f := m.View()
+		appCheckFrame(t, f, 80, 24)
+		s := lab.Scenarios[m.lab().Scenario()]
+		if !strings.Contains(flatText(f), flatText("hint: "+s.Lesson)) {
+			t.Errorf("%s: the hint is not whole:\n%s", s.Name, f)
+		}
+		m = appPress(m, "s")
+	}
+	m = appType(appPress(labOn(t, 80, 24, "E1"), "t", "end"), ",x")
+	f := m.View()
+	appCheckFrame(t, f, 80, 24)
+	msg := flatText(f[strings.Index(f, "arrivals = "):])
+	if !strings.Contains(msg, "is not accepted: use") || strings.Contains(msg, "…") {
+		t.Errorf("the arrivals error is cut:\n%s", f)
+	}
 }

@@ -254,7 +254,9 @@ func (m Model) view(keysLine string) string {
 func (m Model) footer(w int) []string {
 	th := m.th
 	row, starts := m.Row(th, w)
-	msgs := m.Message(th, starts, w, 2)
+	// A message or the hint takes up to three rows (a lesson is about 170
+	// characters: two rows of 80 cut it); the request table gives way.
+	msgs := m.Message(th, starts, w, 3)
 	hint := fmt.Sprintf("hint: custom sequence: %s edits the arrivals, %s the budget, %s goes back to the prepared scenarios",
 		widget.KeyName(keys.Arrivals), widget.KeyName(keys.Edit), widget.KeyName(keys.Scenario))
 	if !m.custom() {
@@ -270,7 +272,7 @@ func (m Model) footer(w int) []string {
 		if m.note != "" {
 			msgs = widget.WrapRows(th, widget.StQueued, m.note, w, 2)
 		}
-		msgs = append(msgs, widget.WrapRows(th, widget.StDim, hint, w, 2-len(msgs))...)
+		msgs = append(msgs, widget.WrapRows(th, widget.StDim, hint, w, 3-len(msgs))...)
 	}
 	for len(msgs) < 2 {
 		msgs = append(msgs, "")
