@@ -175,7 +175,9 @@ func renderMarkdown(src string, w int, plain, dark bool) (string, error) {
 		profile = lipgloss.ColorProfile()
 	}
 	style := mdStyle(plain, dark)
-	r, err := glamour.NewTermRenderer(glamour.WithStyles(style), glamour.WithWordWrap(w), glamour.WithColorProfile(profile))
+	// The newlines left in the prose are hard line breaks (prepareMarkdown
+	// joined the others): the rows of a list, the lines of a table's record.
+	r, err := glamour.NewTermRenderer(glamour.WithStyles(style), glamour.WithWordWrap(w), glamour.WithColorProfile(profile), glamour.WithPreservedNewLines())
 	if err != nil {
 		return "", err
 	}

@@ -264,7 +264,7 @@ func (m Model) footer(w int) []string {
 		hint = "hint: " + s.Lesson
 		if m.changed() {
 			// The lesson is about the scenario's own budget and pair.
-			hint = fmt.Sprintf("hint: you changed %s's budget or sides, so its lesson may not hold here; %s goes to the next scenario, %s back to this one",
+			hint = fmt.Sprintf("hint: you changed %s's budget or sides, so its lesson may not hold here; %s and %s load the prepared scenarios as they are",
 				s.Name, widget.KeyName(keys.Scenario), widget.KeyName(keys.ScenarioBack))
 		}
 	}
