@@ -9,6 +9,7 @@ CH      ?= 02
 ## `go run`), so it is the terminal's own process and ends when the terminal does.
 TUI_BIN ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/ratelimit-course/tui
 tui:
+	@[ -x "$(TUI_BIN)" ] || echo "tui: building the course first (a minute or two on a cold Go build cache)..."
 	$(GO) build -o "$(TUI_BIN)" ./tui && exec "$(TUI_BIN)"
 
 ## serve: chapter 10's rate limit service (gRPC 127.0.0.1:8081, HTTP 127.0.0.1:8080),

@@ -242,8 +242,8 @@ func TestTmuxCourseAt80x24(t *testing.T) {
 	s.keys("Escape", "M")
 	s.waitFor("last time 4 of 12 points")
 
+	pid := s.panePID() // before q: once the course quits, tmux has no pane to ask
 	s.keys("Escape", "q")
-	pid := s.panePID()
 	if !gone(pid, 10*time.Second) {
 		t.Fatalf("q did not quit; screen:\n%s", s.screen(false))
 	}

@@ -1,0 +1,177 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
+	"github.com/ratelimit-course/ratelimit/core"
+	"github.com/ratelimit-course/ratelimit/tui/internal/progress"
+	"github.com/ratelimit-course/ratelimit/tui/internal/text"
+)
+
+const drillUsage = `usage: tui drill [--n N] [--shuffle] [--seed S] [--answers=false]
+                 [--chapter 01..09] [--missed-first] [--width 80] [--json]
+
+Prints the chapter 07 interview drill: questions with model answers, wrapped
+to the width. Answer each question aloud before reading the model answer.
+
+  --n N          print only N questions (default: all)
+  --shuffle      random order; --seed S makes it repeatable (default: random)
+  --answers      show the model answers (default true; --answers=false quizzes)
+  --chapter CH   only the questions of one chapter, e.g. 06
+  --missed-first the cards you scored "missed" in the course (tui, D) first,
+                 then those not scored yet, then those you got
+  --width W      wrap at W columns, 40 to 200 (default 80)
+  --json         one JSON array of the selected cards instead:
+                 [{"chapter":"01","topic":…,"question":…,"answer":…}, …]
+                 (no "answer" with --answers=false)
+`
+
+// drillOptions is what the drill flags hold after parsing.
+type drillOptions struct {
+	n       int // 0 = all
+	shuffle bool
+	seed    uint64
+	seeded  bool
+	answers bool
+	chapter string
+	width   int
+	asJSON  bool
+	missed  bool // order by the saved progress
+}
+
+// drillCard is one card of `drill --json`.
+type drillCard struct {
+	Chapter  string `json:"chapter"`
+	Topic    string `json:"topic"`
+	Question string `json:"question"`
+	Answer   string `json:"answer,omitempty"`
+}
+
+func parseDrillFlags(args []string) (drillOptions, error) {
+	o := drillOptions{answers: true, width: 80}
+	chapters := interview.DrillChapters()
+	chapterAccept := "one of " + strings.Join(chapters, ", ")
+	c := newCLIFlags("drill")
+	c.integer("n", "an integer >= 1", &o.n)
+	c.boolean("shuffle", &o.shuffle)
+	c.value("seed", "a non-negative integer", func(s string) (err error) {
+		o.seed, err = strconv.ParseUint(s, 10, 64)
+		o.seeded = true
+		return err
+	})
+	c.boolean("answers", &o.answers)
+	c.str("chapter", chapterAccept, &o.chapter)
+	c.integer("width", "an integer from 40 to 200", &o.width)
+	c.boolean("json", &o.asJSON)
+	c.boolean("missed-first", &o.missed)
+	if err := c.parse(args); err != nil {
+		return o, err
+	}
+	if o.width < 40 || o.width > 200 {
+		return o, core.BadParam("width", o.width, "an integer from 40 to 200")
+	}
+	if c.isSet("chapter") {
+		ch := o.chapter
+		if len(ch) == 1 {
+			ch = "0" + ch
+		}
+		if !slices.Contains(chapters, ch) {
+			return o, core.BadParam("chapter", strconv.Quote(o.chapter), chapterAccept)
+		}
+		o.chapter = ch
+	}
+	if o.n < 0 || (o.n == 0 && c.isSet("n")) {
+		return o, core.BadParam("n", o.n, "an integer >= 1")
+	}
+	return o, nil
+}
+
+// drillSelect applies the chapter filter, the shuffle and --n.
+func drillSelect(o drillOptions) []interview.Question {
+	var qs []interview.Question
+	for _, q := range interview.Drill {
+		if o.chapter == "" || q.Chapter == o.chapter {
+			qs = append(qs, q)
+		}
+	}
+	if o.shuffle {
+		seed := o.seed
+		if !o.seeded {
+			seed = uint64(time.Now().UnixNano()) // the TUI is an edge: it may read the clock
+		}
+		r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+		r.Shuffle(len(qs), func(i, j int) { qs[i], qs[j] = qs[j], qs[i] })
+	}
+	if o.missed {
+		store, _ := progress.Load()
+		var ordered []interview.Question
+		for _, i := range progress.DrillOrder(qs, store.P.Cards) {
+			ordered = append(ordered, qs[i])
+		}
+		qs = ordered
+	}
+	if o.n > 0 && o.n < len(qs) {
+		qs = qs[:o.n]
+	}
+	return qs
+}
+
+// writeDrill prints the cards, each wrapped to o.width columns.
+func writeDrill(w io.Writer, o drillOptions, qs []interview.Question) {
+	mode := "model answers follow each question"
+	if !o.answers {
+		mode = "answers hidden; run again without --answers=false to compare"
+	}
+	print := func(lines []string) {
+		for _, l := range lines {
+			fmt.Fprintln(w, l)
+		}
+	}
+	print(text.WrapHanging(fmt.Sprintf("Interview drill: %d of %d questions (%s).", len(qs), len(interview.Drill), mode), o.width, "", ""))
+	const indent = "    "
+	for i, q := range qs {
+		fmt.Fprintln(w)
+		print(text.WrapHanging(fmt.Sprintf("Q%d. [ch %s, %s] %s", i+1, q.Chapter, q.Topic, q.Q), o.width, "", indent))
+		if o.answers {
+			fmt.Fprintln(w)
+			print(text.WrapHanging("A: "+q.A, o.width, indent, indent))
+		}
+	}
+}
+
+// runDrill prints the chapter 07 interview drill.
+func runDrill(args []string, stdout, stderr io.Writer) int {
+	o, err := parseDrillFlags(args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, drillUsage)
+		return 0
+	}
+	if err != nil {
+		return badInput(stderr, "drill", err)
+	}
+	qs := drillSelect(o)
+	if o.asJSON {
+		cards := make([]drillCard, len(qs))
+		for i, q := range qs {
+			cards[i] = drillCard{Chapter: q.Chapter, Topic: q.Topic, Question: q.Q}
+			if o.answers {
+				cards[i].Answer = q.A
+			}
+		}
+		out, _ := json.Marshal(cards)
+		fmt.Fprintf(stdout, "%s\n", out)
+		return 0
+	}
+	writeDrill(stdout, o, qs)
+	return 0
+}

@@ -1,0 +1,307 @@
+package cli
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
+	"github.com/ratelimit-course/ratelimit/core"
+)
+
+const simUsage = `usage: tui sim --algo ALGO --arrivals 820,880,... [--window 1000] [--limit 3]
+               [--capacity 3] [--rate 2] [--subwindows 1] [--costs 1,5,...]
+               [--json [--explain]]
+       tui sim --algo ALGO --arrivals-file PATH|- [same flags]
+       tui sim --algo ALGO --traffic SHAPE [--seed 1] [same flags]
+       tui sim --scenario NAME [--left ALGO] [--right ALGO] [same budget flags] [--json]
+
+Replays arrivals (integer ms, non-decreasing) through one algorithm, or a
+prepared scenario through two side by side, and measures what went upstream:
+the most requests sent inside any window [s, s+W).
+
+--arrivals-file reads the arrivals from a file (- for stdin): one per line or
+  comma-separated, each line optionally followed by a space and its cost.
+--traffic generates them: poisson:RATE:DURATION, steady:RATE:DURATION or
+  bursts:SIZE:EVERY:DURATION (RATE per second; EVERY, the mean gap between
+  bursts, and DURATION in ms or with a unit: poisson:1000:1000s is a million).
+--json prints the numbers only; --explain adds each request's state and why.
+
+algorithms: fixed-window fixed-window-ttl sliding-log sliding-counter
+            token-bucket gcra leaky-queue
+scenarios:  cross-boundary-spike prev-crowded-end prev-crowded-start
+            instant-burst custom (custom takes --arrivals)
+`
+
+// validation words the range errors).
+var simAccept = map[string]string{
+	"algo":       "one of " + strings.Join(lab.Algorithms, ", "),
+	"scenario":   "one of " + strings.Join(scenarioNames(), ", "),
+	"window":     "an integer number of ms > 0 (at most 1e12)",
+	"limit":      "an integer >= 1",
+	"capacity":   "an integer >= 1",
+	"rate":       "a finite number > 0 (requests per second)",
+	"subwindows": "an integer >= 1",
+	"arrivals":   "integers from 0 to 1e12 in non-decreasing order (ms), comma-separated",
+	"costs":      "comma-separated integers, one per arrival",
+	"arrivals-file": "a file (- for stdin) of arrivals one per line or comma-separated, " +
+		"integer ms from 0 to 1e12 in non-decreasing order, each line optionally followed by a space and its cost",
+	"traffic": "poisson:RATE:DURATION, steady:RATE:DURATION or bursts:SIZE:EVERY:DURATION " +
+		"(RATE per second; EVERY and DURATION in ms or with a unit, e.g. poisson:100:60s)",
+	"seed": "an integer from 0 to 2^64-1",
+}
+
+// simArgs is what the sim and worst flags hold after parsing.
+type simArgs struct {
+	p              lab.Params
+	flags          *cliFlags
+	algo, scenario string
+	left, right    string
+	arrivals       []int64
+	costs          []int
+	asJSON         bool
+	explain        bool
+	file, traffic  string // --arrivals-file and --traffic, read by loadArrivals
+	seed           uint64
+}
+
+func (a simArgs) set(name string) bool { return a.flags.isSet(name) }
+
+// parseSimFlags reads the sim flags, or with worst only the budget, --algo
+// and --json. Every failure is an error whose text is the whole stderr line
+// after the command name.
+func parseSimFlags(cmd string, args []string) (simArgs, error) {
+	a := simArgs{p: lab.DefaultParams(), flags: newCLIFlags(cmd)}
+	c := a.flags
+	sim := cmd == "sim"
+	algoAccept := simAccept["algo"]
+	if !sim {
+		algoAccept = "all, or " + algoAccept
+	}
+	c.str("algo", algoAccept, &a.algo)
+	if sim {
+		c.value("arrivals", simAccept["arrivals"], func(s string) (err error) { a.arrivals, err = parseInts64(s); return err })
+	}
+	c.value("window", simAccept["window"], func(s string) (err error) { a.p.WindowMS, err = strconv.ParseInt(s, 10, 64); return err })
+	c.integer("limit", simAccept["limit"], &a.p.Limit)
+	c.integer("capacity", simAccept["capacity"], &a.p.Capacity)
+	c.value("rate", simAccept["rate"], func(s string) (err error) { a.p.RatePerS, err = strconv.ParseFloat(s, 64); return err })
+	c.integer("subwindows", simAccept["subwindows"], &a.p.SubWindows)
+	if sim {
+		c.value("costs", simAccept["costs"], func(s string) error {
+			v, err := parseInts64(s)
+			for _, x := range v {
+				if int64(int(x)) != x {
+					return strconv.ErrRange // only where int is 32 bits
+				}
+				a.costs = append(a.costs, int(x))
+			}
+			return err
+		})
+	}
+	c.boolean("json", &a.asJSON)
+	if sim {
+		c.str("scenario", simAccept["scenario"], &a.scenario)
+		c.str("left", simAccept["algo"], &a.left)
+		c.str("right", simAccept["algo"], &a.right)
+		c.str("arrivals-file", simAccept["arrivals-file"], &a.file)
+		c.str("traffic", simAccept["traffic"], &a.traffic)
+		a.seed = 1
+		c.value("seed", simAccept["seed"], func(s string) (err error) { a.seed, err = strconv.ParseUint(s, 10, 64); return err })
+		c.boolean("explain", &a.explain)
+	}
+	return a, c.parse(args)
+}
+
+// parseInts64 reads "820,880,940". Empty items are an error.
+func parseInts64(s string) ([]int64, error) {
+	if s == "" {
+		return nil, errors.New("empty list")
+	}
+	parts := strings.Split(s, ",")
+	out := make([]int64, len(parts))
+	for i, p := range parts {
+		v, err := strconv.ParseInt(strings.TrimSpace(p), 10, 64)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// simFail prints the one stderr line for bad input and returns exit code 2.
+// The lab names the algorithm "algo"; in a scenario it is --left or --right.
+func simFail(stderr io.Writer, cmd string, err error, algoFlag string) int {
+	var pe *core.ParamError
+	if errors.As(err, &pe) && pe.Param == "algo" && algoFlag != "" {
+		pe.Param = algoFlag
+	}
+	return badInput(stderr, cmd, err)
+}
+
+// runSim is the headless chapter 05 lab (CONTRACT.md §4).
+func runSim(args []string, stdout, stderr io.Writer) int {
+	a, err := parseSimFlags("sim", args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, simUsage)
+		return 0
+	}
+	if err == nil {
+		err = a.checkCombinations()
+	}
+	if err != nil {
+		return simFail(stderr, "sim", err, "")
+	}
+	if a.set("scenario") {
+		return runScenario(a, stdout, stderr)
+	}
+	switch {
+	case a.set("left") || a.set("right"):
+		return simFail(stderr, "sim", errors.New("--left and --right need --scenario: accepted "+
+			strings.Join(scenarioNames(), ", ")), "")
+	case !a.set("algo"):
+		return simFail(stderr, "sim", errors.New("missing --algo (or --scenario): accepted "+
+			strings.Join(lab.Algorithms, ", ")), "")
+	case a.source() == "":
+		return simFail(stderr, "sim", errors.New("missing --arrivals (or --arrivals-file, --traffic): accepted "+
+			simAccept["arrivals"]), "")
+	}
+	lines, err := a.loadArrivals()
+	if err == nil {
+		err = checkFileCosts(a, lines, a.algo)
+	}
+	if err != nil {
+		return simFail(stderr, "sim", err, "")
+	}
+	res, err := lab.Run(a.algo, a.p, a.arrivals, a.costs)
+	if err != nil {
+		return simFail(stderr, "sim", err, "")
+	}
+	out := bufio.NewWriterSize(stdout, 64<<10)
+	defer out.Flush()
+	if a.asJSON {
+		_ = res.WriteJSON(out, a.explain)
+		out.WriteByte('\n')
+		return 0
+	}
+	writeSimRun(out, res)
+	return 0
+}
+
+func scenarioNames() []string { return append(lab.ScenarioNames(), "custom") }
+
+// source is the flag that gives the arrivals, "" if none does.
+func (a simArgs) source() string {
+	for _, f := range []string{"arrivals", "arrivals-file", "traffic"} {
+		if a.set(f) {
+			return f
+		}
+	}
+	return ""
+}
+
+// checkCombinations refuses flags that cannot go together: two sources of
+// arrivals, --seed without generated traffic, --explain without --json.
+func (a simArgs) checkCombinations() error {
+	var given []string
+	for _, f := range []string{"arrivals", "arrivals-file", "traffic"} {
+		if a.set(f) {
+			given = append(given, "--"+f)
+		}
+	}
+	switch {
+	case len(given) > 1:
+		return fmt.Errorf("%s cannot be combined with %s: accepted one of --arrivals, --arrivals-file, --traffic",
+			given[0], given[1])
+	case a.set("seed") && !strings.HasPrefix(a.traffic, "poisson:") && !strings.HasPrefix(a.traffic, "bursts:"):
+		return errors.New("--seed needs --traffic poisson:... or bursts:...: accepted --traffic poisson:RATE:DURATION --seed N")
+	case a.explain && !a.asJSON:
+		return errors.New("--explain needs --json (the text output explains every request anyway): accepted --json --explain")
+	}
+	return nil
+}
+
+func runScenario(a simArgs, stdout, stderr io.Writer) int {
+	sc, ok := lab.ScenarioByName(a.scenario)
+	switch {
+	case a.scenario == "custom":
+		if a.source() == "" {
+			return simFail(stderr, "sim", errors.New("--scenario custom needs --arrivals (or --arrivals-file, --traffic): accepted "+simAccept["arrivals"]), "")
+		}
+	case !ok:
+		return simFail(stderr, "sim", core.BadParam("scenario", strconv.Quote(a.scenario),
+			strings.Join(scenarioNames(), ", ")), "")
+	case a.source() != "":
+		return simFail(stderr, "sim", fmt.Errorf("--%s cannot change --scenario %s: accepted --scenario custom --%s ...",
+			a.source(), a.scenario, a.source()), "")
+	}
+	if a.set("algo") {
+		return simFail(stderr, "sim", errors.New("--algo cannot be combined with --scenario: accepted --left ALGO --right ALGO"), "")
+	}
+	var lines []int
+	if a.scenario == "custom" {
+		var err error
+		if lines, err = a.loadArrivals(); err != nil {
+			return simFail(stderr, "sim", err, "")
+		}
+		sc = lab.Scenario{Name: "custom", Title: "your own arrivals", Arrivals: a.arrivals,
+			Params: lab.DefaultParams(), Left: string(lab.FixedWindow), Right: string(lab.SlidingLog)}
+	}
+	// The scenario's budget, with any flag given on the command line on top.
+	p := sc.Params
+	if a.set("window") {
+		p.WindowMS = a.p.WindowMS
+	}
+	if a.set("limit") {
+		p.Limit = a.p.Limit
+	}
+	if a.set("capacity") {
+		p.Capacity = a.p.Capacity
+	}
+	if a.set("rate") {
+		p.RatePerS = a.p.RatePerS
+	}
+	if a.set("subwindows") {
+		p.SubWindows = a.p.SubWindows
+	}
+	if a.set("left") {
+		sc.Left = a.left
+	}
+	if a.set("right") {
+		sc.Right = a.right
+	}
+	a.p = p
+	if err := checkFileCosts(a, lines, sc.Left); err != nil {
+		return simFail(stderr, "sim", err, "left")
+	}
+	if err := checkFileCosts(a, lines, sc.Right); err != nil {
+		return simFail(stderr, "sim", err, "right")
+	}
+	left, err := lab.Run(sc.Left, p, sc.Arrivals, a.costs)
+	if err != nil {
+		return simFail(stderr, "sim", err, "left")
+	}
+	right, err := lab.Run(sc.Right, p, sc.Arrivals, a.costs)
+	if err != nil {
+		return simFail(stderr, "sim", err, "right")
+	}
+	out := bufio.NewWriterSize(stdout, 64<<10)
+	defer out.Flush()
+	if a.asJSON {
+		name, _ := json.Marshal(sc.Name)
+		fmt.Fprintf(out, `{"scenario":%s,"left":`, name)
+		_ = left.WriteJSON(out, a.explain)
+		out.WriteString(`,"right":`)
+		_ = right.WriteJSON(out, a.explain)
+		out.WriteString("}\n")
+		return 0
+	}
+	writeSimScenario(out, sc, left, right)
+	return 0
+}

@@ -1,0 +1,195 @@
+// Package progress keeps the learner's progress: scored drill cards and
+// finished mock interviews, in a file under the user's config directory.
+package progress
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
+)
+
+// The learner's progress (scored drill cards, finished mock interviews) is
+// a small JSON file under the user's config directory. A missing file is a
+// fresh start; a file that cannot be read or parsed is a fresh start with a
+// note saying so, never a crash. Saving goes through a temporary file and a
+// rename, so a crash mid-write leaves the old file whole.
+
+// progressVersion is the file's format; another version starts fresh.
+const Version = 1
+
+type Saved struct {
+	Version    int                  `json:"version"`
+	Cards      map[string]CardScore `json:"cards"` // by drillCardID
+	Interviews []Interview          `json:"interviews"`
+}
+
+// cardScore is one drill card's record: how often it was got and missed,
+// and the last verdict.
+type CardScore struct {
+	Got    int    `json:"got"`
+	Missed int    `json:"missed"`
+	Last   string `json:"last"` // "got" or "missed"
+}
+
+// interviewRecord is one finished mock interview.
+type Interview struct {
+	Prompt  string    `json:"prompt"`
+	At      time.Time `json:"at"`
+	Phases  []Phase   `json:"phases"`
+	Review  []string  `json:"review"` // chapters to review, "03"…
+	Covered int       `json:"covered"`
+	Points  int       `json:"points"`
+}
+
+type Phase struct {
+	Seconds int   `json:"seconds"` // time spent in the phase
+	Ticked  []int `json:"ticked"`  // checklist indices covered
+}
+
+// progressStore is the file and what it held.
+type Store struct {
+	path string
+	P    Saved
+}
+
+// progressPath is where the progress lives: <config dir>/ratelimit-course/progress.json.
+func Path() (string, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "ratelimit-course", "progress.json"), nil
+}
+
+func Empty() Saved {
+	return Saved{Version: Version, Cards: map[string]CardScore{}}
+}
+
+// loadProgress reads the learner's progress. note is "" for a good or
+// missing file, else says why the course started fresh.
+func Load() (st *Store, note string) {
+	st = &Store{P: Empty()}
+	path, err := Path()
+	if err != nil {
+		return st, "progress is not saved: no config directory (" + err.Error() + ")"
+	}
+	st.path = path
+	b, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return st, ""
+	case err != nil:
+		return st, "starting fresh: could not read the saved progress: " + err.Error()
+	}
+	var p Saved
+	if err := json.Unmarshal(b, &p); err != nil || p.Version != Version {
+		why := "not a progress file"
+		if err == nil {
+			why = fmt.Sprintf("format version %d, this course writes %d", p.Version, Version)
+		}
+		return st, fmt.Sprintf("starting fresh: the saved progress was unreadable (%s): %s", why, path)
+	}
+	if p.Cards == nil {
+		p.Cards = map[string]CardScore{}
+	}
+	st.P = p
+	return st, ""
+}
+
+// save writes the progress; an error is reported, never fatal.
+func (s *Store) Save() error {
+	if s == nil || s.path == "" {
+		return nil
+	}
+	b, err := json.MarshalIndent(s.P, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(s.path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(s.path), ".progress-*.json")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(append(b, '\n')); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), s.path)
+}
+
+// resetProgress deletes the saved progress; a missing file is no error.
+func Reset() (string, error) {
+	path, err := Path()
+	if err != nil {
+		return "", err
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return path, err
+	}
+	return path, nil
+}
+
+// score records a verdict on a drill card.
+func (s *Store) Score(id string, got bool) {
+	c := s.P.Cards[id]
+	if got {
+		c.Got++
+		c.Last = "got"
+	} else {
+		c.Missed++
+		c.Last = "missed"
+	}
+	s.P.Cards[id] = c
+}
+
+// drillCardID names a card in the saved progress: its chapter and topic.
+func CardID(q interview.Question) string { return q.Chapter + "/" + q.Topic }
+
+// drillOrder deals cards for a session: those missed last time first, then
+// those not scored yet, then those got, each group in course order. It
+// returns indices into cards.
+func DrillOrder(cards []interview.Question, scores map[string]CardScore) []int {
+	rank := func(q interview.Question) int {
+		switch scores[CardID(q)].Last {
+		case "missed":
+			return 0
+		case "got":
+			return 2
+		}
+		return 1
+	}
+	order := make([]int, len(cards))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return rank(cards[a]) - rank(cards[b]) })
+	return order
+}
+
+// chaptersToReview lists the chapters of the points not covered, in order.
+func ChaptersToReview(p interview.Prompt, covered func(phase, point int) bool) []string {
+	var out []string
+	for i, ph := range p.Phases {
+		for k, pt := range ph.Checklist {
+			if !covered(i, k) && !slices.Contains(out, pt.Chapter) {
+				out = append(out, pt.Chapter)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,248 @@
+// Package app is the interactive course: a stack of screens (package
+// screen) with the menu at the bottom. Keys go to the screen on top after
+// the few every screen shares (quit, ?, esc); a screen asks for another
+// with a navigation message, and esc pops the stack, so back is always
+// the screen the learner came from.
+package app
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/ratelimit-course/ratelimit/tui/internal/progress"
+	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen"
+	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/menu"
+	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
+)
+
+// Model is the app: the stack of screens and what they share.
+type Model struct {
+	th      *widget.Theme
+	w, h    int
+	stack   []screen.Screen          // the menu first; the top is shown
+	kept    map[string]screen.Screen // screens popped off, by Name, for their next visit
+	showAll bool                     // the ? sheet is up
+	help    help.Model
+	store   *progress.Store
+	plain   bool // chapter text without colour (NO_COLOR, or no colour terminal)
+	dark    bool // glamour's dark style
+}
+
+// New builds the app on its menu. note is shown on the menu (what happened
+// to the saved progress).
+func New(th *widget.Theme, store *progress.Store, plain, dark bool, note string) Model {
+	return Model{
+		th: th, help: widget.NewHelp(th), store: store, plain: plain, dark: dark,
+		stack: []screen.Screen{menu.New(th).WithNote(note)},
+		kept:  map[string]screen.Screen{},
+	}
+}
+
+func (m Model) Init() tea.Cmd { return nil }
+
+// top is the screen shown.
+func (m Model) top() screen.Screen { return m.stack[len(m.stack)-1] }
+
+// setTop replaces the screen shown. The stack is copied first: a Model is a
+// value, and an earlier copy keeps its own stack.
+func (m Model) setTop(s screen.Screen) Model {
+	m.stack = slices.Clone(m.stack)
+	m.stack[len(m.stack)-1] = s
+	return m
+}
+
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.w, m.h = msg.Width, msg.Height
+		m.stack = slices.Clone(m.stack)
+		for i, s := range m.stack {
+			m.stack[i] = s.Resize(m.w, m.h)
+		}
+		return m, nil
+	case screen.OpenLink, screen.OpenChapter, screen.OpenWorst, screen.LoadWorst, screen.ResetProgress:
+		return m.navigate(msg)
+	case tea.KeyMsg:
+		return m.key(msg)
+	}
+	return m.broadcast(msg)
+}
+
+// key handles the keys every screen shares, then hands the key to the
+// screen on top.
+func (m Model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	// Keys typed faster than the terminal is read arrive as one message
+	// ("iw"); outside a text field each rune is a command of its own.
+	if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste && !m.typing() {
+		var cmds []tea.Cmd
+		var nm tea.Model = m
+		for _, r := range msg.Runes {
+			var cmd tea.Cmd
+			nm, cmd = nm.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+			cmds = append(cmds, cmd)
+		}
+		return nm, tea.Batch(cmds...)
+	}
+	// Esc followed quickly by a key reaches us as alt+key; the course binds
+	// no alt keys, so it is the two keys it was typed as (esc esc too).
+	if msg.Alt && (msg.Type == tea.KeyEsc || msg.Type == tea.KeyRunes && !m.typing()) {
+		second := msg
+		second.Alt = false
+		nm, cmd1 := m.Update(tea.KeyMsg{Type: tea.KeyEsc})
+		nm, cmd2 := nm.Update(second)
+		return nm, tea.Batch(cmd1, cmd2)
+	}
+	g := widget.Global
+	switch {
+	case key.Matches(msg, g.ForceQuit):
+		return m.quit()
+	case m.showAll:
+		if key.Matches(msg, g.Quit) {
+			return m.quit()
+		}
+		m.showAll = false // any other key closes the sheet
+		return m, nil
+	case m.w < widget.MinW || m.h < widget.MinH:
+		if key.Matches(msg, g.Quit) {
+			return m.quit()
+		}
+		return m, nil // only quitting works on a too-small terminal
+	case !m.typing() && key.Matches(msg, g.Quit):
+		return m.quit()
+	case !m.typing() && key.Matches(msg, g.Help):
+		m.showAll = true
+		return m, nil
+	case key.Matches(msg, g.Back) && !m.top().CapturesEsc():
+		return m.pop(), nil
+	}
+	return m.route(msg)
+}
+
+// typing reports whether the screen on top takes typed text (q and ? are
+// text then).
+func (m Model) typing() bool {
+	t, ok := m.top().(screen.Typer)
+	return ok && t.Typing()
+}
+
+// route hands msg to the screen on top, then follows the navigation it
+// asked for at once (before any later key, which may already be queued).
+func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
+	s, cmd := m.top().Update(msg)
+	m = m.setTop(s)
+	if a, ok := s.(screen.Asker); ok && a.Ask() != nil {
+		nm, cmd2 := m.Update(a.Ask())
+		return nm, tea.Batch(cmd, cmd2)
+	}
+	return m, cmd
+}
+
+// broadcast hands a message that is not a key (a tick, a finished search,
+// a cluster run's event, a timer) to the screen on top, then to every other
+// screen, on the stack or kept: each takes only its own, and work started
+// on a screen finishes while another is shown.
+func (m Model) broadcast(msg tea.Msg) (tea.Model, tea.Cmd) {
+	nm, cmd := m.route(msg)
+	m = nm.(Model)
+	cmds := []tea.Cmd{cmd}
+	m.stack = slices.Clone(m.stack)
+	for i := 0; i < len(m.stack)-1; i++ {
+		var c tea.Cmd
+		m.stack[i], c = m.stack[i].Update(msg)
+		cmds = append(cmds, c)
+	}
+	m.kept = maps.Clone(m.kept)
+	for name, s := range m.kept {
+		var c tea.Cmd
+		m.kept[name], c = s.Update(msg)
+		cmds = append(cmds, c)
+	}
+	return m, tea.Batch(cmds...)
+}
+
+// quit ends the app; whatever a screen runs is stopped first.
+func (m Model) quit() (tea.Model, tea.Cmd) {
+	return m.Close(), tea.Quit
+}
+
+// Close stops what every screen runs (a cluster's processes): the app
+// calls it on quit, and Run once the program has ended however it ended.
+func (m Model) Close() Model {
+	m.stack = slices.Clone(m.stack)
+	for i, s := range m.stack {
+		m.stack[i] = leave(s)
+	}
+	m.kept = maps.Clone(m.kept)
+	for name, s := range m.kept {
+		m.kept[name] = leave(s)
+	}
+	return m
+}
+
+func leave(s screen.Screen) screen.Screen {
+	if l, ok := s.(screen.Leaver); ok {
+		return l.Leave()
+	}
+	return s
+}
+
+// find is the screen called name: on the stack (its index, else -1), kept
+// from an earlier visit, or made by fresh.
+func (m Model) find(name string, fresh func() screen.Screen) (screen.Screen, int) {
+	for i := len(m.stack) - 1; i >= 0; i-- {
+		if m.stack[i].Name() == name {
+			return m.stack[i], i
+		}
+	}
+	if s, ok := m.kept[name]; ok {
+		return s, -1
+	}
+	return fresh(), -1
+}
+
+// show puts s on top at the terminal's size. A screen of the same name
+// already on the stack (at index at) is gone back to, the screens above it
+// popped; otherwise s is pushed and the screen it covers is left (a play
+// pauses).
+func (m Model) show(s screen.Screen, at int) Model {
+	m.showAll = false
+	if at >= 0 {
+		for len(m.stack) > at+1 {
+			m = m.pop()
+		}
+		return m.setTop(s.Resize(m.w, m.h))
+	}
+	m = m.setTop(leave(m.top()))
+	m.stack = append(slices.Clone(m.stack), s.Resize(m.w, m.h))
+	return m
+}
+
+// pop goes back one screen (the menu stays the bottom); the screen popped
+// is left and kept for its next visit.
+func (m Model) pop() Model {
+	if len(m.stack) == 1 {
+		return m
+	}
+	s := leave(m.top())
+	m.kept = maps.Clone(m.kept)
+	m.kept[s.Name()] = s
+	m.stack = slices.Clone(m.stack[:len(m.stack)-1])
+	return m.setTop(m.top().Resize(m.w, m.h))
+}
+
+// View renders the screen on top (the screens only render).
+func (m Model) View() string {
+	switch {
+	case m.w == 0 || m.h == 0:
+		return "" // the first WindowSizeMsg is on its way
+	case m.w < widget.MinW || m.h < widget.MinH:
+		return tooSmallView(m.th, m.w, m.h)
+	case m.showAll:
+		return m.sheet()
+	}
+	return m.top().View()
+}

@@ -1,0 +1,218 @@
+package app
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ratelimit-course/ratelimit/tui/internal/progress"
+	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen"
+	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/cards"
+	labscreen "github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/lab"
+	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/mock"
+	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/prefetch"
+	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/reader"
+	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/worst"
+	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
+)
+
+// The screens' names on the stack.
+const (
+	scrMenu     = "menu"
+	scrChapter  = "chapter"
+	scrLab      = "lab"
+	scrWorst    = "worst case"
+	scrPrefetch = "prefetch lab"
+	scrMock     = "mock interview"
+)
+
+// scr names the screen on top.
+func (m Model) scr() string { return m.top().Name() }
+
+// The screens the tests look into: the one on the stack (the highest), or
+// the one kept from an earlier visit, or a new one.
+func (m Model) lab() labscreen.Model { s, _ := m.labScreen(); return s }
+
+func (m Model) mock() mock.Model {
+	s, _ := m.find(scrMock, func() screen.Screen { return mock.New(m.th, m.store) })
+	return s.(mock.Model)
+}
+
+func (m Model) cards() cards.Model {
+	s, _ := m.find("question cards", func() screen.Screen { return cards.New(m.th, m.store) })
+	return s.(cards.Model)
+}
+
+func (m Model) chapter() reader.Model {
+	s, _ := m.find(scrChapter, func() screen.Screen { return reader.New(m.th, true, true) })
+	return s.(reader.Model)
+}
+
+func (m Model) pf() prefetch.Model {
+	s, _ := m.find(scrPrefetch, func() screen.Screen { return prefetch.New(m.th) })
+	return s.(prefetch.Model)
+}
+
+func (m Model) worst() worst.Model { s, _ := m.worstScreen(); return s }
+
+// withTop replaces the screen on top.
+func (m Model) withTop(s screen.Screen) Model { return m.setTop(s) }
+
+// Model-level tests: keys and sizes go to Update, assertions read what a
+// learner sees in View() (plain text: the tests render without colour) or
+// the model itself. They assert the numbers, marks and keys on screen, not
+// whole frames, so a reworded hint does not break them.
+
+// appNew is the app at w×h with a fresh, private progress file.
+func appNew(t testing.TB, w, h int) Model {
+	t.Helper()
+	lipgloss.SetColorProfile(termenv.Ascii)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	store, note := progress.Load()
+	return appRestart(t, store, note, w, h)
+}
+
+// appRestart starts the app again on a progress store, as a new process
+// would after loadProgress.
+func appRestart(t testing.TB, store *progress.Store, note string, w, h int) Model {
+	t.Helper()
+	m := New(widget.NewTheme(), store, true, true, note)
+	return appSend(m, tea.WindowSizeMsg{Width: w, Height: h})
+}
+
+// appSend delivers msg and then what its commands send back, as the
+// Bubble Tea runtime would, except commands that wait (ticks, timers): the
+// tests deliver those themselves.
+func appSend(m Model, msg tea.Msg) Model {
+	nm, cmd := m.Update(msg)
+	m = nm.(Model)
+	queue := []tea.Cmd{cmd}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		ch := make(chan tea.Msg, 1)
+		go func() { ch <- c() }()
+		var out tea.Msg
+		select {
+		case out = <-ch:
+		case <-time.After(100 * time.Millisecond):
+			continue // a tick or a timer: not delivered
+		}
+		switch out := out.(type) {
+		case tea.BatchMsg:
+			queue = append(queue, out...)
+		case nil, tea.QuitMsg:
+		default:
+			nm, cmd := m.Update(out)
+			m = nm.(Model)
+			queue = append(queue, cmd)
+		}
+	}
+	return m
+}
+
+// appKey turns a key name ("enter", "left", "ctrl+c", "a") into a KeyMsg.
+func appKey(s string) tea.KeyMsg {
+	named := map[string]tea.KeyType{
+		"enter": tea.KeyEnter, "esc": tea.KeyEsc, "tab": tea.KeyTab, "shift+tab": tea.KeyShiftTab,
+		"left": tea.KeyLeft, "right": tea.KeyRight, "up": tea.KeyUp, "down": tea.KeyDown,
+		"home": tea.KeyHome, "end": tea.KeyEnd, "backspace": tea.KeyBackspace, "space": tea.KeySpace,
+		"ctrl+c": tea.KeyCtrlC, "ctrl+r": tea.KeyCtrlR, "pgdown": tea.KeyPgDown, "pgup": tea.KeyPgUp,
+	}
+	if k, ok := named[s]; ok {
+		if k == tea.KeySpace {
+			return tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
+		}
+		return tea.KeyMsg{Type: k}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
+}
+
+func appPress(m Model, keys ...string) Model {
+	for _, k := range keys {
+		m = appSend(m, appKey(k))
+	}
+	return m
+}
+
+// appType types text one rune at a time, as a terminal delivers it.
+func appType(m Model, s string) Model {
+	for _, r := range s {
+		m = appSend(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	}
+	return m
+}
+
+// appCheckFrame asserts the frame is h rows, none wider than w, plain text.
+func appCheckFrame(t *testing.T, frame string, w, h int) {
+	t.Helper()
+	rows := strings.Split(frame, "\n")
+	if len(rows) != h {
+		t.Fatalf("frame has %d rows, want %d:\n%s", len(rows), h, frame)
+	}
+	for i, r := range rows {
+		if n := ansi.StringWidth(r); n > w {
+			t.Fatalf("row %d is %d columns wide, more than %d: %q", i+1, n, w, r)
+		}
+	}
+	if strings.Contains(frame, "\x1b") {
+		t.Fatalf("a plain frame contains escape sequences:\n%q", frame)
+	}
+}
+
+func appWant(t *testing.T, frame string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(frame, w) {
+			t.Errorf("screen lacks %q:\n%s", w, frame)
+		}
+	}
+}
+
+func appLacks(t *testing.T, frame string, lacks ...string) {
+	t.Helper()
+	for _, w := range lacks {
+		if strings.Contains(frame, w) {
+			t.Errorf("screen shows %q:\n%s", w, frame)
+		}
+	}
+}
+
+// appRow is the first screen row containing s, or "".
+func appRow(frame, s string) string {
+	for _, r := range strings.Split(frame, "\n") {
+		if strings.Contains(r, s) {
+			return r
+		}
+	}
+	return ""
+}
+
+// appRowStarting is the first screen row that starts with s, or "".
+func appRowStarting(frame, s string) string {
+	for _, r := range strings.Split(frame, "\n") {
+		if strings.HasPrefix(r, s) {
+			return r
+		}
+	}
+	return ""
+}
+
+func appIsQuit(cmd tea.Cmd) bool {
+	if cmd == nil {
+		return false
+	}
+	_, ok := cmd().(tea.QuitMsg)
+	return ok
+}
+
+// flatText joins whitespace runs, so wrapped text compares with its source.
+func flatText(s string) string { return strings.Join(strings.Fields(s), " ") }

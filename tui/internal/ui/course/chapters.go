@@ -1,0 +1,148 @@
+// Package course is the course's text as the app shows it: the chapters in
+// order, what the menu says of each, and each README rendered by glamour.
+package course
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/ratelimit-course/ratelimit/chapters"
+	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
+	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
+)
+
+// The chapter text is embedded once, by package chapters; the app renders it
+// with glamour (markdown.go), so the course is written once.
+
+// Entry is one chapter: its number, its README and the screens it opens.
+type Entry struct {
+	Num    int
+	README string
+	Views  []screen.Kind
+}
+
+// uiChapters is the course in order.
+var Chapters = []Entry{
+	{1, chapters.README(1), nil},
+	{2, chapters.README(2), nil},
+	{3, chapters.README(3), nil},
+	{4, chapters.README(4), nil},
+	{5, chapters.README(5), []screen.Kind{screen.Lab, screen.Worst}},
+	{6, chapters.README(6), []screen.Kind{screen.Prefetch, screen.Cluster}},
+	{7, chapters.README(7), []screen.Kind{screen.Drill, screen.Mock}},
+	{8, chapters.README(8), nil},
+	{9, chapters.README(9), nil},
+}
+
+// pfExample is the worked example the prefetch screen opens on.
+const PrefetchExample = "E13"
+
+// chapterInfo is what the menu and the chapter screen say about a chapter.
+type Info struct {
+	Title   string // "05 · The lab: …"
+	Summary string // the first sentence of its first paragraph
+	Links   []screen.Link
+}
+
+var Infos = sync.OnceValue(func() []Info {
+	out := make([]Info, len(Chapters))
+	for i, c := range Chapters {
+		out[i] = describeChapter(c)
+	}
+	return out
+})
+
+// describeChapter reads a README's title and first paragraph (goldmark
+// finds them), and offers every worked example the chapter mentions that
+// the lab or the prefetch screen reproduces.
+func describeChapter(c Entry) Info {
+	info := Info{Title: fmt.Sprintf("%02d · (chapter not written yet)", c.Num)}
+	src := []byte(c.README)
+	doc := mdParser.Parse(text.NewReader(src))
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		switch {
+		case n.Kind() == ast.KindHeading && n.(*ast.Heading).Level == 1 && info.Summary == "":
+			info.Title = inlineText(n, src)
+		case n.Kind() == ast.KindParagraph && info.Summary == "":
+			info.Summary = firstSentence(inlineText(n, src))
+		}
+	}
+	mentions := func(ex string) bool {
+		return ex != "" && regexp.MustCompile(`\b`+regexp.QuoteMeta(ex)+`\b`).MatchString(c.README)
+	}
+	// The chapter's own views first (the lab as its worked examples, the
+	// prefetch lab as E13), then the other examples it mentions.
+	var examples, prefetch []screen.Link
+	for i, s := range lab.Scenarios {
+		if mentions(s.Example) {
+			examples = append(examples, screen.Link{View: screen.Lab, Scenario: i, Label: s.Example + " in the lab"})
+		}
+	}
+	if mentions(PrefetchExample) {
+		prefetch = []screen.Link{{View: screen.Prefetch, Scenario: -1, Label: PrefetchExample + " in the prefetch lab"}}
+	}
+	for _, v := range c.Views {
+		switch {
+		case v == screen.Lab && len(examples) > 0:
+			info.Links, examples = append(info.Links, examples...), nil
+		case v == screen.Prefetch && len(prefetch) > 0:
+			info.Links, prefetch = append(info.Links, prefetch...), nil
+		default:
+			info.Links = append(info.Links, screen.Link{View: v, Scenario: -1, Label: ViewName[v]})
+		}
+	}
+	info.Links = append(append(info.Links, prefetch...), examples...)
+	return info
+}
+
+var ViewName = map[screen.Kind]string{
+	screen.Lab: "the lab", screen.Worst: "worst-case search", screen.Prefetch: "the prefetch lab", screen.Cluster: "the cluster (E21–E23)",
+	screen.Drill: "question cards", screen.Mock: "mock interview",
+}
+
+// inlineText is a block's text without markup.
+func inlineText(n ast.Node, src []byte) string {
+	var b strings.Builder
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch t := c.(type) {
+		case *ast.Text:
+			b.Write(t.Segment.Value(src))
+			if t.SoftLineBreak() || t.HardLineBreak() {
+				b.WriteByte(' ')
+			}
+		case *ast.String:
+			b.Write(t.Value)
+		}
+		return ast.WalkContinue, nil
+	})
+	return strings.TrimSpace(b.String())
+}
+
+// firstSentence cuts a paragraph after its first sentence ('.', '!' or '?'
+// followed by a space or the end).
+func firstSentence(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	for i := 0; i < len(s); i++ {
+		if (s[i] == '.' || s[i] == '!' || s[i] == '?') && (i+1 == len(s) || s[i+1] == ' ') {
+			return s[:i+1]
+		}
+	}
+	return s
+}
+
+// chapterIndex is the index into uiChapters of chapter num, or -1.
+func Index(num int) int {
+	for i, c := range Chapters {
+		if c.Num == num {
+			return i
+		}
+	}
+	return -1
+}

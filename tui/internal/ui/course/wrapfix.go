@@ -1,0 +1,218 @@
+package course
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/yuin/goldmark/ast"
+	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/text"
+)
+
+// Two more things prepared in the markdown before glamour renders it, each
+// a glamour v1.0.0 behaviour a learner read wrong:
+//
+//   - Without colour, an inline code span is its text between backticks,
+//     written as literal text: glamour's paragraph wrapper measures a line
+//     with a code span a column or two short, and the document's second
+//     wrap then cuts the last word of the line in two ("3 × 0." / "7",
+//     "give 1." / "50").
+//   - A table too wide for the screen is shown as one record per row,
+//     "column: value" a line, instead of glamour's squeezed columns, which
+//     cut headers ("Algorit…") and split words mid-word.
+
+// mdPunct is what a backslash escapes in literal text: the characters that
+// could start markup there (glamour prints the backslash before others).
+const mdPunct = "\\`*_[]<!#|"
+
+// mdLiteral is s as markdown text that renders as s.
+func mdLiteral(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '-':
+			b.WriteString(mdHyphen) // as in running text: no break at a hyphen
+		case r < 128 && strings.ContainsRune(mdPunct, r):
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// codeSpanText is the edit that writes code span n as literal text between
+// backticks.
+func codeSpanText(n ast.Node, src []byte) (mdEdit, bool) {
+	var parts []string
+	start, end := -1, -1
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		t, ok := c.(*ast.Text)
+		if !ok {
+			return mdEdit{}, false
+		}
+		if start < 0 {
+			start = t.Segment.Start
+		}
+		end = t.Segment.Stop
+		parts = append(parts, string(t.Segment.Value(src)))
+	}
+	if start < 0 {
+		return mdEdit{}, false
+	}
+	// Out to the backticks that open and close the span (and the one space
+	// CommonMark strips inside them).
+	for start > 0 && (src[start-1] == '`' || src[start-1] == ' ' && start > 1 && src[start-2] == '`') {
+		start--
+	}
+	for end < len(src) && (src[end] == '`' || src[end] == ' ' && end+1 < len(src) && src[end+1] == '`') {
+		end++
+	}
+	text := strings.Join(strings.Fields(strings.Join(parts, " ")), " ")
+	return mdEdit{start, end, "\\`" + mdLiteral(text) + "\\`"}, true
+}
+
+// tableEdits writes every top-level table wider than w as records.
+func tableEdits(doc ast.Node, src []byte, w int) []mdEdit {
+	var edits []mdEdit
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		if n.Kind() != east.KindTable {
+			continue
+		}
+		var rows [][]string
+		for r := n.FirstChild(); r != nil; r = r.NextSibling() {
+			var cells []string
+			for c := r.FirstChild(); c != nil; c = c.NextSibling() {
+				cells = append(cells, inlineText(c, src))
+			}
+			rows = append(rows, cells)
+		}
+		if len(rows) < 2 || tableWidth(rows) <= w-2 {
+			continue
+		}
+		start, end := tableSpan(n, src)
+		if start < 0 {
+			continue
+		}
+		var b strings.Builder
+		b.WriteString("\n")
+		head := rows[0]
+		for _, row := range rows[1:] {
+			for i, cell := range row {
+				switch {
+				case i == 0:
+					fmt.Fprintf(&b, "**%s**", mdLiteral(cell))
+				case i < len(head):
+					fmt.Fprintf(&b, "%s: %s", mdLiteral(head[i]), mdLiteral(cell))
+				default:
+					b.WriteString(mdLiteral(cell))
+				}
+				if i < len(row)-1 {
+					b.WriteString("\\\n")
+				}
+			}
+			b.WriteString("\n\n")
+		}
+		edits = append(edits, mdEdit{start, end, b.String()})
+	}
+	return edits
+}
+
+// tableWidth is the width glamour's table takes with every cell on one
+// line: the widest cell of each column, three columns between them.
+func tableWidth(rows [][]string) int {
+	var cols []int
+	for _, r := range rows {
+		for i, c := range r {
+			if i == len(cols) {
+				cols = append(cols, 0)
+			}
+			cols[i] = max(cols[i], ansi.StringWidth(c))
+		}
+	}
+	w := 3 * max(len(cols)-1, 0)
+	for _, c := range cols {
+		w += c
+	}
+	return w + 2
+}
+
+// tableSpan is where table n's lines are in src: from the start of its
+// header row's line to the end of its last row's line.
+func tableSpan(n ast.Node, src []byte) (int, int) {
+	first, last := -1, -1
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if t, ok := c.(*ast.Text); ok && entering {
+			if first < 0 {
+				first = t.Segment.Start
+			}
+			last = t.Segment.Stop
+		}
+		return ast.WalkContinue, nil
+	})
+	if first < 0 {
+		return -1, -1
+	}
+	start := bytes.LastIndexByte(src[:first], '\n') + 1
+	end := len(src)
+	if i := bytes.IndexByte(src[last:], '\n'); i >= 0 {
+		end = last + i + 1
+	}
+	return start, end
+}
+
+// flattenLists writes every top-level tight list whose items are one line of
+// text each (prepareMarkdown has joined their lines) as one paragraph, an
+// item a line: "• text" (or "3. text"), hard line breaks between them.
+// glamour wraps a list item's text a column or two too wide, and its
+// document wrap then cuts the last word in two ("12," / "100)"); a
+// paragraph it wraps right.
+func flattenLists(src []byte) string {
+	doc := mdParser.Parse(text.NewReader(src))
+	var edits []mdEdit
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		l, ok := n.(*ast.List)
+		if !ok || !l.IsTight {
+			continue
+		}
+		type item struct{ start, text, end int }
+		var items []item
+		for it := l.FirstChild(); it != nil; it = it.NextSibling() {
+			c := it.FirstChild()
+			if c == nil || c.NextSibling() != nil || c.Kind() != ast.KindTextBlock || c.Lines().Len() != 1 {
+				items = nil
+				break
+			}
+			seg := c.Lines().At(0)
+			start := bytes.LastIndexByte(src[:seg.Start], '\n') + 1
+			items = append(items, item{start, seg.Start, seg.Stop})
+		}
+		if len(items) == 0 {
+			continue
+		}
+		for i, it := range items {
+			mark := "• "
+			if l.IsOrdered() {
+				mark = fmt.Sprintf("%d\\. ", l.Start+i)
+			}
+			if i == 0 {
+				mark = "\n" + mark // a paragraph of its own
+			}
+			edits = append(edits, mdEdit{it.start, it.text, mark})
+			if i < len(items)-1 {
+				end := bytes.TrimRight(src[it.text:it.end], " \r\n")
+				edits = append(edits, mdEdit{it.text + len(end), it.text + len(end), "\\"})
+			}
+		}
+	}
+	slices.SortFunc(edits, func(a, b mdEdit) int { return b.start - a.start })
+	out := slices.Clone(src)
+	for _, e := range edits {
+		out = slices.Concat(out[:e.start], []byte(e.repl), out[e.end:])
+	}
+	return string(out)
+}

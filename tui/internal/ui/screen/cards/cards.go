@@ -1,0 +1,207 @@
+// Package cards is chapter 07's drill as cards, scored and saved.
+package cards
+
+import (
+	"fmt"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
+	"github.com/ratelimit-course/ratelimit/tui/internal/progress"
+	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen"
+	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
+)
+
+// The chapter 07 drill as cards: read the question, answer aloud, reveal
+// the model answer, then say whether you had it (y) or missed it (m). The
+// verdicts are saved; the cards missed last time come first next time.
+
+type Model struct {
+	th    *widget.Theme
+	w, h  int
+	help  help.Model
+	store *progress.Store
+
+	order  []int // indices into interview.Drill, missed cards first
+	i      int   // position in order
+	reveal bool
+	note   string
+	// This session's verdicts, and whether the last card of the deck has
+	// been scored (the end of the deck shows the session's score).
+	got, missed int
+	end         bool
+}
+
+func New(th *widget.Theme, store *progress.Store) Model {
+	return Model{th: th, help: widget.NewHelp(th), store: store}
+}
+
+// open deals the cards for this session: missed last time first, then
+// those not scored yet, then those got, each group in course order.
+func (m Model) Open() Model {
+	m.order = progress.DrillOrder(interview.Drill, m.store.P.Cards)
+	m.i, m.reveal, m.note = 0, false, ""
+	m.got, m.missed, m.end = 0, 0, false
+	if missed := m.missedCount(); missed > 0 {
+		m.note = fmt.Sprintf("%d cards you missed last time come first", missed)
+	}
+	return m
+}
+
+func (m Model) missedCount() int {
+	n := 0
+	for _, q := range interview.Drill {
+		if m.store.P.Cards[progress.CardID(q)].Last == "missed" {
+			n++
+		}
+	}
+	return n
+}
+
+func (m Model) card() (interview.Question, bool) {
+	if len(m.order) == 0 {
+		return interview.Question{}, false
+	}
+	return interview.Drill[m.order[m.i]], true
+}
+
+// Update moves between cards, reveals, and scores.
+func (m Model) Update(msg tea.Msg) (screen.Screen, tea.Cmd) { return m.update(msg) }
+
+func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.w, m.h = msg.Width, msg.Height
+	case tea.KeyMsg:
+		n := len(m.order)
+		q, ok := m.card()
+		if !ok {
+			return m, nil
+		}
+		m.note = ""
+		if m.end {
+			if key.Matches(msg, keys.Again) {
+				return m.Open(), nil
+			}
+			if key.Matches(msg, keys.Prev) {
+				m.end = false
+			}
+			return m, nil
+		}
+		switch {
+		case key.Matches(msg, keys.Again):
+			return m.Open(), nil
+		case key.Matches(msg, keys.Reveal):
+			m.reveal = !m.reveal
+		case key.Matches(msg, keys.Got), key.Matches(msg, keys.Missed):
+			if !m.reveal {
+				m.note = "show the answer first (" + widget.KeyName(keys.Reveal) + "), then score it"
+				break
+			}
+			got := key.Matches(msg, keys.Got)
+			m.store.Score(progress.CardID(q), got)
+			verdict := "missed: it comes back first next time"
+			if got {
+				verdict = "got it"
+			}
+			m.note = fmt.Sprintf("card %d: %s", m.i+1, verdict)
+			if err := m.store.Save(); err != nil {
+				m.note += " (not saved: " + err.Error() + ")"
+			}
+			if got {
+				m.got++
+			} else {
+				m.missed++
+			}
+			if m.i == n-1 {
+				m.end, m.reveal = true, false
+				break
+			}
+			m.i, m.reveal = m.i+1, false
+		case key.Matches(msg, keys.Next):
+			m.i, m.reveal = (m.i+1)%n, false
+		case key.Matches(msg, keys.Prev):
+			m.i, m.reveal = (m.i+n-1)%n, false
+		case key.Matches(msg, keys.NextChapter):
+			for k := 1; k < n; k++ {
+				if j := (m.i + k) % n; interview.Drill[m.order[j]].Chapter != q.Chapter {
+					m.i, m.reveal = j, false
+					break
+				}
+			}
+		}
+	}
+	return m, nil
+}
+
+func (m Model) CapturesEsc() bool { return false }
+func (m Model) Keys() help.KeyMap { return keys }
+func (m Model) Name() string      { return "question cards" }
+
+// Resize gives the cards the terminal's size.
+func (m Model) Resize(w, h int) screen.Screen {
+	m.w, m.h = w, h
+	return m
+}
+
+// View renders one card.
+func (m Model) View() string {
+	th, w := m.th, m.w
+	footer := []string{widget.HelpLine(m.help, m.Keys(), w)}
+	if m.note != "" {
+		footer = append([]string{th.Paint(widget.StQueued, m.note)}, footer...)
+	}
+	q, ok := m.card()
+	if !ok {
+		return widget.Frame([]string{th.Paint(widget.StTitle, "07 · Interview drill"), th.Paint(widget.StDim, "no questions yet")}, footer, w, m.h)
+	}
+	if m.end {
+		body := []string{widget.TitleBar(th, th.Paint(widget.StTitle, "07 · Interview drill")+th.Paint(widget.StDim, "   end of the deck"), w), "",
+			th.Paint(widget.StHeading, fmt.Sprintf("End of the deck: %d cards, this session %d got, %d missed", len(m.order), m.got, m.missed)), ""}
+		if m.missed > 0 {
+			body = append(body, widget.WrapRows(th, widget.StNone, fmt.Sprintf("The %d missed come first when the deck is dealt again.", m.missed), w, 2)...)
+		}
+		body = append(body, th.Paint(widget.StLabel, widget.KeyHint(keys.Again)+" · "+widget.KeyName(keys.Prev)+" back to the last card · "+widget.KeyHint(widget.Global.Back)))
+		return widget.Frame(body, footer, w, m.h)
+	}
+	sc := m.store.P.Cards[progress.CardID(q)]
+	scored := "not scored yet"
+	if sc.Got+sc.Missed > 0 {
+		scored = fmt.Sprintf("got %d, missed %d, last %s", sc.Got, sc.Missed, sc.Last)
+	}
+	title := th.Paint(widget.StTitle, "07 · Interview drill") +
+		th.Paint(widget.StDim, fmt.Sprintf("   card %d of %d · session %d got, %d missed · chapter %s · %s", m.i+1, len(m.order), m.got, m.missed, q.Chapter, q.Topic))
+	body := []string{widget.TitleBar(th, title, w), th.Paint(widget.StDim, "this card: "+scored), th.Paint(widget.StHeading, "Question")}
+	for _, l := range widget.WrapRows(th, widget.StNone, q.Q, w-2, 4) {
+		body = append(body, "  "+l)
+	}
+	body = append(body, "")
+	if m.reveal {
+		body = append(body, th.Paint(widget.StHeading, "Model answer"))
+		for _, l := range widget.WrapRows(th, widget.StNone, q.A, w-2, m.h-len(body)-len(footer)-2) {
+			body = append(body, "  "+l)
+		}
+		body = append(body, "", th.Paint(widget.StLabel, "Did you have it?  "+widget.KeyHint(keys.Got)+" · "+widget.KeyHint(keys.Missed)))
+	} else {
+		body = append(body, th.Paint(widget.StDim, "Answer aloud first, then press "+widget.KeyName(keys.Reveal)+" to compare."))
+	}
+	return widget.Frame(body, footer, w, m.h)
+}
+
+// Card is the card shown, if there is one.
+func (m Model) Card() (interview.Question, bool) { return m.card() }
+
+// Revealed reports whether the model answer is shown.
+func (m Model) Revealed() bool { return m.reveal }
+
+// Index is the position in the deck; Order the deck, as indices into
+// chapter 07's Drill.
+func (m Model) Index() int   { return m.i }
+func (m Model) Order() []int { return m.order }
+
+// At shows card i of the deck, its answer revealed or not.
+func (m Model) At(i int, revealed bool) Model {
+	m.i, m.reveal = min(max(i, 0), max(len(m.order)-1, 0)), revealed
+	return m
+}

@@ -1,0 +1,203 @@
+package cluster
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
+
+	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
+)
+
+// A stand-in for the app around the cluster screen (the app imports this
+// package, so its tests cannot be used here): the menu, chapter 06 whose
+// key 2 opens the screen, C on the menu, esc back, ? for the keys, q to
+// quit. The app's own tests check its routing to this screen.
+
+const (
+	scrMenu = iota
+	scrChapter
+	scrCluster
+)
+
+type appModel struct {
+	cluster Model
+	scr     int
+	chapter int // the chapter shown under the cluster screen, 0 for none
+	sheet   bool
+}
+
+func appNew(t testing.TB, w, h int) appModel {
+	t.Helper()
+	lipgloss.SetColorProfile(termenv.Ascii)
+	return appModel{cluster: New(widget.NewTheme()).Resize(w, h).(Model)}
+}
+
+func (m appModel) Init() tea.Cmd { return nil }
+
+func (m appModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	k, ok := msg.(tea.KeyMsg)
+	if !ok {
+		var cmd tea.Cmd
+		m.cluster, cmd = m.cluster.update(msg)
+		return m, cmd
+	}
+	s := k.String()
+	switch {
+	case s == "ctrl+c" || s == "q" && !m.sheet || s == "q" && m.sheet:
+		m.cluster = m.cluster.leave()
+		return m, tea.Quit
+	case m.sheet:
+		m.sheet = false
+	case m.scr == scrMenu && s == "6":
+		m.scr, m.chapter = scrChapter, 6
+	case m.scr == scrMenu && s == "C", m.scr == scrChapter && s == "2":
+		var cmd tea.Cmd
+		m.cluster, cmd = m.cluster.Open()
+		m.scr = scrCluster
+		return m, cmd
+	case m.scr == scrCluster && s == "?":
+		m.sheet = true
+	case m.scr == scrCluster && s == "esc":
+		m.cluster = m.cluster.leave()
+		m.scr = scrMenu
+		if m.chapter != 0 {
+			m.scr = scrChapter
+		}
+	case m.scr == scrCluster:
+		var cmd tea.Cmd
+		m.cluster, cmd = m.cluster.update(msg)
+		return m, cmd
+	case s == "esc":
+		m.scr, m.chapter = scrMenu, 0
+	}
+	return m, nil
+}
+
+func (m appModel) View() string {
+	switch {
+	case m.sheet:
+		h := help.New()
+		h.ShowAll = true
+		return "Keys · " + m.cluster.Name() + "\n" + h.View(m.cluster.Keys())
+	case m.scr == scrCluster:
+		return m.cluster.View()
+	}
+	return "menu or chapter"
+}
+
+// appSend delivers msg and then what its commands send back, except
+// commands that wait (ticks, timers).
+func appSend(m appModel, msg tea.Msg) appModel {
+	nm, cmd := m.Update(msg)
+	m = nm.(appModel)
+	queue := []tea.Cmd{cmd}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		ch := make(chan tea.Msg, 1)
+		go func() { ch <- c() }()
+		var out tea.Msg
+		select {
+		case out = <-ch:
+		case <-time.After(100 * time.Millisecond):
+			continue
+		}
+		switch out := out.(type) {
+		case tea.BatchMsg:
+			queue = append(queue, out...)
+		case nil, tea.QuitMsg:
+		default:
+			nm, cmd := m.Update(out)
+			m = nm.(appModel)
+			queue = append(queue, cmd)
+		}
+	}
+	return m
+}
+
+func appKey(s string) tea.KeyMsg {
+	named := map[string]tea.KeyType{"esc": tea.KeyEsc, "left": tea.KeyLeft, "right": tea.KeyRight,
+		"tab": tea.KeyTab, "shift+tab": tea.KeyShiftTab, "ctrl+c": tea.KeyCtrlC}
+	if k, ok := named[s]; ok {
+		return tea.KeyMsg{Type: k}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
+}
+
+func appPress(m appModel, keys ...string) appModel {
+	for _, k := range keys {
+		m = appSend(m, appKey(k))
+	}
+	return m
+}
+
+func appCheckFrame(t *testing.T, frame string, w, h int) {
+	t.Helper()
+	rows := strings.Split(frame, "\n")
+	if len(rows) != h {
+		t.Fatalf("frame has %d rows, want %d:\n%s", len(rows), h, frame)
+	}
+	for i, r := range rows {
+		if n := ansi.StringWidth(r); n > w {
+			t.Fatalf("row %d is %d columns wide, more than %d: %q", i+1, n, w, r)
+		}
+	}
+	if strings.Contains(frame, "\x1b") {
+		t.Fatalf("a plain frame contains escape sequences:\n%q", frame)
+	}
+}
+
+func appWant(t *testing.T, frame string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(frame, w) {
+			t.Errorf("screen lacks %q:\n%s", w, frame)
+		}
+	}
+}
+
+func appLacks(t *testing.T, frame string, lacks ...string) {
+	t.Helper()
+	for _, w := range lacks {
+		if strings.Contains(frame, w) {
+			t.Errorf("screen shows %q:\n%s", w, frame)
+		}
+	}
+}
+
+func appRow(frame, s string) string {
+	for _, r := range strings.Split(frame, "\n") {
+		if strings.Contains(r, s) {
+			return r
+		}
+	}
+	return ""
+}
+
+func appRowStarting(frame, s string) string {
+	for _, r := range strings.Split(frame, "\n") {
+		if strings.HasPrefix(r, s) {
+			return r
+		}
+	}
+	return ""
+}
+
+func appIsQuit(cmd tea.Cmd) bool {
+	if cmd == nil {
+		return false
+	}
+	_, ok := cmd().(tea.QuitMsg)
+	return ok
+}
+
+func flatText(s string) string { return strings.Join(strings.Fields(s), " ") }

@@ -1,0 +1,39 @@
+package menu
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
+)
+
+// menuKeys: the chapter list.
+type keyMap struct {
+	Up, Down, Open, Jump, Filter                         key.Binding
+	Lab, Worst, Prefetch, Cluster, Drill, Mock, Progress key.Binding
+}
+
+var keys = keyMap{
+	Up:       widget.Bind([]string{"up", "k"}, "↑/k", "up"),
+	Down:     widget.Bind([]string{"down", "j"}, "↓/j", "down"),
+	Open:     widget.Bind([]string{"enter"}, "enter", "open"),
+	Jump:     widget.Bind([]string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}, "1-9", "chapter"),
+	Filter:   widget.Bind([]string{"/"}, "/", "filter"),
+	Lab:      widget.Bind([]string{"L"}, "L", "lab"),
+	Worst:    widget.Bind([]string{"W"}, "W", "worst case"),
+	Prefetch: widget.Bind([]string{"P"}, "P", "prefetch"),
+	Cluster:  widget.Bind([]string{"C"}, "C", "the cluster"),
+	Drill:    widget.Bind([]string{"D"}, "D", "drill"),
+	Mock:     widget.Bind([]string{"M"}, "M", "mock interview"),
+	Progress: widget.Bind([]string{"ctrl+r"}, "ctrl+r", "reset saved progress"),
+}
+
+func (k keyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Open, k.Jump, k.Filter, k.Lab, k.Mock, widget.Global.Help, widget.Global.Quit}
+}
+
+func (k keyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Up, k.Down, k.Open, k.Jump, k.Filter},
+		{k.Lab, k.Worst, k.Prefetch, k.Cluster, k.Drill, k.Mock},
+		{k.Progress, widget.Global.Help, widget.Global.Back, widget.Global.Quit},
+	}
+}

@@ -1,0 +1,208 @@
+// Package menu is the course's first screen: the chapters, then the labs
+// and drills, in a filtered list.
+package menu
+
+import (
+	"fmt"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/list"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/ratelimit-course/ratelimit/tui/internal/ui/course"
+	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen"
+	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
+)
+
+// The menu is a bubbles list of the chapters, then the labs and drills;
+// / filters it. Under the list, the selected chapter's first sentence.
+
+// menuItem is one entry: a chapter (chapter >= 0, an index into
+// uiChapters) or a screen.
+type menuItem struct {
+	title, desc string
+	chapter     int
+	view        screen.Kind
+}
+
+func (i menuItem) Title() string       { return i.title }
+func (i menuItem) Description() string { return i.desc }
+func (i menuItem) FilterValue() string { return i.title + " " + i.desc }
+
+type Model struct {
+	th   *widget.Theme
+	w, h int
+	help help.Model
+	list list.Model
+	note string  // e.g. what happened to the saved progress
+	ask  tea.Msg // the navigation asked for by the last key; the app takes it
+	// resetting: ctrl+r was pressed once; a second ctrl+r forgets the saved
+	// progress, any other key keeps it.
+	resetting bool
+}
+
+func menuItems() []list.Item {
+	var items []list.Item
+	for i, info := range course.Infos() {
+		desc := info.Summary
+		for _, l := range info.Links {
+			desc += " [" + l.Label + "]"
+		}
+		items = append(items, menuItem{title: info.Title, desc: desc, chapter: i})
+	}
+	for _, t := range []struct {
+		v          screen.Kind
+		key, title string
+		desc       string
+	}{
+		{screen.Lab, widget.KeyName(keys.Lab), "Lab: one sequence, two algorithms", "chapter 05's lab, on the first prepared scenario (E1)"},
+		{screen.Worst, widget.KeyName(keys.Worst), "Worst case search", "the arrival sequence that gets the most through one window, per algorithm"},
+		{screen.Prefetch, widget.KeyName(keys.Prefetch), "Prefetch lab", "chapter 06's quota prefetch, request by request (E13)"},
+		{screen.Cluster, widget.KeyName(keys.Cluster), "The cluster: a real Redis Cluster", "chapter 06 part 3: starts 3 primaries + 3 replicas " +
+			"from redis-server, then the hot key (E22), a failover (E23) and hash tags (E21)"},
+		{screen.Drill, widget.KeyName(keys.Drill), "Question cards", "chapter 07's drill: answer aloud, reveal, score yourself; missed cards come back first"},
+		{screen.Mock, widget.KeyName(keys.Mock), "Mock interview", "fifteen timed minutes on one design question, with a checklist per phase"},
+	} {
+		items = append(items, menuItem{title: t.key + "  " + t.title, desc: t.desc, chapter: -1, view: t.v})
+	}
+	return items
+}
+
+func New(th *widget.Theme) Model {
+	d := list.NewDefaultDelegate()
+	d.ShowDescription = false
+	d.SetSpacing(0)
+	l := list.New(menuItems(), d, 0, 0)
+	l.Title = "Rate limiters for system-design interviews"
+	l.Styles.Title = th.S[widget.StTitle]
+	l.Styles.TitleBar = l.Styles.TitleBar.Padding(0, 0, 1, 0)
+	l.SetShowStatusBar(false)
+	l.SetShowHelp(false)
+	l.DisableQuitKeybindings()
+	l.KeyMap.CursorUp, l.KeyMap.CursorDown, l.KeyMap.Filter = keys.Up, keys.Down, keys.Filter
+	for _, b := range []*key.Binding{&l.KeyMap.ShowFullHelp, &l.KeyMap.CloseFullHelp, &l.KeyMap.GoToStart, &l.KeyMap.GoToEnd} {
+		*b = key.NewBinding(key.WithDisabled())
+	}
+	return Model{th: th, help: widget.NewHelp(th), list: l}
+}
+
+// filtering reports whether the list's filter has the keyboard.
+func (m Model) filtering() bool { return m.list.SettingFilter() }
+
+// Update moves, filters and opens.
+func (m Model) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
+	m.ask = nil
+	return m.update(msg)
+}
+
+func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.w, m.h = msg.Width, msg.Height
+		m.list.SetSize(msg.Width, max(msg.Height-4, 3))
+		return m, nil
+	case tea.KeyMsg:
+		if !m.filtering() {
+			m.note = ""
+			if m.resetting {
+				m.resetting = false
+				if key.Matches(msg, keys.Progress) {
+					m.ask = screen.ResetProgress{}
+				} else {
+					m.note = "the saved progress is kept"
+				}
+				return m, nil
+			}
+			if ask, ok := m.shortcut(msg); ok {
+				m.ask = ask
+				return m, nil
+			}
+		}
+	}
+	var cmd tea.Cmd
+	m.list, cmd = m.list.Update(msg)
+	return m, cmd
+}
+
+// shortcut handles the menu's own keys (not the list's): what to open.
+func (m *Model) shortcut(msg tea.KeyMsg) (tea.Msg, bool) {
+	open := func(link screen.Link) tea.Msg { return screen.OpenLink{Link: link} }
+	switch {
+	case key.Matches(msg, keys.Open):
+		it, ok := m.list.SelectedItem().(menuItem)
+		if !ok {
+			return nil, true
+		}
+		if it.chapter >= 0 {
+			return screen.OpenChapter{Idx: it.chapter, Num: -1}, true
+		}
+		return open(screen.Link{View: it.view, Scenario: -1}), true
+	case key.Matches(msg, keys.Jump):
+		num := int(msg.String()[0] - '0')
+		if course.Index(num) < 0 {
+			return nil, true
+		}
+		return screen.OpenChapter{Idx: -1, Num: num}, true
+	case key.Matches(msg, keys.Lab):
+		return open(screen.Link{View: screen.Lab, Scenario: 0}), true
+	case key.Matches(msg, keys.Worst):
+		return open(screen.Link{View: screen.Worst, Scenario: -1}), true
+	case key.Matches(msg, keys.Prefetch):
+		return open(screen.Link{View: screen.Prefetch, Scenario: -1}), true
+	case key.Matches(msg, keys.Cluster):
+		return open(screen.Link{View: screen.Cluster, Scenario: -1}), true
+	case key.Matches(msg, keys.Drill):
+		return open(screen.Link{View: screen.Drill, Scenario: -1}), true
+	case key.Matches(msg, keys.Mock):
+		return open(screen.Link{View: screen.Mock, Scenario: -1}), true
+	case key.Matches(msg, keys.Progress):
+		m.resetting = true
+		m.note = "forget every drill score and mock interview? " + widget.KeyName(keys.Progress) +
+			" again forgets them, any other key keeps them"
+		return nil, true
+	}
+	return nil, false
+}
+
+// CapturesEsc: esc clears a filter before it means "back".
+func (m Model) CapturesEsc() bool { return m.list.FilterState() != list.Unfiltered }
+
+// Typing reports whether the list's filter has the keyboard.
+func (m Model) Typing() bool { return m.filtering() }
+
+func (m Model) Keys() help.KeyMap { return keys }
+func (m Model) Name() string      { return "menu" }
+func (m Model) Ask() tea.Msg      { return m.ask }
+
+// Resize gives the menu the terminal's size.
+func (m Model) Resize(w, h int) screen.Screen {
+	m, _ = m.update(tea.WindowSizeMsg{Width: w, Height: h})
+	return m
+}
+
+// WithNote shows note (what happened to the saved progress) until the
+// next key.
+func (m Model) WithNote(note string) Model {
+	m.note = note
+	return m
+}
+
+// View is the list, the selected entry's description, a note, the keys.
+func (m Model) View() string {
+	th, w := m.th, m.w
+	body := widget.SplitLines(m.list.View())
+	var footer []string
+	if it, ok := m.list.SelectedItem().(menuItem); ok {
+		footer = append(footer, widget.WrapRows(th, widget.StDim, it.desc, w, 2)...)
+	}
+	for len(footer) < 2 {
+		footer = append(footer, "")
+	}
+	if m.note != "" {
+		footer = append(footer, widget.WrapRows(th, widget.StQueued, m.note, w, 2)...)
+	} else {
+		footer = append(footer, th.Paint(widget.StDim, fmt.Sprintf("a terminal course: read a chapter, then run its lab · %d chapters", len(course.Chapters))))
+	}
+	footer = append(footer, widget.HelpLine(m.help, m.Keys(), w))
+	return widget.Frame(body, footer, w, m.h)
+}

@@ -1,0 +1,89 @@
+// Package screen is what every screen of the course is to the app: the
+// Screen interface, and the navigation messages a screen sends to open
+// another one. The app keeps the screens on a stack; esc pops it.
+package screen
+
+import (
+	"github.com/charmbracelet/bubbles/help"
+	tea "github.com/charmbracelet/bubbletea"
+	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
+)
+
+// Screen is one screen of the course. A screen is a value, as Bubble Tea
+// models are: Update and Resize return the screen changed.
+type Screen interface {
+	// Update handles a key or a message of the screen's own (a tick, a
+	// finished search).
+	Update(msg tea.Msg) (Screen, tea.Cmd)
+	// View renders the screen at its size, every row within it.
+	View() string
+	// Resize gives the screen the terminal's size.
+	Resize(w, h int) Screen
+	// Keys is the screen's key map now: the footer and the ? sheet show it.
+	Keys() help.KeyMap
+	// Name names the screen in the ? sheet ("lab", "mock interview").
+	Name() string
+	// CapturesEsc reports whether esc means something here now (cancel an
+	// edit, clear a filter, leave an interview) rather than "back".
+	CapturesEsc() bool
+}
+
+// Typer is a screen that can take typed text: while Typing, q and ? are
+// text, not quit and help.
+type Typer interface{ Typing() bool }
+
+// Asker is a screen whose keys ask for navigation: Ask is the message the
+// last Update asked for (nil for none). The app follows it at once, before
+// any key already queued behind the one that asked.
+type Asker interface{ Ask() tea.Msg }
+
+// Leaver is a screen with something to stop when it leaves the top of the
+// stack or the app quits: a play under way, a cluster's processes.
+type Leaver interface{ Leave() Screen }
+
+// Sheeter is a screen whose ? sheet explains more than its keys.
+type Sheeter interface{ Sheet(w int) []string }
+
+// Kind names a screen a chapter or the menu opens.
+type Kind int
+
+const (
+	None Kind = iota
+	Lab
+	Worst
+	Prefetch
+	Cluster // chapter 06 part 3 on a real Redis Cluster
+	Drill   // the chapter 07 question cards
+	Mock    // the chapter 07 timed mock interview
+)
+
+// Link is one screen a chapter or the menu offers: a worked example in the
+// lab (Scenario >= 0), or one of the views.
+type Link struct {
+	View     Kind
+	Scenario int // index into lab.Scenarios, or -1
+	Label    string
+}
+
+// The navigation messages.
+type (
+	// OpenLink opens a link's screen.
+	OpenLink struct{ Link Link }
+	// OpenChapter opens a chapter: Idx into the course's chapters, or (Idx
+	// -1) chapter number Num; at the first line holding Anchor if given.
+	OpenChapter struct {
+		Idx, Num int
+		Anchor   string
+		Note     string // a line above the text, e.g. how its commands map to keys
+	}
+	// OpenWorst opens the worst-case search on an algorithm and budget.
+	OpenWorst struct {
+		Algo   string
+		Params lab.Params
+	}
+	// LoadWorst takes a found worst case into the lab.
+	LoadWorst struct{ Res lab.WorstResult }
+	// ResetProgress asks to forget the saved progress (after the menu's
+	// confirmation).
+	ResetProgress struct{}
+)
