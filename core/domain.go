@@ -23,6 +23,12 @@ const (
 	MaxFill   = 1e9 // seconds
 )
 
+// Tolerance is the contract's 1e-9 (CONTRACT.md §1): where a chapter decides
+// with floating point, a value within Tolerance of a token (or of a count, or
+// of a millisecond: 1e-3 ns) counts as a tie, so that a tie comes out the way
+// exact arithmetic has it however the floats rounded.
+const Tolerance = 1e-9
+
 // Epoch and End bound the instants a limiter accepts.
 var (
 	Epoch = time.Unix(0, 0)

@@ -332,6 +332,19 @@ func TestBadCostLeavesStateUntouched(t *testing.T) {
 		if after := a.State(); after != before {
 			t.Errorf("%T: a bad cost changed the state from %+v to %+v", a, before, after)
 		}
+		// A full window's count passes L (rejected requests count too), but
+		// Remaining never goes below 0: after 4 requests at L = 3 the count
+		// is 4, and L - count would be -1.
+		for range 3 {
+			a.AllowN(at(300), 1)
+		}
+		if st := a.State(); st.Count != 4 {
+			t.Fatalf("%T: count %d after 4 requests, want 4", a, st.Count)
+		}
+		if d := a.AllowN(at(400), 0); d.Allowed || d.RetryAfter != 0 || d.Remaining != 0 {
+			t.Errorf("%T cost 0 after 4 requests at L = 3: %+v, want rejected, RetryAfter 0, Remaining 0 (not -1)", a, d)
+		}
+		before = a.State()
 		// After the window has rolled over, Remaining is the new window's.
 		if d := a.AllowN(at(1200), 4); d.Allowed || d.RetryAfter != 0 || d.Remaining != 3 {
 			t.Errorf("%T cost 4 in a later window: %+v, want rejected, RetryAfter 0, Remaining 3", a, d)
@@ -366,6 +379,24 @@ func TestLateRequest(t *testing.T) {
 	}
 	if st := w.State(); st.WindowID != 1 || st.Count != 3 {
 		t.Fatalf("fixed-window: State %+v, want window 1 with count 3", st)
+	}
+	// Stamped before the start of the window it counts in: the window opened
+	// at 1000 (aligned: window 1; TTL: the one at 0 expired) and the request
+	// says 900. It waits until 2000, 1100 ms from its own 900, not W = 1000
+	// (which would be the wait from the window's start).
+	for _, a := range both(t, time.Second, 1) {
+		a.AllowN(at(0), 1)
+		a.AllowN(at(1000), 1)
+		d := a.AllowN(at(900), 1)
+		if d.Allowed || d.RetryAfter != 1100*time.Millisecond {
+			t.Fatalf("%T: late request at 900 in the window from 1000: %+v, want rejected with RetryAfter 1.1s", a, d)
+		}
+		if a.AllowN(at(900).Add(d.RetryAfter-1), 1).Allowed {
+			t.Fatalf("%T: allowed 1 ns before RetryAfter", a)
+		}
+		if !a.AllowN(at(900).Add(d.RetryAfter), 1).Allowed {
+			t.Fatalf("%T: not allowed after waiting RetryAfter from the caller's now", a)
+		}
 	}
 	// Latest seen 900; stamped 800: the window ends at 1000 (aligned) or
 	// 1500 (TTL, opened at 500), 200 ms or 700 ms after the caller's 800.

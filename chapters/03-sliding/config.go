@@ -44,11 +44,17 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// LogState is a sliding log as of its last decision: the times of the allowed
-// requests still kept, oldest first, a cost-k request k times (entries older
-// than W are dropped at the next decision).
+// LogState is a sliding log as of its last decision: the allowed requests
+// still kept, oldest first, one entry per request whatever its cost (entries
+// older than W are dropped at the next decision).
 type LogState struct {
-	Timestamps []time.Time
+	Entries []LogEntry
+}
+
+// LogEntry is one allowed request in the log: when, and the permits it took.
+type LogEntry struct {
+	At   time.Time
+	Cost int
 }
 
 // CounterState is a sliding counter as of its last decision.

@@ -4,6 +4,7 @@ package sliding
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 	"time"
 
@@ -34,9 +35,6 @@ type Counter struct {
 	last   int64 // latest time seen (ns)
 	est    float64
 }
-
-// tolerance makes an exact tie reject however float64 rounds (CONTRACT.md §1).
-const tolerance = 1e-9
 
 // NewCounter returns one key's sliding counter.
 func NewCounter(c Config) (*Counter, error) {
@@ -85,10 +83,21 @@ func (c *Counter) view(t int64) (j, e int64, old, inside int) {
 	return j, t - j*c.size, c.counts[j-c.cur], inside
 }
 
-// fits is the rule, estimate + cost - 1 < L, with both sides kept the size
-// of the counts: old*(S-e)/S < L - inside - cost + 1.
+// fits is the rule, estimate + cost - 1 < L, in exact integers: with
+// m = L - inside - cost + 1 it is old*(S-e)/S < m, that is
+// old*(S-e) < m*S. The products reach 1e9 * 1e18, past int64, so they are
+// taken in 128 bits. A float64 estimate with the 1e-9 tolerance gets a tie
+// right only while the numbers are a few million (a float64 near 2^23, 8.4
+// million, steps by 1.9e-9); with a limit of 20 million an hour or 300
+// million a minute it admits a tie (TestSlidingCounterTieBeyondTheTolerance).
 func (c *Counter) fits(old, inside int, e int64, cost int) bool {
-	return c.weigh(old, e) < float64(c.limit-inside-cost+1)-tolerance
+	m := c.limit - inside - cost + 1
+	if m <= 0 {
+		return false
+	}
+	hi, lo := bits.Mul64(uint64(old), uint64(c.size-e))
+	mhi, mlo := bits.Mul64(uint64(m), uint64(c.size))
+	return hi < mhi || hi == mhi && lo < mlo
 }
 
 // weigh is the oldest count's share of the estimate at elapsed e.
@@ -97,9 +106,10 @@ func (c *Counter) weigh(old int, e int64) float64 {
 }
 
 // remaining is the largest cost in [0, L] that fits: a guess from the
-// estimate, settled by fits itself so that the two never disagree.
+// float estimate, settled by fits itself so that the two never disagree
+// (the guess needs no tolerance: a guess one off costs one more step).
 func (c *Counter) remaining(old, inside int, e int64) int {
-	k := min(c.limit, max(0, int(math.Ceil(float64(c.limit-inside)-tolerance-c.weigh(old, e)))))
+	k := min(c.limit, max(0, int(math.Ceil(float64(c.limit-inside)-c.weigh(old, e)))))
 	for k > 0 && !c.fits(old, inside, e, k) {
 		k--
 	}
@@ -127,7 +137,7 @@ func (c *Counter) retryAt(t int64, cost int) int64 {
 	}
 	e := first
 	if old > 0 { // S-e < (L - inside - cost + 1)*S/old
-		x := (float64(c.limit-inside-cost+1) - tolerance) * float64(c.size) / float64(old)
+		x := float64(c.limit-inside-cost+1) * float64(c.size) / float64(old)
 		e = max(first, c.size-int64(min(x, float64(c.size))))
 	}
 	for e > first && c.fits(old, inside, e-1, cost) {

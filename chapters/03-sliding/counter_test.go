@@ -360,3 +360,25 @@ func TestSlidingCounterSubWindowState(t *testing.T) {
 		t.Fatalf("N=1 state should have no Sub")
 	}
 }
+
+// TestSlidingCounterTieNeedsTheTolerance: E1's tie at the window edge, with
+// a daily quota. The previous day admitted L = 6,832,131 in one request at
+// 0; at exactly 24 h nothing of it has left the counter's weighting (the
+// weight is (W - 0)/W = 1), so the estimate is exactly L and a request of
+// cost 1 must be rejected. In float64, 6832131 × 86400e9 / 86400e9 comes out
+// 6832130.999999999: without the tolerance (or exact integers) the tie admits.
+// One nanosecond later the weight has fallen and the request fits.
+func TestSlidingCounterTieNeedsTheTolerance(t *testing.T) {
+	const day, limit = 24 * time.Hour, 6_832_131
+	c := newCounter(t, day, limit, 1)
+	if d := c.AllowN(at(0), limit); !d.Allowed {
+		t.Fatalf("cost L on a new key: %+v, want allowed", d)
+	}
+	d := c.AllowN(at(0).Add(day), 1)
+	if d.Allowed || d.Remaining != 0 || d.RetryAfter != time.Nanosecond {
+		t.Fatalf("cost 1 at 24 h with the previous day at L: %+v, want rejected (a tie), Remaining 0, RetryAfter 1ns", d)
+	}
+	if d := c.AllowN(at(0).Add(day+time.Nanosecond), 1); !d.Allowed {
+		t.Fatalf("cost 1 at 24 h + 1 ns: %+v, want allowed", d)
+	}
+}

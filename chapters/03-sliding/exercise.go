@@ -83,8 +83,9 @@ func (l *Log) AllowN(now time.Time, cost int) core.Decision {
 	return core.Decision{}
 }
 
-// State copies the kept timestamps as of the last decision, oldest first, a
-// request of cost k appearing k times.
+// State copies the entries kept as of the last decision, oldest first: one
+// LogEntry{At, Cost} per allowed request, whatever its cost (never one per
+// permit: a request of cost 1e9 is one entry here too).
 func (l *Log) State() LogState {
 	// TODO
 	return LogState{}

@@ -82,14 +82,12 @@ func (l *Log) Idle(now time.Time) bool {
 	return t >= l.last && (l.head == len(l.log) || t-l.log[len(l.log)-1].t >= l.width)
 }
 
-// State copies the kept timestamps, a cost-k request k times: it allocates
-// up to L values (a billion at the largest L) and is not for the hot path.
+// State copies the entries kept, one per allowed request (at most L, and a
+// single one for a request of cost 1e9); it is not for the hot path.
 func (l *Log) State() LogState {
-	ts := make([]time.Time, 0, l.used)
-	for _, e := range l.log[l.head:] {
-		for range e.cost {
-			ts = append(ts, time.Unix(0, e.t))
-		}
+	kept := make([]LogEntry, len(l.log)-l.head)
+	for i, e := range l.log[l.head:] {
+		kept[i] = LogEntry{At: time.Unix(0, e.t), Cost: e.cost}
 	}
-	return LogState{Timestamps: ts}
+	return LogState{Entries: kept}
 }

@@ -64,7 +64,7 @@ func TestSlidingLogNeverExceedsLimit(t *testing.T) {
 		if got := algotest.MaxInWindow(sentAt, sentCost, w); got > limit {
 			t.Fatalf("trial %d: %d in one W > L = %d", trial, got, limit)
 		}
-		if got := len(l.State().Timestamps); got > limit {
+		if got := len(l.State().Entries); got > limit {
 			t.Fatalf("trial %d: log keeps %d entries > L = %d", trial, got, limit)
 		}
 	}
@@ -114,8 +114,8 @@ func TestSlidingLogAgeExactlyWIsOutside(t *testing.T) {
 	if ds[1].RetryAfter != time.Millisecond {
 		t.Fatalf("RetryAfter at 999 = %v, want 1ms", ds[1].RetryAfter)
 	}
-	if ts := l.State().Timestamps; len(ts) != 1 || !ts[0].Equal(at(1000)) {
-		t.Fatalf("State = %v, want [1000]", ts)
+	if es := l.State().Entries; len(es) != 1 || !es[0].At.Equal(at(1000)) || es[0].Cost != 1 {
+		t.Fatalf("State = %v, want one entry at 1000 of cost 1", es)
 	}
 }
 
@@ -176,7 +176,7 @@ func TestSlidingLogMemoryIsBoundedByL(t *testing.T) {
 	for i := range 100_000 {
 		l.AllowN(at(int64(i)), 1)
 	}
-	if got := len(l.State().Timestamps); got != 1000 {
+	if got := len(l.State().Entries); got != 1000 {
 		t.Fatalf("kept %d timestamps, want exactly L = 1000", got)
 	}
 }

@@ -3,7 +3,6 @@
 package sliding
 
 import (
-	"math"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -31,10 +30,9 @@ func TestRetryAfterIsTheFirstInstant(t *testing.T) {
 	}
 }
 
-// TestCounterRetryAfterAgainstExactArithmetic: the float64 counter's
-// RetryAfter is never earlier than the first instant exact arithmetic admits
-// the request, and later by at most what the 1e-9 tolerance costs, 1e-9*S/old
-// ns, plus a nanosecond (for W = 1 s: 2 ns).
+// TestCounterRetryAfterAgainstExactArithmetic: the counter's RetryAfter is
+// the first instant exact arithmetic admits the request, to the nanosecond
+// (fits decides in exact integers; the float64 solve is only a start).
 func TestCounterRetryAfterAgainstExactArithmetic(t *testing.T) {
 	r := rand.New(rand.NewPCG(19, 20))
 	checked := 0
@@ -65,10 +63,9 @@ func TestCounterRetryAfterAgainstExactArithmetic(t *testing.T) {
 					lo = m + 1
 				}
 			}
-			slack := int64(math.Ceil(1e-9*float64(int64(w)/int64(n)))) + 1
-			if got := now + int64(d.RetryAfter); got < lo || got > lo+slack {
-				t.Fatalf("trial %d (W=%v N=%d L=%d) request %d at %d ms cost %d: retry at %d ns, exact %d ns (slack %d)",
-					trial, w, n, limit, i, a, costs[i], got, lo, slack)
+			if got := now + int64(d.RetryAfter); got != lo {
+				t.Fatalf("trial %d (W=%v N=%d L=%d) request %d at %d ms cost %d: retry at %d ns, exact %d ns",
+					trial, w, n, limit, i, a, costs[i], got, lo)
 			}
 			checked++
 		}
@@ -94,5 +91,37 @@ func TestSlidingLogHugeCostIsOneEntry(t *testing.T) {
 	}
 	if len(l.log)-l.head != 1 || cap(l.log) > 8 {
 		t.Fatalf("log holds %d entries in an array of %d, want 1 in a small one", len(l.log)-l.head, cap(l.log))
+	}
+}
+
+// TestSlidingCounterTieBeyondTheTolerance: the same tie as
+// TestSlidingCounterTieNeedsTheTolerance, at sizes where a float64 estimate
+// is off by more than the 1e-9 tolerance (its resolution near 2e7 is 4e-9,
+// near 3e8 6e-8). The reference once admitted these ties; it now decides in
+// exact integers. Checked at e = 0 and in mid-window, where
+// old·(S-e)/S is a whole number m too.
+func TestSlidingCounterTieBeyondTheTolerance(t *testing.T) {
+	for _, c := range []struct {
+		w            time.Duration
+		limit, old   int
+		e            time.Duration
+		cost         int
+		whatFloatGot string
+	}{
+		{time.Hour, 20_496_385, 20_496_385, 0, 1, "20496384.999999996"},
+		{time.Minute, 307_445_735, 307_445_735, 0, 1, "307445734.99999994"},
+		{time.Minute, 999_999_998, 999_999_998, 0, 1, "999999997.9999999"},
+		// W = 50,067 ms; the previous window's L = 948,429,218 at 0, weighed 1/2.
+		{50_067 * time.Millisecond, 948_429_218, 948_429_218, 25_033_500 * time.Microsecond, 474_214_610, "474214608.99999994"},
+	} {
+		k := newCounter(t, c.w, c.limit, 1)
+		if d := k.AllowN(at(0), c.old); !d.Allowed {
+			t.Fatalf("W=%v L=%d: cost %d at 0: %+v", c.w, c.limit, c.old, d)
+		}
+		now := at(0).Add(c.w + c.e)
+		if d := k.AllowN(now, c.cost); d.Allowed {
+			t.Errorf("W=%v L=%d, cost %d at W+%v: allowed, want rejected: estimate + cost - 1 is exactly L (float64 had %s for the weighted part)",
+				c.w, c.limit, c.cost, c.e, c.whatFloatGot)
+		}
 	}
 }

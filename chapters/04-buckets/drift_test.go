@@ -106,3 +106,32 @@ func TestNoDriftOverAMillionPermits(t *testing.T) {
 		t.Errorf("queue TAT after %d permits = %d ns, want %d", n, got, want)
 	}
 }
+
+// TestDecimalRateTies: a rate written in decimals is rarely a float64, so a
+// tie of the decimal arithmetic comes out a hair off in the float one, and
+// the contract's tolerance (1e-9 tokens, 1e-3 ns) is what makes it a tie
+// again. At R = 0.7 per second, 91 refills take exactly 130 s and 63 take
+// exactly 90 s; in float64, 91e9/0.7 is 130 000 000 000.000015 ns and
+// 90 s × 0.7 is 62.99999999999999 tokens.
+func TestDecimalRateTies(t *testing.T) {
+	// C = 91: the bucket emptied at 0 is full again at 130 s, to the ns.
+	for _, a := range allAlgos {
+		c := Config{Capacity: 91, Rate: 0.7}
+		ds := play(t, a, c, []req{{0, 91}, {130 * time.Second, 91}})
+		for i, d := range ds {
+			if !d.Allowed || d.Remaining != 0 || d.Wait != 0 {
+				t.Errorf("%s C=91 R=0.7, request %d (cost 91 at %d s): %+v, want allowed at once with Remaining 0 (a tie allows)",
+					a.name, i+1, []int{0, 130}[i], d)
+			}
+		}
+	}
+	// C = 64: emptied at 0, it holds 63 whole permits at 90 s; a cost-1
+	// request there leaves 62.
+	for _, a := range allAlgos {
+		c := Config{Capacity: 64, Rate: 0.7}
+		ds := play(t, a, c, []req{{0, 64}, {90 * time.Second, 1}})
+		if d := ds[1]; !d.Allowed || d.Remaining != 62 {
+			t.Errorf("%s C=64 R=0.7, cost 1 at 90 s after 64 at 0: %+v, want allowed with Remaining 62 (63 refilled, a tie counts)", a.name, d)
+		}
+	}
+}

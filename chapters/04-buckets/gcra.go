@@ -9,8 +9,9 @@ import (
 	"github.com/ratelimit-course/ratelimit/core"
 )
 
-// tol is the contract's tolerance in time (CONTRACT.md §1: 1e-9 ms), in ns.
-const tol = 1e-3
+// tolNS is the contract's tolerance in time, core.Tolerance of a millisecond
+// (CONTRACT.md §1), in ns: 1e-3.
+const tolNS = core.Tolerance * float64(time.Millisecond)
 
 // GCRA is a token bucket kept as one instant (the generic cell rate
 // algorithm, the leaky bucket as a meter): TAT, the theoretical arrival
@@ -64,8 +65,8 @@ func (g *GCRA) admit(now time.Time, cost int) (d core.Decision, slot, late time.
 	}
 	g.base, g.n, g.seen = base, n, elapsed
 	// TAT + (k-1)·T - now - tau = (n + k - C)·T - (now - base)
-	if over := g.times(n+int64(cost-g.capacity)) - float64(elapsed); over > tol {
-		retry := time.Duration(math.Ceil(over - tol))
+	if over := g.times(n+int64(cost-g.capacity)) - float64(elapsed); over > tolNS {
+		retry := time.Duration(math.Ceil(over - tolNS))
 		return core.Decision{Remaining: g.remaining(n, elapsed), RetryAfter: retry + late}, 0, late
 	}
 	g.n += int64(cost)
@@ -74,9 +75,9 @@ func (g *GCRA) admit(now time.Time, cost int) (d core.Decision, slot, late time.
 }
 
 // remaining is how many cost-1 requests would still pass: the largest q
-// with (n + q - C)·T - elapsed <= tol, at most C.
+// with (n + q - C)·T - elapsed <= tolNS, at most C.
 func (g *GCRA) remaining(n int64, elapsed time.Duration) int {
-	q := int64(g.capacity) - n + int64(math.Floor((float64(elapsed)+tol)*g.rate/1e9))
+	q := int64(g.capacity) - n + int64(math.Floor((float64(elapsed)+tolNS)*g.rate/1e9))
 	return int(max(0, min(q, int64(g.capacity))))
 }
 

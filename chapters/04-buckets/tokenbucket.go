@@ -9,10 +9,6 @@ import (
 	"github.com/ratelimit-course/ratelimit/core"
 )
 
-// eps is the contract's tolerance (CONTRACT.md §1): holding cost - 1e-9
-// tokens counts as holding cost, so a tie allows whatever rounding crept in.
-const eps = 1e-9
-
 // TokenBucket is a token bucket of size C, initially full and refilled at R
 // tokens per second; a request of cost k is admitted iff the bucket holds k
 // tokens, which it then spends, and goes upstream at once. As in
@@ -50,7 +46,7 @@ func (b *TokenBucket) AllowN(now time.Time, cost int) core.Decision {
 		b.last = now
 	}
 	need := float64(cost)
-	if tokens < need-eps {
+	if tokens < need-core.Tolerance { // holding cost - 1e-9 is holding cost: a tie allows
 		return core.Decision{Remaining: whole(tokens), RetryAfter: b.retryAfter(tokens, need) + max(0, -elapsed)}
 	}
 	b.tokens = max(0, tokens-need) // a tie a hair below cost leaves 0, not -1e-16
@@ -65,12 +61,12 @@ func (b *TokenBucket) refill(elapsed time.Duration) float64 {
 	return min(float64(b.capacity), b.tokens+elapsed.Seconds()*b.rate)
 }
 
-// retryAfter is (need - tokens)/R rounded up to a whole ns, less 1e-3 ns
+// retryAfter is (need - tokens)/R rounded up to a whole ns, less tolNS
 // first so that float noise on a whole ns does not add one; the loop checks
 // it against the refill a later AllowN computes, so it is never early.
 func (b *TokenBucket) retryAfter(tokens, need float64) time.Duration {
-	d := time.Duration(math.Ceil((need-tokens)/b.rate*1e9 - 1e-3))
-	for tokens+d.Seconds()*b.rate < need-eps {
+	d := time.Duration(math.Ceil((need-tokens)/b.rate*1e9 - tolNS))
+	for tokens+d.Seconds()*b.rate < need-core.Tolerance {
 		d++
 	}
 	return d
@@ -91,4 +87,4 @@ func (b *TokenBucket) Idle(now time.Time) bool {
 func (b *TokenBucket) State() TokenState { return TokenState{Tokens: b.tokens, Last: b.last} }
 
 // whole is the number of whole tokens in x >= 0, a tie counting as whole.
-func whole(x float64) int { return int(x + eps) }
+func whole(x float64) int { return int(x + core.Tolerance) }

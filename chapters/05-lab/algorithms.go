@@ -27,7 +27,7 @@ func newStepper(algo string, p Params) (stepper, error) {
 		return &logKey{a: a, p: p}, err
 	case "sliding-counter":
 		a, err := sliding.NewCounter(sliding.Config{Window: w, Limit: p.Limit, SubWindows: p.SubWindows})
-		return &counterKey{a: a, p: p}, err
+		return &counterKey{a: a, p: p, sub: -1}, err
 	case "token-bucket":
 		a, err := buckets.NewTokenBucket(bucketConfig(p))
 		return &tokenKey{a: a, p: p}, err
@@ -73,6 +73,14 @@ func (k *fixedKey) allow(now int64, cost int) core.Decision { return k.a.AllowN(
 func (k *fixedKey) step(now int64, cost int) (core.Decision, int) {
 	return k.allow(now, cost), 2
 }
+
+// window is the one State names: window WindowID from Start for the grid,
+// the window opened at Start for the TTL variant; both last W.
+func (k *fixedKey) window() (int64, int64, bool) {
+	from := k.a.State().Start.UnixNano()
+	return from, from + k.p.WindowMS*msNS, true
+}
+
 func (k *fixedKey) explain(now int64, cost int) (core.Decision, int, string, string) {
 	d := k.allow(now, cost)
 	s := k.a.State()
@@ -104,8 +112,9 @@ func (k *fixedKey) explain(now int64, cost int) (core.Decision, int, string, str
 // departures the lab keeps), so putting one request in words stays cheap.
 const stateCopyMax = 1024
 
-// logKey reads the sliding log: its values are the timestamps it keeps, a
-// cost-k request k times, which is L - Remaining after every decision.
+// logKey reads the sliding log: its values are the permits its entries hold
+// (a cost-k request counts k), which is L - Remaining after every decision;
+// a description lists the entries, one per request, "820x3" for cost 3.
 type logKey struct {
 	a *sliding.Log
 	p Params
@@ -114,6 +123,7 @@ type logKey struct {
 func (k *logKey) maxCost() int                            { return k.a.MaxCost() }
 func (k *logKey) maxCostName() string                     { return "the limit" }
 func (k *logKey) allow(now int64, cost int) core.Decision { return k.a.AllowN(at(now), cost) }
+func (k *logKey) window() (int64, int64, bool)            { return 0, 0, false }
 func (k *logKey) step(now int64, cost int) (core.Decision, int) {
 	d := k.allow(now, cost)
 	return d, k.p.Limit - d.Remaining
@@ -122,8 +132,13 @@ func (k *logKey) explain(now int64, cost int) (core.Decision, int, string, strin
 	d, n := k.step(now, cost)
 	state := fmt.Sprintf("log [%d timestamps]", n)
 	if n <= stateCopyMax {
-		kept := k.a.State().Timestamps
-		state = "log " + listText(len(kept), func(i int) string { return fmt.Sprint(ms(kept[i])) })
+		kept := k.a.State().Entries
+		state = "log " + listText(len(kept), func(i int) string {
+			if kept[i].Cost > 1 {
+				return fmt.Sprintf("%dx%d", ms(kept[i].At), kept[i].Cost) // one entry of cost k
+			}
+			return fmt.Sprint(ms(kept[i].At))
+		})
 	}
 	in := n
 	if d.Allowed {
@@ -139,16 +154,31 @@ func (k *logKey) explain(now int64, cost int) (core.Decision, int, string, strin
 
 // counterKey reads the sliding counter: N+1 counts and the window id.
 type counterKey struct {
-	a *sliding.Counter
-	p Params
+	a   *sliding.Counter
+	p   Params
+	sub int64 // State().WindowID as of the latest request, -1 before the first
+	now int64 // the latest request's arrival (ms)
 }
 
 func (k *counterKey) maxCost() int                            { return k.a.MaxCost() }
 func (k *counterKey) maxCostName() string                     { return "the limit" }
 func (k *counterKey) allow(now int64, cost int) core.Decision { return k.a.AllowN(at(now), cost) }
 func (k *counterKey) step(now int64, cost int) (core.Decision, int) {
+	k.now = now
 	return k.allow(now, cost), k.p.SubWindows + 2
 }
+
+// window is the sub-window State().WindowID names, W/N wide. State copies
+// the N+1 counts when N > 1, so it is read only when the latest arrival
+// lies outside the sub-window read last.
+func (k *counterKey) window() (int64, int64, bool) {
+	size := k.p.WindowMS * msNS / int64(k.p.SubWindows)
+	if k.now*msNS/size != k.sub {
+		k.sub = k.a.State().WindowID
+	}
+	return k.sub * size, (k.sub + 1) * size, true
+}
+
 func (k *counterKey) explain(now int64, cost int) (core.Decision, int, string, string) {
 	d, values := k.step(now, cost)
 	s := k.a.State()
@@ -187,6 +217,7 @@ func (k *tokenKey) maxCost() int                                  { return k.a.M
 func (k *tokenKey) maxCostName() string                           { return "the capacity" }
 func (k *tokenKey) allow(now int64, cost int) core.Decision       { return k.a.AllowN(at(now), cost) }
 func (k *tokenKey) step(now int64, cost int) (core.Decision, int) { return k.allow(now, cost), 2 }
+func (k *tokenKey) window() (int64, int64, bool)                  { return 0, 0, false }
 func (k *tokenKey) explain(now int64, cost int) (core.Decision, int, string, string) {
 	before := k.a.Tokens(at(now))
 	d := k.allow(now, cost)
@@ -209,6 +240,7 @@ func (k *gcraKey) maxCost() int                                  { return k.a.Ma
 func (k *gcraKey) maxCostName() string                           { return "the capacity" }
 func (k *gcraKey) allow(now int64, cost int) core.Decision       { return k.a.AllowN(at(now), cost) }
 func (k *gcraKey) step(now int64, cost int) (core.Decision, int) { return k.allow(now, cost), 1 }
+func (k *gcraKey) window() (int64, int64, bool)                  { return 0, 0, false }
 func (k *gcraKey) explain(now int64, cost int) (core.Decision, int, string, string) {
 	before := k.a.State().TAT.UnixNano()
 	d := k.allow(now, cost)
@@ -261,6 +293,7 @@ type queueKey struct {
 func (k *queueKey) maxCost() int                            { return k.a.MaxCost() }
 func (k *queueKey) maxCostName() string                     { return "the capacity" }
 func (k *queueKey) allow(now int64, cost int) core.Decision { return k.a.AllowN(at(now), cost) }
+func (k *queueKey) window() (int64, int64, bool)            { return 0, 0, false }
 func (k *queueKey) step(now int64, cost int) (core.Decision, int) {
 	d := k.allow(now, cost)
 	k.seen = true

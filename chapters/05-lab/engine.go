@@ -23,6 +23,10 @@ type stepper interface {
 	// allow decides and nothing else: the searches' path. A key driven by
 	// allow is not driven by step or explain.
 	allow(nowMS int64, cost int) core.Decision
+	// window is the window the key counted its latest request in, [from,
+	// to) in ns, read from the algorithm's own state after step; ok is
+	// false for the algorithms that count no windows (the log, the buckets).
+	window() (from, to int64, ok bool)
 	maxCost() int
 	maxCostName() string // "the limit" or "the capacity", for messages
 }
@@ -81,6 +85,13 @@ func replay(algo string, p Params, k stepper, arrivals []int64, costs []int) Res
 			m.Rejected++
 		}
 		m.StateValues = max(m.StateValues, values)
+		if from, to, ok := k.window(); ok {
+			for _, b := range [2]int64{roundMS(from), roundMS(to)} {
+				if n := len(res.Boundaries); n == 0 || b > res.Boundaries[n-1] {
+					res.Boundaries = append(res.Boundaries, b)
+				}
+			}
+		}
 	}
 	var windowsNS [][2]int64
 	m.MaxInWindow, windowsNS = core.MaxInWindow(sentNS, p.WindowMS*msNS)

@@ -104,6 +104,14 @@ type Result struct {
 	// MaxWindows are the half-open windows [s, s+W) holding MaxInWindow sent
 	// requests, each starting at a sent time, so a UI can frame them.
 	MaxWindows [][2]int64 `json:"-"`
+	// Boundaries are where the windows the key counted its requests in
+	// begin and end (ms, ascending, each once), as the algorithm's own state
+	// reports them: for the fixed window the aligned kW its requests fell
+	// in and the ends (k+1)W; for the TTL window each opening (a request
+	// after the previous window expired) and its expiry W later; for the
+	// sliding counter the sub-windows of W/N its requests fell in, rounded
+	// to the ms. Nil for the log and the buckets, which count no windows.
+	Boundaries []int64 `json:"-"`
 
 	words *explainer // replays the run to put a request in words (Explain)
 }

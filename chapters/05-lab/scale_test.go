@@ -149,7 +149,10 @@ func TestStepCountsWhatExplainShows(t *testing.T) {
 				want := v1
 				switch k := slow.(type) {
 				case *logKey:
-					want = len(k.a.State().Timestamps)
+					want = 0
+					for _, e := range k.a.State().Entries {
+						want += e.Cost
+					}
 				case *queueKey:
 					want = 1 + len(k.a.State().Queue)
 				}

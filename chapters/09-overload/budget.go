@@ -56,14 +56,14 @@ func (b *Budget) Reserve(now time.Time, cost int) (*Reservation, core.Decision) 
 	defer b.mu.Unlock()
 	b.refill(now)
 	if cost < 1 || cost > b.cfg.Capacity {
-		return nil, core.Decision{Remaining: int(b.tokens + 1e-9)}
+		return nil, core.Decision{Remaining: int(b.tokens + core.Tolerance)}
 	}
-	if need := float64(cost) - b.tokens; need > 1e-9 {
-		wait := time.Duration(math.Ceil(need/b.cfg.Rate*1e9 - 1e-3)) // within the ns tolerance of §1
-		return nil, core.Decision{Remaining: int(b.tokens + 1e-9), RetryAfter: wait + b.last.Sub(now)}
+	if need := float64(cost) - b.tokens; need > core.Tolerance {
+		wait := time.Duration(math.Ceil(need/b.cfg.Rate*1e9 - core.Tolerance*float64(time.Millisecond))) // the tolerance in ns
+		return nil, core.Decision{Remaining: int(b.tokens + core.Tolerance), RetryAfter: wait + b.last.Sub(now)}
 	}
 	b.tokens = max(0, b.tokens-float64(cost))
-	return &Reservation{cost: cost}, core.Decision{Allowed: true, Remaining: int(b.tokens + 1e-9)}
+	return &Reservation{cost: cost}, core.Decision{Allowed: true, Remaining: int(b.tokens + core.Tolerance)}
 }
 
 // Settle ends a reservation at now that used tokens of its cost and refunds

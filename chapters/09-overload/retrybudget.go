@@ -36,12 +36,12 @@ func (b *RetryBudget) Request(now time.Time) {
 }
 
 // Retry reports whether one more retry fits the budget at now, and counts it
-// if it does: retries + 1 <= ratio × requests (a tie of 1e-9 allows).
+// if it does: retries + 1 <= ratio × requests (a tie allows, within core.Tolerance).
 func (b *RetryBudget) Retry(now time.Time) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	requests, retries := b.t.sum(now)
-	if float64(retries+1) > b.ratio*float64(requests)+1e-9 {
+	if float64(retries+1) > b.ratio*float64(requests)+core.Tolerance {
 		return false
 	}
 	b.t.add(now, 0, 1)
