@@ -80,9 +80,9 @@ func (l *Log) AllowN(now time.Time, cost int) core.Decision {
 	if len(l.log) == cap(l.log) && head >= len(l.log)/2 {
 		// Full, and at least half of it dropped entries: move the kept ones
 		// to the front, their totals counted from there. It grows only while
-		// more than half is kept (fewer than 2L), so it stays O(L), stops
-		// allocating once grown, and a total (at most L for each of under
-		// 5L entries) stays far inside an int64.
+		// more than half is kept (fewer than 2L), so it stays O(L) and stops
+		// allocating once grown; a total, at most L for each of under 5L
+		// entries, stays below 5e18, inside an int64.
 		n := copy(l.log, l.log[head:])
 		for i := range n {
 			l.log[i].total -= gone
