@@ -127,20 +127,31 @@ func prepare(bu budget, keys []string, d decide) {
 const chunk = 1 << 12
 
 // paired makes b.N decisions with each limiter on g goroutines, spread over
-// keys, taking turns chunk by chunk, and reports each one's wall clock per
-// decision and its ratio to the first: the ratios hold however busy the
-// machine is, as long as the load does not change within a turn.
+// keys, taking turns chunk by chunk (the first to go changes every round),
+// and reports the median over the rounds of each one's time per decision and
+// of the first one's time over each other's in the same round. Adjacent
+// turns see the same load, and the median drops the rounds in which the
+// scheduler took a core from one limiter's turn, so the ratios hold on a
+// busy shared machine.
 func paired(b *testing.B, g int, keys []string, names []string, ds []decide) {
-	elapsed := make([]time.Duration, len(ds))
+	rounds := (b.N + chunk - 1) / chunk
+	perOp := make([][]float64, len(ds)) // perOp[i][r]: limiter i's ns per decision in round r
+	for i := range perOp {
+		perOp[i] = make([]float64, rounds)
+	}
 	allowed := make([]int, len(ds))
+	counts := make([]int, g)
 	b.ReportAllocs()
 	b.ResetTimer()
-	for done := 0; done < b.N; done += chunk {
+	for r := range rounds {
+		done := r * chunk
 		n := min(chunk, b.N-done)
-		for i, d := range ds {
+		for turn := range ds {
+			i := (r + turn) % len(ds)
+			d := ds[i]
+			clear(counts)
 			start := time.Now()
 			var wg sync.WaitGroup
-			counts := make([]int, g)
 			for w := range g {
 				wg.Add(1)
 				go func() {
@@ -156,18 +167,22 @@ func paired(b *testing.B, g int, keys []string, names []string, ds []decide) {
 				}()
 			}
 			wg.Wait()
-			elapsed[i] += time.Since(start)
+			perOp[i][r] = float64(time.Since(start).Nanoseconds()) / float64(n)
 			for _, c := range counts {
 				allowed[i] += c
 			}
 		}
 	}
 	b.StopTimer()
+	ratio := make([]float64, rounds)
 	for i, name := range names {
-		b.ReportMetric(float64(elapsed[i].Nanoseconds())/float64(b.N), "ns/"+name)
 		if i > 0 {
-			b.ReportMetric(float64(elapsed[0])/float64(elapsed[i]), "vs-"+name)
+			for r := range ratio {
+				ratio[r] = perOp[0][r] / perOp[i][r]
+			}
+			b.ReportMetric(median(ratio), "vs-"+name)
 		}
+		b.ReportMetric(median(perOp[i]), "ns/"+name)
 	}
 	b.ReportMetric(float64(allowed[0])/float64(b.N), "allowed/op")
 }
@@ -183,9 +198,10 @@ func keys(n int) []string {
 // BenchmarkPeers: core.Keyed over each algorithm beside go-limiter's memory
 // store and x/time/rate in a sync.Map, on the same budget, keys and
 // goroutines, all on the wall clock. Names read budget/keys/goroutines/
-// algorithm; the metrics are ns per decision for each limiter and
-// "x<peer>", Keyed's time over the peer's (below 1 is faster). allocs/op
-// counts all three together.
+// algorithm; the metrics are the medians over the rounds of ns per decision
+// for each limiter ("ns/<limiter>") and of Keyed's time over the peer's in
+// the same round ("vs-<peer>", below 1 Keyed is faster). allocs/op counts
+// all three together.
 func BenchmarkPeers(b *testing.B) {
 	if runtime.GOMAXPROCS(0) < 2 {
 		b.Log("GOMAXPROCS < 2: the two goroutines share one processor")

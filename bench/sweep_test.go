@@ -12,7 +12,8 @@ import (
 // BenchmarkSweepMemory: a million keys' token buckets, then a Sweep once they
 // are all full again; it reports the heap the keys took and what is still
 // held after the sweep and a collection (a Go map keeps the room it grew
-// to; the sync.Map under Keyed frees the nodes a deletion empties).
+// to, so Keyed.Sweep copies a shard's map that fell under a quarter of its
+// peak into one of its size).
 func BenchmarkSweepMemory(b *testing.B) {
 	const n = 1_000_000
 	keys := make([]string, n)

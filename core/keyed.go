@@ -1,6 +1,7 @@
 package core
 
 import (
+	"hash/maphash"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -9,27 +10,37 @@ import (
 // Keyed runs one Algorithm per key and is safe for concurrent use. Each key's
 // state is created on first sight by the factory given to NewKeyed.
 //
-// Every key has an entry with its own mutex, and the entries sit in a
-// sync.Map, whose lookup of a key already there takes no lock. So a decision
-// for an existing key locks that key alone and allocates nothing, and two
-// goroutines wait for each other only when they decide for the same key:
-// no lock is shared by keys, not even a shard's.
+// The keys are spread by a hash over shards, each a plain Go map behind its
+// own mutex, and a decision takes its key's shard lock for the lookup and the
+// decision both: one lock, one map lookup, no allocation. Two goroutines wait
+// for each other only when their keys share a shard, one chance in
+// shardCount for two different keys. The hash (hash/maphash) has a random
+// seed per Keyed, so a client cannot choose keys that all land on one lock.
 type Keyed[A Algorithm] struct {
 	newState func() A
-	keys     sync.Map     // string → *entry[A]
+	seed     maphash.Seed
+	shards   [shardCount]shard[A]
 	held     atomic.Int64 // how many keys hold state (Len)
 }
 
-type entry[A Algorithm] struct {
-	mu    sync.Mutex
-	a     A
-	swept bool // dropped by Sweep: a decision that finds it looks the key up again
+// shardCount is a power of two, so that the hash picks a shard with a mask.
+const shardCount = 64
+
+type shard[A Algorithm] struct {
+	mu   sync.Mutex
+	keys map[string]A
+	peak int       // the most keys the map has held since it was made
+	_    [104]byte // 128 bytes a shard: no two shards' locks on one cache line
 }
 
 // NewKeyed returns a keyed limiter whose per-key state comes from newState.
 // The factory must not fail: validate the configuration before calling this.
 func NewKeyed[A Algorithm](newState func() A) *Keyed[A] {
-	return &Keyed[A]{newState: newState}
+	k := &Keyed[A]{newState: newState, seed: maphash.MakeSeed()}
+	for i := range k.shards {
+		k.shards[i].keys = map[string]A{}
+	}
+	return k
 }
 
 // endUnix is End in whole seconds: now is in the domain iff 0 <= now.Unix()
@@ -43,13 +54,15 @@ func (k *Keyed[A]) AllowN(key string, now time.Time, cost int) (Decision, error)
 	if t := now.Unix(); t < 0 || t >= endUnix {
 		return Decision{}, CheckTime(now)
 	}
-	e := k.lock(key)
-	if cost < 1 || cost > e.a.MaxCost() {
-		e.mu.Unlock()
-		return Decision{}, CheckCost(cost, e.a.MaxCost())
+	s := k.shard(key)
+	s.mu.Lock()
+	a := k.get(s, key)
+	if cost < 1 || cost > a.MaxCost() {
+		s.mu.Unlock()
+		return Decision{}, CheckCost(cost, a.MaxCost())
 	}
-	d := e.a.AllowN(now, cost)
-	e.mu.Unlock()
+	d := a.AllowN(now, cost)
+	s.mu.Unlock()
 	return d, nil
 }
 
@@ -59,54 +72,59 @@ func (k *Keyed[A]) Allow(key string, now time.Time) Decision {
 	if t := now.Unix(); t < 0 || t >= endUnix {
 		return Decision{}
 	}
-	e := k.lock(key)
-	d := e.a.AllowN(now, 1)
-	e.mu.Unlock()
+	s := k.shard(key)
+	s.mu.Lock()
+	d := k.get(s, key).AllowN(now, 1)
+	s.mu.Unlock()
 	return d
 }
 
-// lock returns key's entry, created on first sight, with its mutex held.
-// An entry Sweep has dropped is out of the map by the time its mutex is
-// free, so looking again finds the key's new entry or makes one.
-func (k *Keyed[A]) lock(key string) *entry[A] {
-	for {
-		v, ok := k.keys.Load(key)
-		if !ok {
-			if v, ok = k.keys.LoadOrStore(key, &entry[A]{a: k.newState()}); !ok {
-				k.held.Add(1)
-			}
-		}
-		e := v.(*entry[A])
-		e.mu.Lock()
-		if !e.swept {
-			return e
-		}
-		e.mu.Unlock()
+func (k *Keyed[A]) shard(key string) *shard[A] {
+	return &k.shards[maphash.String(k.seed, key)&(shardCount-1)]
+}
+
+// get returns key's state in s, created on first sight; s.mu is held.
+func (k *Keyed[A]) get(s *shard[A], key string) A {
+	a, ok := s.keys[key]
+	if !ok {
+		a = k.newState()
+		s.keys[key] = a
+		s.peak = max(s.peak, len(s.keys))
+		k.held.Add(1)
 	}
+	return a
 }
 
 // Sweep drops every key whose state is idle at now (see Idler) and reports
 // how many it dropped. Without it a limiter keyed by something a client
 // chooses (an IP, an API key) keeps one state per key it has ever seen, so a
 // caller runs Sweep periodically, e.g. once per window. Dropping is lossless
-// for requests stamped at or after now, and the memory goes back (sync.Map
-// frees the nodes a deletion empties). Sweep locks one key at a time, so
-// decisions on other keys go on meanwhile; an Algorithm that does not
-// implement Idler is never dropped.
+// for requests stamped at or after now. A Go map keeps the room it grew to,
+// so a shard left with under a quarter of its peak is copied into a map of
+// its size, and the memory goes back. Sweep holds one shard's lock at a
+// time, so decisions on the other shards' keys go on meanwhile; an
+// Algorithm that does not implement Idler is never dropped.
 func (k *Keyed[A]) Sweep(now time.Time) int {
 	dropped := 0
-	k.keys.Range(func(key, v any) bool {
-		e := v.(*entry[A])
-		e.mu.Lock()
-		if idler, ok := any(e.a).(Idler); ok && !e.swept && idler.Idle(now) {
-			e.swept = true
-			k.keys.CompareAndDelete(key, e)
-			k.held.Add(-1)
-			dropped++
+	for i := range k.shards {
+		s := &k.shards[i]
+		s.mu.Lock()
+		for key, a := range s.keys {
+			if idler, ok := any(a).(Idler); ok && idler.Idle(now) {
+				delete(s.keys, key)
+				dropped++
+			}
 		}
-		e.mu.Unlock()
-		return true
-	})
+		if len(s.keys) < s.peak/4 {
+			kept := make(map[string]A, len(s.keys))
+			for key, a := range s.keys {
+				kept[key] = a
+			}
+			s.keys, s.peak = kept, len(kept)
+		}
+		s.mu.Unlock()
+	}
+	k.held.Add(int64(-dropped))
 	return dropped
 }
 

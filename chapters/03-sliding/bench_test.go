@@ -61,3 +61,34 @@ func BenchmarkSlidingCounter(b *testing.B) {
 func BenchmarkReferenceXTimeRate(b *testing.B) {
 	algotest.BenchXTimeRate(b, benchLimit, benchStep)
 }
+
+// BenchmarkSlidingLogRejection: a request rejected by a full log of L
+// entries of cost 1, all inside the window (W = 1 h), at one instant so that
+// nothing expires: cost 1 waits for the oldest entry, cost L/2 for the
+// middle one. The rejection finds that entry by binary search over the
+// entries' running totals, so its time grows with log L, not L.
+func BenchmarkSlidingLogRejection(b *testing.B) {
+	for _, limit := range []int{10, 1_000, 100_000, 1_000_000} {
+		l, err := NewLog(Config{Window: time.Hour, Limit: limit})
+		if err != nil {
+			b.Fatal(err)
+		}
+		now := algotest.BenchOrigin
+		for range limit {
+			now = now.Add(time.Microsecond)
+			if !l.AllowN(now, 1).Allowed {
+				b.Fatal("the log must take L requests of cost 1")
+			}
+		}
+		for _, cost := range []int{1, limit / 2} {
+			b.Run("L="+strconv.Itoa(limit)+"/cost="+strconv.Itoa(cost), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if l.AllowN(now, cost).Allowed {
+						b.Fatal("a full log must reject")
+					}
+				}
+			})
+		}
+	}
+}

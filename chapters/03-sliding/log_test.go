@@ -180,3 +180,59 @@ func TestSlidingLogMemoryIsBoundedByL(t *testing.T) {
 		t.Fatalf("kept %d timestamps, want exactly L = 1000", got)
 	}
 }
+
+// TestSlidingLogRetryAfterOverLongRuns: the rejection's binary search over
+// running totals gives the RetryAfter of the walk the README shows (the
+// oldest entries holding kept + cost - L), across many compactions of the
+// array (whose totals are recounted from the front each time), for costs up
+// to L.
+func TestSlidingLogRetryAfterOverLongRuns(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	for _, limit := range []int{1, 7, 64, 500} {
+		const w = int64(time.Second)
+		l := newLog(t, time.Duration(w), limit)
+		var kept []LogEntry // the walk's log, kept by hand
+		now, rejected := int64(0), 0
+		for i := range 20_000 {
+			now += r.Int64N(3 * w / int64(limit))
+			cost := 1
+			if r.IntN(4) == 0 {
+				cost = 1 + r.IntN(limit)
+			}
+			for len(kept) > 0 && now-kept[0].At.UnixNano() >= w {
+				kept = kept[1:]
+			}
+			used := 0
+			for _, e := range kept {
+				used += e.Cost
+			}
+			d := l.AllowN(time.Unix(0, now), cost)
+			if want := used+cost <= limit; d.Allowed != want {
+				t.Fatalf("L=%d request %d (cost %d, %d kept): %+v, want allowed %v", limit, i, cost, used, d, want)
+			}
+			if d.Allowed {
+				kept = append(kept, LogEntry{At: time.Unix(0, now), Cost: cost})
+				continue
+			}
+			rejected++
+			if d.Remaining != limit-used {
+				t.Fatalf("L=%d request %d: Remaining %d, want %d", limit, i, d.Remaining, limit-used)
+			}
+			j, freed := 0, kept[0].Cost
+			for freed < used+cost-limit {
+				j++
+				freed += kept[j].Cost
+			}
+			if want := time.Duration(kept[j].At.UnixNano() + w - now); d.RetryAfter != want {
+				t.Fatalf("L=%d request %d (cost %d): RetryAfter %v, the walk says %v", limit, i, cost, d.RetryAfter, want)
+			}
+		}
+		got := l.State().Entries
+		if len(got) != len(kept) || len(got) > 0 && (!got[len(got)-1].At.Equal(kept[len(kept)-1].At) || got[len(got)-1].Cost != kept[len(kept)-1].Cost) {
+			t.Fatalf("L=%d: State has %d entries, the walk %d", limit, len(got), len(kept))
+		}
+		if rejected < 2_000 {
+			t.Fatalf("L=%d: only %d rejections", limit, rejected)
+		}
+	}
+}
