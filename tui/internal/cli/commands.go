@@ -8,6 +8,8 @@ import (
 	"io"
 	"strings"
 
+	service "github.com/ratelimit-course/ratelimit/chapters/10-service"
+	"github.com/ratelimit-course/ratelimit/tui/internal/plot"
 	"github.com/ratelimit-course/ratelimit/tui/internal/progress"
 )
 
@@ -24,11 +26,13 @@ type Command struct {
 // Adding a command is adding its entry here.
 var Commands = []Command{
 	{"sim", "run the chapter 05 lab headless (--help for flags)", runSim},
+	{"plot", "draw a scenario's timeline as SVG (the chapters' figures)", plot.Command},
 	{"worst", "search for the worst-case arrival sequence", runWorst},
 	{"prefetch", "simulate chapter 06 quota prefetch", runPrefetch},
 	{"cluster", "chapter 06 part 3 (E21–E23) on a real Redis Cluster", runCluster},
 	{"drill", "the chapter 07 interview drill", runDrill},
 	{"interview", "the plan of the chapter 07 timed mock interview", runInterview},
+	{"serve", "chapter 10's rate limit service (Envoy's protocol, gRPC and /json)", service.Command},
 	{"--reset-progress", "forget the saved drill scores and mock interviews", runResetProgress},
 }
 
