@@ -88,7 +88,12 @@ func appRestart(t testing.TB, store *progress.Store, note string, w, h int) Mode
 // appSend delivers msg and then what its commands send back, as the
 // Bubble Tea runtime would, except commands that wait (ticks, timers): the
 // tests deliver those themselves.
-func appSend(m Model, msg tea.Msg) Model {
+func appSend(m Model, msg tea.Msg) Model { return appSendWithin(m, msg, 100*time.Millisecond) }
+
+// appSendWithin is appSend waiting up to patience for each command: a test
+// that runs a real clock of short ticks gives them time to arrive on a
+// loaded machine instead of dropping the rest of the chain.
+func appSendWithin(m Model, msg tea.Msg, patience time.Duration) Model {
 	nm, cmd := m.Update(msg)
 	m = nm.(Model)
 	queue := []tea.Cmd{cmd}
@@ -103,7 +108,7 @@ func appSend(m Model, msg tea.Msg) Model {
 		var out tea.Msg
 		select {
 		case out = <-ch:
-		case <-time.After(100 * time.Millisecond):
+		case <-time.After(patience):
 			continue // a tick or a timer: not delivered
 		}
 		switch out := out.(type) {

@@ -154,7 +154,9 @@ func TestMockClockAdvancesByItself(t *testing.T) {
 	m := appPress(appNew(t, 80, 24), "M")
 	m = m.withTop(m.mock().WithMinute(60 * time.Millisecond)) // a tick per ms
 	m = appPress(m, "enter")
-	m = appSend(m, timer.TickMsg{ID: m.mock().Clock().ID()})
+	// Each tick is 1 ms away; a loaded machine may deliver one late, so
+	// wait for it (failed under load with appSend's 100 ms).
+	m = appSendWithin(m, timer.TickMsg{ID: m.mock().Clock().ID()}, 5*time.Second)
 	if m.mock().State() != mock.Done {
 		t.Fatalf("the clocks ran out but the interview is in phase %d, state %d", m.mock().Phase()+1, m.mock().State())
 	}
