@@ -72,12 +72,14 @@ type E23Run struct {
 	FailoverMs    int64 `json:"failover_ms"`    // kill → the client routes the slot to the new primary
 	Total         int   `json:"total_admitted"` // admitted in the window over the whole run
 	OverAdmitted  int   `json:"over_admitted"`  // Total − Limit, if positive
+	AckUs         int64 `json:"ack_us"`         // the healthy replica's slowest acknowledgement, measured before the run
 	// WAIT only: median and 99th-percentile decision latency, µs, with a
 	// healthy replica, without and with WAIT.
 	PlainP50 int64 `json:"plain_p50_us,omitempty"`
 	PlainP99 int64 `json:"plain_p99_us,omitempty"`
 	WaitP50  int64 `json:"wait_p50_us,omitempty"`
 	WaitP99  int64 `json:"wait_p99_us,omitempty"`
+	WaitAcks int64 `json:"wait_acks,omitempty"` // acknowledgements the replica sent while they were timed
 }
 
 // ErrNotReplicated is the answer of a WaitForReplicas scripter when no
@@ -179,6 +181,13 @@ func RunE23(ctx context.Context, cc *redis.ClusterClient, ctl NodeControl, cfg E
 	if err := waitReplicaUp(ctx, pc, rc); err != nil {
 		return run, err
 	}
+	// How long the healthy replica takes to acknowledge a write, measured
+	// on this shard now: a loaded machine can stretch it past 50 ms.
+	ack, err := measureAck(ctx, pc, Key(id, "ack"))
+	if err != nil {
+		return run, err
+	}
+	run.AckUs = ack.Microseconds()
 	for _, c := range []*redis.Client{pc, rc} {
 		set := []string{"repl-timeout", strconv.Itoa(cfg.ReplTimeout)}
 		if mitigation == MitigationMinReplicas {
@@ -193,30 +202,34 @@ func RunE23(ctx context.Context, cc *redis.ClusterClient, ctl NodeControl, cfg E
 	defer rc.ConfigSet(context.WithoutCancel(ctx), "repl-timeout", "60")
 	defer rc.ConfigSet(context.WithoutCancel(ctx), "min-replicas-to-write", "0")
 
-	var scripter redis.Scripter = cc
+	var scripter, healthy redis.Scripter = cc, cc
 	if mitigation == MitigationWait {
 		if scripter, err = WaitForReplicas(ctx, cc, 1, cfg.WaitTimeout); err != nil {
 			return run, err
 		}
-		if err := run.timeWait(ctx, cc, scripter, cfg, id+"-latency"); err != nil {
+		healthy = AssumeNoEviction(waitScripter{cc, 1, HealthyWait(ack)}) // checked just above
+		if err := run.timeWait(ctx, cc, healthy, cfg, id+"-latency"); err != nil {
 			return run, err
 		}
 	}
+	at := time.UnixMilli(1_700_000_000_000)
 	fw, err := NewFixedWindow(scripter, WindowConfig{Window: time.Hour, Limit: cfg.Limit})
 	if err != nil {
 		return run, err
 	}
-	at := time.UnixMilli(1_700_000_000_000)
 	decide := func() (bool, error) {
 		d, err := fw.AllowNAt(ctx, id, at, 1)
 		return d.Allowed, err
 	}
 
-	for i := 0; i < cfg.Before; i++ {
-		if ok, err := decide(); err != nil || !ok {
-			return run, fmt.Errorf("request %d before the freeze: admitted %v, %v", i+1, ok, err)
-		}
-		run.Before++
+	// The requests before the freeze set the stage: admitted and on the
+	// replica. They wait for the replica as long as a healthy one may take.
+	before, err := NewFixedWindow(healthy, WindowConfig{Window: time.Hour, Limit: cfg.Limit})
+	if err != nil {
+		return run, err
+	}
+	if run.Before, err = admitBeforeFreeze(ctx, before, id, at, cfg.Before); err != nil {
+		return run, err
 	}
 	if err := waitReplicated(ctx, pc); err != nil {
 		return run, err
@@ -356,18 +369,29 @@ func waitClusterOK(ctx context.Context, cc *redis.ClusterClient) error {
 // difference is WAIT's alone.
 func (run *E23Run) timeWait(ctx context.Context, cc *redis.ClusterClient, wait redis.Scripter, cfg E23Config, id string) error {
 	plain := AssumeNoEviction(waitScripter{cc, 0, 0}) // checked by WaitForReplicas
-	// On a healthy shard WAIT returns as soon as the replica acknowledges;
-	// its timeout only matters when it does not. A loaded machine (CI, the
-	// race detector) can stall a healthy replica past 50 ms, so the timing
-	// allows a second: the latency measured is the same, and a slow ack is
-	// timed instead of failing the run.
-	wait = AssumeNoEviction(waitScripter{cc, 1, max(cfg.WaitTimeout, time.Second)})
+	// wait allows HealthyWait: on a healthy shard WAIT returns as soon as
+	// the replica acknowledges, so the latency measured is the same, and a
+	// slow ack on a loaded machine is timed instead of failing the run.
 	var ls [2]*FixedWindow
 	for i, s := range []redis.Scripter{plain, wait} {
 		var err error
 		if ls[i], err = NewFixedWindow(s, WindowConfig{Window: time.Hour, Limit: cfg.Samples + 50}); err != nil {
 			return err
 		}
+	}
+	// The replica's acknowledgements the WAIT key's primary receives while
+	// the two are timed: one round trip to the replica per WAIT.
+	primary, err := cc.MasterForKey(ctx, Key(id+"-wait", "fw"))
+	if err != nil {
+		return err
+	}
+	acks := func() (int64, error) {
+		info, err := primary.Info(ctx, "commandstats").Result()
+		return statCount(info, "cmdstat_replconf", "calls"), err
+	}
+	acksBefore, err := acks()
+	if err != nil {
+		return err
 	}
 	us := [2][]int64{make([]int64, cfg.Samples), make([]int64, cfg.Samples)}
 	// Alternate the two, so that whatever else the machine does slows both;
@@ -383,6 +407,11 @@ func (run *E23Run) timeWait(ctx context.Context, cc *redis.ClusterClient, wait r
 			}
 		}
 	}
+	acksAfter, err := acks()
+	if err != nil {
+		return err
+	}
+	run.WaitAcks = acksAfter - acksBefore
 	for k := range us {
 		sort.Slice(us[k], func(i, j int) bool { return us[k][i] < us[k][j] })
 	}
@@ -391,6 +420,63 @@ func (run *E23Run) timeWait(ctx context.Context, cc *redis.ClusterClient, wait r
 	run.WaitP50, run.WaitP99 = us[1][p50], us[1][p99]
 	return nil
 }
+
+// HealthyWait is the WAIT timeout for a shard whose replica is healthy and
+// acknowledged a write in ack at the slowest: twenty times that, and never
+// under a second. Shorter, a loaded machine (CI, the race detector) refuses
+// decisions a healthy replica was about to confirm.
+func HealthyWait(ack time.Duration) time.Duration { return max(time.Second, 20*ack) }
+
+// ackRounds is how many writes measureAck times.
+const ackRounds = 10
+
+// measureAck times ackRounds writes of key on the primary pc, each followed
+// by WAIT 1 on the same connection, and returns the slowest: how far behind
+// a healthy replica is on this machine now.
+func measureAck(ctx context.Context, pc *redis.Client, key string) (time.Duration, error) {
+	var slowest time.Duration
+	for i := 0; i < ackRounds; i++ {
+		start := time.Now()
+		pipe := pc.Pipeline()
+		pipe.Set(ctx, key, i, time.Minute)
+		acks := redis.NewIntCmd(ctx, "wait", 1, 10000)
+		_ = pipe.Process(ctx, acks)
+		if _, err := pipe.Exec(ctx); err != nil {
+			return 0, fmt.Errorf("timing the replica: %w", err)
+		}
+		if acks.Val() < 1 {
+			return 0, errors.New("timing the replica: it acknowledged nothing within 10s")
+		}
+		slowest = max(slowest, time.Since(start))
+	}
+	return slowest, nil
+}
+
+// admitBeforeFreeze sends n requests for id that must all be admitted. A
+// decision the primary refused to write (NOREPLICAS: min-replicas-to-write
+// saw a lagging replica) changed nothing, so it is sent again, for up to
+// 10 s; any other error ends the run, since the write may have happened.
+func admitBeforeFreeze(ctx context.Context, fw *FixedWindow, id string, at time.Time, n int) (int, error) {
+	for i := 0; i < n; i++ {
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			d, err := fw.AllowNAt(ctx, id, at, 1)
+			if err != nil && isNoReplicas(err) && time.Now().Before(deadline) {
+				time.Sleep(50 * time.Millisecond)
+				continue
+			}
+			if err != nil || !d.Allowed {
+				return i, fmt.Errorf("request %d before the freeze: admitted %v, %v", i+1, d.Allowed, err)
+			}
+			break
+		}
+	}
+	return n, nil
+}
+
+// isNoReplicas reports whether err is the primary refusing a write for
+// lack of a replica in time (min-replicas-to-write): nothing was written.
+func isNoReplicas(err error) bool { return strings.HasPrefix(err.Error(), "NOREPLICAS") }
 
 // promote makes the replica at raddr take over its dead primary's slots
 // once it has read its replication stream to the end, then waits until

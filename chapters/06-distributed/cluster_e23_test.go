@@ -5,6 +5,7 @@ package distributed
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -66,6 +67,67 @@ func TestE23_FailoverLosesCounts(t *testing.T) {
 	// window admits a little less than the limit, never more.
 	require.LessOrEqual(t, w.Total, cfg.Limit)
 	require.GreaterOrEqual(t, w.Total, cfg.Limit-w.LagRefused-w.AfterRefused)
-	require.Greater(t, w.WaitP50, w.PlainP50, "WAIT adds a replication round trip")
+	// WAIT adds a replication round trip per decision: the replica answered
+	// each of the timed WAITs (and the 50 warm-up ones) with an
+	// acknowledgement. Its cost in µs is reported, not asserted: under the
+	// race detector on a busy machine the client's own time hides it.
+	require.GreaterOrEqual(t, w.WaitAcks, int64(cfg.Samples), "WAIT adds a replication round trip")
+	require.Positive(t, w.WaitP50)
 	require.Positive(t, w.AfterRefused, "WAIT 1 on a primary without a replica never confirms")
+}
+
+// TestE23_PreFreezeRequestsSurviveReplicaLag: the requests before the
+// freeze used to wait WAIT 1 50 for the replica, so a replica stalled for a
+// moment by a loaded machine failed the run at "request 1 before the
+// freeze". Here the replica stalls 300 ms (SIGSTOP, then SIGCONT) while
+// those requests go: with the timeout set from its measured lag they are
+// all confirmed. With the 50 ms of the frozen phase the same stall refuses
+// a decision that is nonetheless counted on the primary: WAIT gives up on a
+// write, it does not undo it.
+func TestE23_PreFreezeRequestsSurviveReplicaLag(t *testing.T) {
+	c := redistest.NewCluster(t)
+	if !c.Owned() {
+		t.Skip("REDIS_CLUSTER_ADDRS: the test stalls a replica, so it runs only on a cluster of its own")
+	}
+	cc := c.Client(t)
+	ctx := context.Background()
+	id := redistest.ID(t)
+	key := Key(id, "fw")
+	top, err := readTopologyAny(ctx, cc)
+	require.NoError(t, err)
+	p, ok := top.Owner(KeySlot(key))
+	require.True(t, ok)
+	r, ok := top.ReplicaOf(p.ID)
+	require.True(t, ok)
+	nodes := nodeClients(p.Addr)
+	defer closeAll(nodes)
+	pc := nodes[p.Addr]
+	ack, err := measureAck(ctx, pc, Key(id, "ack"))
+	require.NoError(t, err)
+	t.Logf("slowest acknowledgement of the healthy replica: %v; healthy WAIT timeout %v", ack, HealthyWait(ack))
+	require.GreaterOrEqual(t, HealthyWait(ack), time.Second)
+
+	stall := func(during func()) {
+		require.NoError(t, c.Pause(r.Addr))
+		done := make(chan struct{})
+		go func() { defer close(done); during() }()
+		time.Sleep(300 * time.Millisecond)
+		require.NoError(t, c.Resume(r.Addr))
+		<-done
+	}
+	at := time.UnixMilli(1_700_000_000_000)
+	healthy, err := NewFixedWindow(AssumeNoEviction(waitScripter{cc, 1, HealthyWait(ack)}), WindowConfig{Window: time.Hour, Limit: 1000})
+	require.NoError(t, err)
+	var n int
+	stall(func() { n, err = admitBeforeFreeze(ctx, healthy, id, at, 20) })
+	require.NoError(t, err, "a replica late by 300 ms still confirms the requests before the freeze")
+	require.Equal(t, 20, n)
+
+	short, err := NewFixedWindow(AssumeNoEviction(waitScripter{cc, 1, DefaultE23("").WaitTimeout}), WindowConfig{Window: time.Hour, Limit: 1000})
+	require.NoError(t, err)
+	stall(func() { _, err = short.AllowNAt(ctx, id, at, 1) })
+	require.ErrorIs(t, err, ErrNotReplicated, "WAIT 1 50 gives up on a replica stalled 300 ms")
+	count, err := pc.HGet(ctx, key, "n").Int64()
+	require.NoError(t, err)
+	require.Equal(t, int64(21), count, "the decision WAIT gave up on is still on the primary")
 }

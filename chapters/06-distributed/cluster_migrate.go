@@ -3,6 +3,7 @@ package distributed
 import (
 	"context"
 	"fmt"
+	"math"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -16,8 +17,9 @@ import (
 // Limit, one explicit instant) while its slot, with Fillers more keys of the
 // same tag, moves to another primary in batches of Batch keys. The slot is
 // held MIGRATING for Hold before the keys move and for Hold after, so that
-// requests meet each state; traffic stops once the slot has moved and
-// Requests were sent.
+// requests meet each state; traffic stops once the slot has moved, Requests
+// were sent, and StartAt more went after the move (so that the client meets
+// MOVED however long the move took).
 type MigrationConfig struct {
 	Prefix   string        `json:"-"`
 	Limit    int           `json:"limit"`
@@ -117,7 +119,9 @@ func RunMigration(ctx context.Context, cc *redis.ClusterClient, cfg MigrationCon
 		return res, err
 	}
 	at := time.UnixMilli(1_700_000_000_000)
-	var migrating, done atomic.Bool
+	var migrating atomic.Bool
+	var until atomic.Int64 // traffic stops after this many requests, set when the slot has moved
+	until.Store(math.MaxInt64)
 	started := make(chan struct{})
 	var startOnce sync.Once
 	var wg sync.WaitGroup
@@ -125,7 +129,7 @@ func RunMigration(ctx context.Context, cc *redis.ClusterClient, cfg MigrationCon
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for !done.Load() || res.sent() < int64(cfg.Requests) {
+			for res.sent() < until.Load() {
 				n := atomic.AddInt64(&res.Sent, 1)
 				if n >= int64(cfg.StartAt) {
 					startOnce.Do(func() { close(started) })
@@ -154,7 +158,7 @@ func RunMigration(ctx context.Context, cc *redis.ClusterClient, cfg MigrationCon
 	err = migrateSlot(ctx, top, src, dst, from, to, res.Slot, cfg, &res.Keys)
 	migrating.Store(false)
 	res.TookMs = time.Since(begin).Milliseconds()
-	done.Store(true)
+	until.Store(max(int64(cfg.Requests), res.sent()+int64(cfg.StartAt)))
 	wg.Wait()
 	if err != nil {
 		return res, err
