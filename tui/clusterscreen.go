@@ -17,8 +17,8 @@ import (
 	"github.com/charmbracelet/lipgloss/table"
 	"github.com/redis/go-redis/v9"
 
-	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
-	"github.com/ratelimit-course/ratelimit/internal/redistest"
+	"github.com/ratelimit-course/ratelimit/chapters/06-distributed/cluster"
+	"github.com/ratelimit-course/ratelimit/internal/redisproc"
 )
 
 // The cluster screen (chapter 06, part 3) runs the report of `tui cluster`
@@ -65,7 +65,7 @@ type (
 		what string
 	}
 	clusterE23 struct {
-		run     distributed.E23Run
+		run     cluster.FailoverRun
 		skipped string // E23 did not run, and why
 	}
 	clusterEnd struct{ err error } // nil: every part measured
@@ -90,7 +90,7 @@ type clusterRun struct {
 	once     sync.Once
 
 	mu      sync.Mutex
-	cl      *redistest.Cluster
+	cl      *redisproc.Cluster
 	stopped bool
 }
 
@@ -145,7 +145,7 @@ func (r *clusterRun) tryEmit(ev any) {
 
 // hold takes cl for teardown; false (and cl closed) if the run was stopped
 // while the cluster started.
-func (r *clusterRun) hold(cl *redistest.Cluster) bool {
+func (r *clusterRun) hold(cl *redisproc.Cluster) bool {
 	r.mu.Lock()
 	ok := !r.stopped
 	if ok {
@@ -192,7 +192,7 @@ func (r *clusterRun) stop() {
 // sent as it is measured.
 func runClusterParts(r *clusterRun) {
 	ctx := r.ctx
-	cl, err := redistest.OpenCluster(ctx)
+	cl, err := redisproc.OpenCluster(ctx)
 	if err != nil {
 		r.emit(clusterEnd{err})
 		return
@@ -209,45 +209,45 @@ func runClusterParts(r *clusterRun) {
 	r.emit(clusterEnd{err})
 }
 
-func clusterParts(ctx context.Context, r *clusterRun, cl *redistest.Cluster) error {
+func clusterParts(ctx context.Context, r *clusterRun, cl *redisproc.Cluster) error {
 	cc := redis.NewClusterClient(cl.Options())
 	defer cc.Close()
 	prefix := fmt.Sprintf("tui-%d-%d", os.Getpid(), time.Now().UnixNano())
-
-	r.emit(clusterStage{cpHotKey, "E22 the hot key"})
-	e22, err := distributed.RunE22Watch(ctx, cc, distributed.DefaultE22(prefix), func(p distributed.E22Progress) {
-		if p.Final {
-			r.emit(p) // a phase's own counts: never dropped
-		} else {
-			r.tryEmit(p)
-		}
-	})
-	if err != nil {
-		return fmt.Errorf("E22: %w", err)
+	var ctl cluster.NodeControl
+	if cl.Owned() {
+		ctl = cl
 	}
-	r.emit(e22)
-
-	if !cl.Owned() {
-		r.emit(clusterE23{skipped: "E23 kills a primary: it runs only on a cluster this screen starts (unset REDIS_CLUSTER_ADDRS)"})
-	} else {
-		for i, mit := range []string{distributed.MitigationNone, distributed.MitigationMinReplicas, distributed.MitigationWait} {
-			r.emit(clusterStage{cpFailover, fmt.Sprintf("E23 failover %d of 3 (%s): freeze the replica, kill the primary, promote", i+1, mit)})
-			run, err := distributed.RunE23(ctx, cc, cl, distributed.DefaultE23(prefix), mit)
-			if err != nil {
-				return fmt.Errorf("E23 (%s): %w", mit, err)
+	report := func(ev any) {
+		switch ev := ev.(type) {
+		case cluster.Stage:
+			r.emit(clusterStage{screenPart[ev.Part], ev.What})
+		case cluster.HotKeyProgress:
+			if ev.Final {
+				r.emit(ev) // a phase's own counts: never dropped
+			} else {
+				r.tryEmit(ev)
 			}
-			r.emit(clusterE23{run: run})
+		case cluster.Skipped:
+			r.emit(clusterE23{skipped: ev.Why})
+		case cluster.FailoverRun:
+			r.emit(clusterE23{run: ev})
+		default: // HashTagResult, HotKeyResult
+			r.emit(ev)
 		}
 	}
-
-	r.emit(clusterStage{cpHashTags, "E21 hash tags: 10000 identities"})
-	e21, err := distributed.RunE21(ctx, cc, prefix, 10000)
-	if err != nil {
-		return fmt.Errorf("E21: %w", err)
+	for _, e := range cluster.Experiments { // the parts this screen shows, in the one order
+		if _, shown := screenPart[e.Part]; !shown {
+			continue
+		}
+		if err := e.Run(ctx, cc, ctl, prefix, report); err != nil {
+			return err
+		}
 	}
-	r.emit(e21)
 	return nil
 }
+
+// screenPart is the screen's part of each experiment it shows.
+var screenPart = map[cluster.Part]int{cluster.PartHotKey: cpHotKey, cluster.PartFailover: cpFailover, cluster.PartHashTags: cpHashTags}
 
 type clusterModel struct {
 	th   *theme
@@ -265,12 +265,12 @@ type clusterModel struct {
 	stage string // what runs now
 	err   string
 
-	live    map[string]distributed.E22Progress // E22's latest report per phase
-	e22     *distributed.E22Result
-	e23cfg  distributed.E23Config
-	e23     []distributed.E23Run
+	live    map[string]cluster.HotKeyProgress // E22's latest report per phase
+	e22     *cluster.HotKeyResult
+	e23cfg  cluster.FailoverConfig
+	e23     []cluster.FailoverRun
 	e23Skip string
-	e21     *distributed.E21Result
+	e21     *cluster.HashTagResult
 
 	part    int  // the part shown
 	follow  bool // the shown part follows the run until the learner picks one
@@ -304,8 +304,8 @@ func (m clusterModel) start() (clusterModel, tea.Cmd) {
 	w, h, th, hp, spin, work := m.w, m.h, m.th, m.help, m.spin, m.work
 	m = clusterModel{th: th, w: w, h: h, help: hp, spin: spin, work: work}
 	m.run, m.state, m.follow = newClusterRun(), csRunning, true
-	m.live = map[string]distributed.E22Progress{}
-	m.e23cfg = distributed.DefaultE23("")
+	m.live = map[string]cluster.HotKeyProgress{}
+	m.e23cfg = cluster.DefaultFailover("")
 	m.stage = "starting a Redis Cluster: 3 primaries + 3 replicas from redis-server"
 	m.began = time.Now()
 	return m, tea.Batch(m.run.begin(m.work), m.run.listen(), m.spin.Tick)
@@ -368,13 +368,13 @@ func (m clusterModel) apply(ev any) clusterModel {
 		if m.follow {
 			m.part = ev.part
 		}
-	case distributed.E22Progress:
+	case cluster.HotKeyProgress:
 		m.live[ev.Phase] = ev
 		m.stage = "E22 the hot key: " + e22PhaseText[ev.Phase]
-		if ev.Final && ev.Phase == distributed.E22PhasePrefetch {
+		if ev.Final && ev.Phase == cluster.PhasePrefetch {
 			m.stage = "E22 the hot key: the split key"
 		}
-	case distributed.E22Result:
+	case cluster.HotKeyResult:
 		m.e22 = &ev
 	case clusterE23:
 		if ev.skipped != "" {
@@ -382,11 +382,11 @@ func (m clusterModel) apply(ev any) clusterModel {
 		} else {
 			m.e23 = append(m.e23, ev.run)
 		}
-	case distributed.E21Result:
+	case cluster.HashTagResult:
 		m.e21 = &ev
 	case clusterEnd:
 		switch {
-		case errors.Is(ev.err, redistest.ErrNoRedisServer):
+		case errors.Is(ev.err, redisproc.ErrNoCluster):
 			m.state = csNoServer
 		case ev.err != nil:
 			m.state, m.err = csFailed, ev.err.Error()
@@ -398,9 +398,9 @@ func (m clusterModel) apply(ev any) clusterModel {
 }
 
 var e22PhaseText = map[string]string{
-	distributed.E22PhaseMixed:    "mixed traffic, one identity sends 80%",
-	distributed.E22PhaseCentral:  "the hot identity alone, a script call each",
-	distributed.E22PhasePrefetch: "the hot identity alone, through prefetch",
+	cluster.PhaseMixed:    "mixed traffic, one identity sends 80%",
+	cluster.PhaseCentral:  "the hot identity alone, a script call each",
+	cluster.PhasePrefetch: "the hot identity alone, through prefetch",
 }
 
 func (m clusterModel) wantsEsc() bool  { return false }
@@ -468,19 +468,18 @@ func (m clusterModel) partDone(i int) bool {
 	case cpHotKey:
 		return m.e22 != nil
 	case cpFailover:
-		return m.e23Skip != "" || len(m.e23) == 3
+		return m.e23Skip != "" || len(m.e23) == len(cluster.Mitigations)
 	}
 	return m.e21 != nil
 }
 
 func (m clusterModel) partRunning(i int) bool {
-	switch i {
-	case cpHotKey:
-		return m.e22 == nil
-	case cpFailover:
-		return m.e22 != nil && !m.partDone(cpFailover)
+	for _, e := range cluster.Experiments { // the first part not done, in the order they run
+		if p, shown := screenPart[e.Part]; shown && !m.partDone(p) {
+			return p == i
+		}
 	}
-	return m.partDone(cpFailover) && m.e21 == nil
+	return false
 }
 
 // barWidth is the width of a full bar at the screen's width.
@@ -514,15 +513,15 @@ func (m clusterModel) pending(what string) []string {
 // hot identity alone with and without prefetch, and the split key.
 func (m clusterModel) hotKey() []string {
 	th, bw := m.th, m.barWidth()
-	c := distributed.DefaultE22("")
+	c := cluster.DefaultHotKey("")
 	if m.e22 != nil {
 		c = m.e22.Config
 	}
 	out := wrapRows(th, stHeading, fmt.Sprintf("E22 the hot key: %d requests, %d%% from one identity, limit %d per window",
 		c.Requests, c.HotPercent, c.Limit), m.w, 2)
-	mixed, seen := m.live[distributed.E22PhaseMixed]
+	mixed, seen := m.live[cluster.PhaseMixed]
 	if m.e22 != nil {
-		mixed = distributed.E22Progress{Phase: distributed.E22PhaseMixed, Calls: m.e22.Mixed, Hot: m.e22.HotPrimary, Final: true}
+		mixed = cluster.HotKeyProgress{Phase: cluster.PhaseMixed, Calls: m.e22.Mixed, Hot: m.e22.HotPrimary, Final: true}
 		seen = true
 	}
 	if !seen {
@@ -541,10 +540,10 @@ func (m clusterModel) hotKey() []string {
 	out = append(out, "", th.paint(stLabel, fmt.Sprintf("the hot identity alone, %d requests: script calls on its primary", hotN)))
 	rows := []struct {
 		label, phase string
-		result       func(distributed.E22Result) int64
+		result       func(cluster.HotKeyResult) int64
 	}{
-		{"a call each", distributed.E22PhaseCentral, func(r distributed.E22Result) int64 { return r.HotCentral }},
-		{fmt.Sprintf("prefetch, batch %d", c.Batch), distributed.E22PhasePrefetch, func(r distributed.E22Result) int64 { return r.HotBorrow }},
+		{"a call each", cluster.PhaseCentral, func(r cluster.HotKeyResult) int64 { return r.HotCentral }},
+		{fmt.Sprintf("prefetch, batch %d", c.Batch), cluster.PhasePrefetch, func(r cluster.HotKeyResult) int64 { return r.HotBorrow }},
 	}
 	for i, r := range rows {
 		p, ok := m.live[r.phase]
@@ -584,7 +583,7 @@ func (m clusterModel) hotKey() []string {
 	return out
 }
 
-func phaseNote(p distributed.E22Progress) string {
+func phaseNote(p cluster.HotKeyProgress) string {
 	if p.Final {
 		return ", mixed traffic"
 	}
@@ -601,7 +600,7 @@ const (
 )
 
 var e23Labels = map[string]string{
-	distributed.MitigationNone: "none", distributed.MitigationMinReplicas: "min-replicas", distributed.MitigationWait: "WAIT",
+	cluster.MitigationNone: "none", cluster.MitigationMinReplicas: "min-replicas", cluster.MitigationWait: "WAIT",
 }
 
 // failover is E23: one timeline per run (what the window admitted, in time
@@ -624,7 +623,7 @@ func (m clusterModel) failover() []string {
 	}
 	bw := m.barWidth()
 	out = append(out, "", th.paint(stLabel, "what the window admitted, in time order"))
-	for _, mit := range []string{distributed.MitigationNone, distributed.MitigationMinReplicas, distributed.MitigationWait} {
+	for _, mit := range []string{cluster.MitigationNone, cluster.MitigationMinReplicas, cluster.MitigationWait} {
 		label := fmt.Sprintf("  %-13s", e23Labels[mit])
 		r, ok := e23Run(m.e23, mit)
 		if !ok {
@@ -642,10 +641,10 @@ func (m clusterModel) failover() []string {
 	out = append(out, m.e23Table()...)
 	for _, r := range m.e23 {
 		switch r.Mitigation {
-		case distributed.MitigationMinReplicas:
+		case cluster.MitigationMinReplicas:
 			out = append(out, wrapRows(th, stDim, fmt.Sprintf("min-replicas-to-write 1, max lag %d s: writes refused from %d ms into the freeze "+
 				"(%.0f ms each); the new primary, replica-less, refused for %d ms", c.MaxLag, r.FirstRefuse, r.RefuseMs, r.NoReplicaMs), w, 2)...)
-		case distributed.MitigationWait:
+		case cluster.MitigationWait:
 			out = append(out, wrapRows(th, stDim, fmt.Sprintf("WAIT 1 %v per decision: p50 %d → %d µs, p99 %d → %d µs with a healthy replica; "+
 				"frozen, each decision waited %.0f ms and was refused", c.WaitTimeout, r.PlainP50, r.WaitP50, r.PlainP99, r.WaitP99, r.RefuseMs), w, 2)...)
 		}
@@ -653,19 +652,19 @@ func (m clusterModel) failover() []string {
 	return out
 }
 
-func e23Run(runs []distributed.E23Run, mit string) (distributed.E23Run, bool) {
+func e23Run(runs []cluster.FailoverRun, mit string) (cluster.FailoverRun, bool) {
 	for _, r := range runs {
 		if r.Mitigation == mit {
 			return r, true
 		}
 	}
-	return distributed.E23Run{}, false
+	return cluster.FailoverRun{}, false
 }
 
 // e23Timeline draws one run at scale cells per request: before █, while frozen
 // ▓, ✗ where requests were refused, ┃ the failover, after ░, and │ where the
 // window's count reaches the limit (what is right of it is over-admitted).
-func e23Timeline(th *theme, r distributed.E23Run, limit int, scale float64) string {
+func e23Timeline(th *theme, r cluster.FailoverRun, limit int, scale float64) string {
 	var b strings.Builder
 	done, cells := 0, 0 // requests drawn, columns they take
 	run := func(n int, g rune, st styleID) {
@@ -698,16 +697,16 @@ func e23Timeline(th *theme, r distributed.E23Run, limit int, scale float64) stri
 	return b.String()
 }
 
-// e23Table is the three runs side by side, every figure a field of E23Run.
+// e23Table is the three runs side by side, every figure a field of cluster.FailoverRun.
 func (m clusterModel) e23Table() []string {
 	th := m.th
 	var rows [][]string
 	for _, r := range m.e23 {
 		cost := "—"
 		switch r.Mitigation {
-		case distributed.MitigationMinReplicas:
+		case cluster.MitigationMinReplicas:
 			cost = fmt.Sprintf("refusal %.0f ms", r.RefuseMs)
-		case distributed.MitigationWait:
+		case cluster.MitigationWait:
 			cost = fmt.Sprintf("p50 %d→%d µs", r.PlainP50, r.WaitP50)
 		}
 		rows = append(rows, []string{r.Mitigation, fmt.Sprint(r.Before), fmt.Sprint(r.LagAdmitted), fmt.Sprint(r.Forgotten),

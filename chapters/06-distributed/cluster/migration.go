@@ -1,4 +1,4 @@
-package distributed
+package cluster
 
 import (
 	"context"
@@ -10,6 +10,9 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
+	"github.com/ratelimit-course/ratelimit/internal/redisproc"
 )
 
 // MigrationConfig is a slot migration under traffic: Workers goroutines
@@ -64,7 +67,7 @@ type MigrationResult struct {
 // options, which counts the MOVED replies its nodes return.
 func RunMigration(ctx context.Context, cc *redis.ClusterClient, cfg MigrationConfig) (MigrationResult, error) {
 	res := MigrationResult{Config: cfg, ID: cfg.Prefix + "-moving"}
-	if err := checkID(res.ID); err != nil {
+	if err := checkPrefix(res.ID); err != nil {
 		return res, err
 	}
 	opt := *cc.Options()
@@ -72,19 +75,16 @@ func RunMigration(ctx context.Context, cc *redis.ClusterClient, cfg MigrationCon
 	defer client.Close()
 	var moved atomic.Int64
 	client.OnNewNode(func(rdb *redis.Client) { rdb.AddHook(movedCounter{&moved}) })
-	if err := loadScripts(ctx, client); err != nil {
-		return res, err
-	}
-	top, err := readTopologyAny(ctx, client)
+	top, err := topology(ctx, client)
 	if err != nil {
 		return res, err
 	}
-	res.Slot = KeySlot(Key(res.ID, "fw"))
+	res.Slot = KeySlot(distributed.Key(res.ID, "fw"))
 	from, ok := top.Owner(res.Slot)
 	if !ok {
 		return res, fmt.Errorf("slot %d has no primary", res.Slot)
 	}
-	var to ClusterNode
+	var to redisproc.Node
 	for _, p := range top.Primaries() {
 		if p.ID != from.ID {
 			to = p
@@ -92,13 +92,13 @@ func RunMigration(ctx context.Context, cc *redis.ClusterClient, cfg MigrationCon
 		}
 	}
 	res.From, res.To = from.Addr, to.Addr
-	nodes := nodeClients(from.Addr, to.Addr)
-	defer closeAll(nodes)
+	nodes := redisproc.NodeClients(from.Addr, to.Addr)
+	defer redisproc.CloseAll(nodes)
 	src, dst := nodes[from.Addr], nodes[to.Addr]
 
 	pipe := client.Pipeline()
 	for i := 0; i < cfg.Fillers; i++ {
-		pipe.Set(ctx, Key(res.ID, fmt.Sprintf("filler:%d", i)), i, 10*time.Minute)
+		pipe.Set(ctx, distributed.Key(res.ID, fmt.Sprintf("filler:%d", i)), i, 10*time.Minute)
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
 		return res, err
@@ -109,13 +109,16 @@ func RunMigration(ctx context.Context, cc *redis.ClusterClient, cfg MigrationCon
 		}
 	}
 
-	w := WindowConfig{Window: time.Hour, Limit: cfg.Limit}
-	fw, err := NewFixedWindow(client, w)
+	w := distributed.WindowConfig{Window: time.Hour, Limit: cfg.Limit}
+	fw, err := distributed.NewFixedWindow(client, w)
 	if err != nil {
 		return res, err
 	}
-	log, err := NewSlidingLog(client, w)
+	log, err := distributed.NewSlidingLog(client, w)
 	if err != nil {
+		return res, err
+	}
+	if err := warm(ctx, client, top, cfg.Prefix, false, fw, log); err != nil {
 		return res, err
 	}
 	at := time.UnixMilli(1_700_000_000_000)
@@ -164,14 +167,14 @@ func RunMigration(ctx context.Context, cc *redis.ClusterClient, cfg MigrationCon
 		return res, err
 	}
 
-	if res.CountOnTo, err = dst.HGet(ctx, Key(res.ID, "fw"), "n").Int64(); err != nil {
+	if res.CountOnTo, err = dst.HGet(ctx, distributed.Key(res.ID, "fw"), "n").Int64(); err != nil {
 		return res, fmt.Errorf("count on the target: %w", err)
 	}
 	info, err := dst.Info(ctx, "commandstats").Result()
 	if err != nil {
 		return res, err
 	}
-	res.Asking = statCount(info, "cmdstat_asking", "calls")
+	res.Asking = redisproc.StatCount(info, "cmdstat_asking", "calls")
 	res.Moved = moved.Load()
 	return res, nil
 }
@@ -180,7 +183,7 @@ func (r *MigrationResult) sent() int64 { return atomic.LoadInt64(&r.Sent) }
 
 // migrateSlot moves slot from one primary to another and tells every
 // primary; keys counts the keys moved.
-func migrateSlot(ctx context.Context, top Topology, src, dst *redis.Client, from, to ClusterNode, slot int, cfg MigrationConfig, keys *int) error {
+func migrateSlot(ctx context.Context, top redisproc.Topology, src, dst *redis.Client, from, to redisproc.Node, slot int, cfg MigrationConfig, keys *int) error {
 	if err := dst.Do(ctx, "CLUSTER", "SETSLOT", slot, "IMPORTING", from.ID).Err(); err != nil {
 		return fmt.Errorf("SETSLOT IMPORTING: %w", err)
 	}
@@ -216,7 +219,7 @@ func migrateSlot(ctx context.Context, top Topology, src, dst *redis.Client, from
 			order = append(order, others[p.Addr])
 		}
 	}
-	defer closeAll(others)
+	defer redisproc.CloseAll(others)
 	for _, c := range order {
 		if err := c.Do(ctx, "CLUSTER", "SETSLOT", slot, "NODE", to.ID).Err(); err != nil {
 			return fmt.Errorf("SETSLOT NODE on %s: %w", c.Options().Addr, err)

@@ -1,6 +1,6 @@
 //go:build !exercise06
 
-package distributed
+package cluster
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/ratelimit-course/ratelimit/internal/redisproc"
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
 )
 
@@ -19,11 +20,11 @@ import (
 // count per request sent.
 func TestClusterSlotMigration(t *testing.T) {
 	c := redistest.NewCluster(t)
-	cc := c.Client(t)
-	ctx := context.Background()
-	cfg := DefaultMigration(redistest.ID(t))
-	res, err := RunMigration(ctx, cc, cfg)
-	require.NoError(t, err)
+	results := reported[MigrationResult](runPart(t, c, PartMigration))
+	require.Len(t, results, 1)
+	res := results[0]
+	cfg := res.Config
+	require.Equal(t, DefaultMigration(cfg.Prefix), cfg)
 	t.Logf("%+v", res)
 	require.Zero(t, res.Errors, "decisions that failed during the migration")
 	require.Equal(t, cfg.Fillers+2, res.Keys, "fillers plus the two limiter keys moved")
@@ -34,7 +35,7 @@ func TestClusterSlotMigration(t *testing.T) {
 	require.Equal(t, res.Sent, res.CountOnTo, "every request counted once, on the new owner")
 	require.Positive(t, res.Asking, "the client followed ASK")
 	require.Positive(t, res.Moved, "the client followed MOVED")
-	top, err := ReadTopology(ctx, res.To)
+	top, err := redisproc.ReadTopology(context.Background(), res.To)
 	require.NoError(t, err)
 	owner, _ := top.Owner(res.Slot)
 	require.Equal(t, res.To, owner.Addr)

@@ -1,6 +1,6 @@
 //go:build linux && !exercise06
 
-package distributed
+package cluster
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
+	"github.com/ratelimit-course/ratelimit/internal/redisproc"
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
 )
 
@@ -24,13 +26,11 @@ func TestE23_FailoverLosesCounts(t *testing.T) {
 	if !c.Owned() {
 		t.Skip("REDIS_CLUSTER_ADDRS: E23 kills a primary, so it runs only on a cluster of its own")
 	}
-	cc := c.Client(t)
-	ctx := context.Background()
-	cfg := DefaultE23(redistest.ID(t))
-	runs := map[string]E23Run{}
-	for _, m := range []string{MitigationNone, MitigationMinReplicas, MitigationWait} {
-		run, err := RunE23(ctx, cc, c, cfg, m)
-		require.NoError(t, err, m)
+	cfg := DefaultFailover("")
+	runs := map[string]FailoverRun{}
+	for i, run := range reported[FailoverRun](runPart(t, c, PartFailover)) {
+		m := run.Mitigation
+		require.Equal(t, Mitigations[i], m)
 		t.Logf("%+v", run)
 		runs[m] = run
 		// Whatever the mitigation: the old primary counted every request
@@ -43,6 +43,7 @@ func TestE23_FailoverLosesCounts(t *testing.T) {
 		require.GreaterOrEqual(t, run.Forgotten, int64(0), m)
 	}
 
+	require.Len(t, runs, len(Mitigations))
 	none := runs[MitigationNone]
 	require.Zero(t, none.LagRefused, "as shipped the primary accepts every write")
 	require.Equal(t, int64(cfg.Before+none.LagAdmitted), none.OldCount)
@@ -92,17 +93,17 @@ func TestE23_PreFreezeRequestsSurviveReplicaLag(t *testing.T) {
 	cc := c.Client(t)
 	ctx := context.Background()
 	id := redistest.ID(t)
-	key := Key(id, "fw")
-	top, err := readTopologyAny(ctx, cc)
+	key := distributed.Key(id, "fw")
+	top, err := topology(ctx, cc)
 	require.NoError(t, err)
 	p, ok := top.Owner(KeySlot(key))
 	require.True(t, ok)
 	r, ok := top.ReplicaOf(p.ID)
 	require.True(t, ok)
-	nodes := nodeClients(p.Addr)
-	defer closeAll(nodes)
+	nodes := redisproc.NodeClients(p.Addr)
+	defer redisproc.CloseAll(nodes)
 	pc := nodes[p.Addr]
-	ack, err := measureAck(ctx, pc, Key(id, "ack"))
+	ack, err := redisproc.AckTime(ctx, pc, distributed.Key(id, "ack"), ackRounds)
 	require.NoError(t, err)
 	t.Logf("slowest acknowledgement of the healthy replica: %v; healthy WAIT timeout %v", ack, HealthyWait(ack))
 	require.GreaterOrEqual(t, HealthyWait(ack), time.Second)
@@ -116,14 +117,14 @@ func TestE23_PreFreezeRequestsSurviveReplicaLag(t *testing.T) {
 		<-done
 	}
 	at := time.UnixMilli(1_700_000_000_000)
-	healthy, err := NewFixedWindow(AssumeNoEviction(waitScripter{cc, 1, HealthyWait(ack)}), WindowConfig{Window: time.Hour, Limit: 1000})
+	healthy, err := distributed.NewFixedWindow(distributed.AssumeNoEviction(waitScripter{cc, 1, HealthyWait(ack)}), distributed.WindowConfig{Window: time.Hour, Limit: 1000})
 	require.NoError(t, err)
 	var n int
 	stall(func() { n, err = admitBeforeFreeze(ctx, healthy, id, at, 20) })
 	require.NoError(t, err, "a replica late by 300 ms still confirms the requests before the freeze")
 	require.Equal(t, 20, n)
 
-	short, err := NewFixedWindow(AssumeNoEviction(waitScripter{cc, 1, DefaultE23("").WaitTimeout}), WindowConfig{Window: time.Hour, Limit: 1000})
+	short, err := distributed.NewFixedWindow(distributed.AssumeNoEviction(waitScripter{cc, 1, DefaultFailover("").WaitTimeout}), distributed.WindowConfig{Window: time.Hour, Limit: 1000})
 	require.NoError(t, err)
 	stall(func() { _, err = short.AllowNAt(ctx, id, at, 1) })
 	require.ErrorIs(t, err, ErrNotReplicated, "WAIT 1 50 gives up on a replica stalled 300 ms")
