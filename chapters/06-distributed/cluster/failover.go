@@ -139,7 +139,14 @@ func RunFailover(ctx context.Context, cc *redis.ClusterClient, ctl NodeControl, 
 	}
 	defer redisproc.ConfigSet(context.WithoutCancel(ctx), rc, "repl-timeout", "60", "min-replicas-to-write", "0")
 
-	var scripter, healthy redis.Scripter = cc, cc
+	// A limiter checks maxmemory-policy on its first decision, and that
+	// check reloads the client's slot map from any node: during the freeze
+	// it may ask the frozen replica and hang for seconds. So check once
+	// here, while every node answers.
+	if err := distributed.CheckNoEviction(ctx, cc); err != nil {
+		return run, err
+	}
+	var scripter, healthy redis.Scripter = distributed.AssumeNoEviction(cc), distributed.AssumeNoEviction(cc)
 	if mitigation == MitigationWait {
 		if scripter, err = WaitForReplicas(ctx, cc, 1, cfg.WaitTimeout); err != nil {
 			return run, err

@@ -46,6 +46,9 @@ func TestE23_FailoverLosesCounts(t *testing.T) {
 	require.Len(t, runs, len(Mitigations))
 	none := runs[MitigationNone]
 	require.Zero(t, none.LagRefused, "as shipped the primary accepts every write")
+	// One request per tick while frozen: no decision waited on the frozen
+	// replica (a limiter's first-decision check once did, for seconds).
+	require.GreaterOrEqual(t, none.LagSent, int(cfg.Lag/cfg.Every)*3/4)
 	require.Equal(t, int64(cfg.Before+none.LagAdmitted), none.OldCount)
 	require.Positive(t, none.Forgotten, "the writes after the primary dropped its frozen replica are lost")
 	require.Equal(t, int(none.Forgotten), none.OverAdmitted, "each forgotten admission is admitted again")

@@ -21,8 +21,8 @@ import (
 // same tag, moves to another primary in batches of Batch keys. The slot is
 // held MIGRATING for Hold before the keys move and for Hold after, so that
 // requests meet each state; traffic stops once the slot has moved, Requests
-// were sent, and StartAt more went after the move (so that the client meets
-// MOVED however long the move took).
+// were sent, and StartAt more went after the move (so that requests reach
+// the new owner however long the move took).
 type MigrationConfig struct {
 	Prefix   string        `json:"-"`
 	Limit    int           `json:"limit"`

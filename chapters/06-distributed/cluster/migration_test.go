@@ -14,7 +14,8 @@ import (
 
 // TestClusterSlotMigration moves the slot of an identity under traffic from
 // eight goroutines to another primary. No decision fails: the client
-// follows ASK while the slot is half moved and MOVED once it has moved. The
+// follows ASK while the slot is half moved, and MOVED or its own reloaded
+// slot map once it has moved. The
 // limit holds exactly (1,000 of more than 2,500, for the fixed window and
 // the sliding log) and the count arrives whole: the new owner holds one
 // count per request sent.
@@ -34,7 +35,12 @@ func TestClusterSlotMigration(t *testing.T) {
 	require.Equal(t, int64(cfg.Limit), res.AdmittedLog)
 	require.Equal(t, res.Sent, res.CountOnTo, "every request counted once, on the new owner")
 	require.Positive(t, res.Asking, "the client followed ASK")
-	require.Positive(t, res.Moved, "the client followed MOVED")
+	// MOVED is logged, not asserted: every ASK also makes go-redis reload
+	// its slot map in the background, and a reload that lands after the
+	// move routes the slot to its new owner before any MOVED (0 in one of
+	// ten runs on a loaded machine). CountOnTo = Sent above is what shows
+	// that every request after the move reached the new owner.
+	t.Logf("MOVED followed %d times, ASK %d times", res.Moved, res.Asking)
 	top, err := redisproc.ReadTopology(context.Background(), res.To)
 	require.NoError(t, err)
 	owner, _ := top.Owner(res.Slot)
