@@ -187,9 +187,10 @@ func (r *clusterRun) stop() {
 	r.release()
 }
 
-// runClusterParts is the real run: a cluster from OpenCluster, then E22,
-// E23 (on a cluster it started: it kills a primary) and E21, each result
-// sent as it is measured.
+// runClusterParts is the real run: a cluster from OpenCluster, then the
+// parts this screen shows in cluster.Experiments' order (E23 only on a
+// cluster it started: it kills a primary), each result sent as it is
+// measured.
 func runClusterParts(r *clusterRun) {
 	ctx := r.ctx
 	cl, err := redisproc.OpenCluster(ctx)
