@@ -57,7 +57,11 @@ func TestE23_FailoverLosesCounts(t *testing.T) {
 	mr := runs[MitigationMinReplicas]
 	require.Positive(t, mr.LagRefused, "the primary refuses writes once its replica lags")
 	require.Greater(t, mr.FirstRefuse, int64(0))
-	require.LessOrEqual(t, mr.FirstRefuse, int64((cfg.MaxLag+2)*1000), "refusals start within max-lag plus the 1 s cron")
+	// The lag is whole seconds since the replica's last once-a-second
+	// acknowledgement, checked by a once-a-second cron: refusals start 1 to
+	// 3 s after the freeze, plus up to a second a loaded machine may delay
+	// that cron.
+	require.LessOrEqual(t, mr.FirstRefuse, int64((cfg.MaxLag+3)*1000), "refusals start within max-lag plus the 1 s cron")
 	require.Equal(t, int(mr.Forgotten), mr.OverAdmitted)
 	require.Less(t, mr.OverAdmitted, none.OverAdmitted)
 	require.Positive(t, mr.AfterRefused, "a new primary without a replica refuses every write")
