@@ -35,10 +35,12 @@ type Cluster struct {
 	How   string   // which path gave it, for logs
 	Addrs []string // every node at the start, as seeds for a ClusterClient
 
-	path  string
-	dir   string
-	mu    sync.Mutex
-	nodes map[string]*clusterNode // by address; nil when not owned
+	path   string
+	dir    string
+	owned  bool // set once, before the cluster is handed out
+	mu     sync.Mutex
+	closed bool
+	nodes  map[string]*clusterNode // by address; nil when not owned
 }
 
 type clusterNode struct {
@@ -49,7 +51,7 @@ type clusterNode struct {
 
 // Owned reports whether this package started the cluster's processes (and
 // so may pause, kill and restart them).
-func (c *Cluster) Owned() bool { return c.nodes != nil }
+func (c *Cluster) Owned() bool { return c.owned }
 
 // Options returns ClusterClient options seeded with every node.
 func (c *Cluster) Options() *redis.ClusterOptions {
@@ -89,27 +91,44 @@ func OpenCluster(ctx context.Context) (*Cluster, error) {
 	return nil, lastErr
 }
 
-// Close kills every process of an owned cluster and removes its files.
+// Close kills every process of an owned cluster and removes its files. It
+// may run while another goroutine still uses the cluster: the controls
+// then return an error.
 func (c *Cluster) Close() error {
-	if c.nodes == nil {
+	if !c.owned {
 		return nil
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.closed {
+		return nil
+	}
+	c.closed = true
 	for _, n := range c.nodes {
 		if n.p != nil {
 			n.p.Kill()
 			n.p = nil
 		}
 	}
-	c.nodes = map[string]*clusterNode{}
 	return os.RemoveAll(c.dir)
+}
+
+// notOurs is the error of a control on a cluster this package did not
+// start, or one already closed; the caller holds c.mu.
+func (c *Cluster) notOurs() error {
+	switch {
+	case !c.owned:
+		return fmt.Errorf("redisproc: cluster from %s: its processes are not ours to control", c.How)
+	case c.closed:
+		return errors.New("redisproc: the cluster is closed")
+	}
+	return nil
 }
 
 // running returns the process of the node at addr; the caller holds c.mu.
 func (c *Cluster) running(addr string) (*Proc, error) {
-	if c.nodes == nil {
-		return nil, fmt.Errorf("redisproc: cluster from %s: its processes are not ours to control", c.How)
+	if err := c.notOurs(); err != nil {
+		return nil, err
 	}
 	n, ok := c.nodes[addr]
 	if !ok {
@@ -153,8 +172,8 @@ func (c *Cluster) Kill(addr string) error {
 func (c *Cluster) Restart(addr string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.nodes == nil {
-		return fmt.Errorf("redisproc: cluster from %s: its processes are not ours to control", c.How)
+	if err := c.notOurs(); err != nil {
+		return err
 	}
 	n, ok := c.nodes[addr]
 	if !ok || n.p != nil {
@@ -176,7 +195,7 @@ func startCluster(ctx context.Context, path string) (c *Cluster, err error) {
 	if err != nil {
 		return nil, err
 	}
-	c = &Cluster{How: "redis-server cluster " + path, path: path, dir: dir, nodes: map[string]*clusterNode{}}
+	c = &Cluster{How: "redis-server cluster " + path, path: path, dir: dir, owned: true, nodes: map[string]*clusterNode{}}
 	started := c // the returns below set c to nil before this runs
 	defer func() {
 		if err != nil {
