@@ -166,7 +166,10 @@ func Takeover(ctx context.Context, cc *redis.ClusterClient, rc *redis.Client, de
 	}); err != nil {
 		return err
 	}
-	return Poll(ctx, 10*time.Second, "the client to route the slot to the new primary", func() (bool, error) {
+	// The client reloads its slot map in the background from a node it
+	// picks at random, the dead one among them; on a loaded machine that
+	// once took more than 10 s.
+	return Poll(ctx, 30*time.Second, "the client to route the slot to the new primary", func() (bool, error) {
 		cc.ReloadState(ctx)
 		n, err := cc.MasterForKey(ctx, key)
 		return err == nil && n.Options().Addr == raddr, nil
