@@ -51,7 +51,7 @@ exercise:
 ifeq ($(and $(filter 1,$(words $(CH))),$(filter $(EXERCISES),$(CHN))),)
 	$(error make exercise: no exercise for CH=$(CH): accepted CH=02, 03, 04 or 06 (2, 3, 4 and 6 work too))
 endif
-	$(GO) test -count=1 -tags $(if $(filter 06,$(CHN)),exercise06,exercise) ./chapters/$(CHN)-*/
+	REQUIRE_REDIS=1 $(GO) test -count=1 -tags $(if $(filter 06,$(CHN)),exercise06,exercise) ./chapters/$(CHN)-*/
 
 fmt:
 	gofmt -w chapters tui internal core

@@ -92,7 +92,13 @@ func TestClusterNodeLifecycle(t *testing.T) {
 		if err := step.do(replica); err != nil {
 			t.Fatalf("%s: %v", step.name, err)
 		}
-		if got := answers(); got != step.want {
+		// A node back from SIGSTOP or a restart may take a moment to be
+		// scheduled on a loaded machine: "answers" is waited for, up to 5 s.
+		got := answers()
+		for deadline := time.Now().Add(5 * time.Second); step.want && !got && time.Now().Before(deadline); got = answers() {
+			time.Sleep(50 * time.Millisecond)
+		}
+		if got != step.want {
 			t.Fatalf("%s: answers PING = %v, want %v", step.name, got, step.want)
 		}
 	}

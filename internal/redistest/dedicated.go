@@ -5,14 +5,14 @@ package redistest
 import (
 	"context"
 	"os"
-	"os/exec"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/moby/moby/client"
 	"github.com/testcontainers/testcontainers-go"
+
+	"github.com/ratelimit-course/ratelimit/internal/redisproc"
 )
 
 // Dedicated is a Redis of one test's own, for tests that pause, kill or
@@ -60,7 +60,7 @@ func (d *Dedicated) Restart() error { return d.restart() }
 func StartDedicated(t testing.TB) *Dedicated {
 	t.Helper()
 	image := os.Getenv("REDIS_IMAGE")
-	path, lookErr := exec.LookPath("redis-server")
+	path, lookErr := redisproc.LookPath()
 	if image != "" || lookErr != nil {
 		explicit := image != ""
 		if !explicit {
@@ -71,7 +71,7 @@ func StartDedicated(t testing.TB) *Dedicated {
 			return d
 		}
 		if explicit || os.Getenv("REQUIRE_REDIS") == "1" {
-			t.Fatalf("redistest: dedicated container from %s: %v%s", image, err, hostHint())
+			t.Fatalf("redistest: dedicated container: %s", containerFailure(image, explicit, err))
 		}
 		if lookErr != nil {
 			t.Skipf("%s (container: %v)", How, firstLine(err))
@@ -87,35 +87,26 @@ func StartDedicated(t testing.TB) *Dedicated {
 func dedicatedProcess(t testing.TB, path string) (*Dedicated, error) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	port, err := freePort()
+	port, err := redisproc.FreePort()
 	if err != nil {
 		return nil, err
 	}
-	p, err := spawn(ctx, path, port, dir)
+	p, err := redisproc.Spawn(ctx, path, port, dir)
 	if err != nil {
 		return nil, err
 	}
-	d := &Dedicated{How: "redis-server process " + path, addr: p.addr}
+	d := &Dedicated{How: "redis-server process " + path, addr: p.Addr}
 	var mu sync.Mutex // guards p across Restart
-	signal := func(s syscall.Signal) error {
+	current := func() *redisproc.Proc {
 		mu.Lock()
 		defer mu.Unlock()
-		return p.cmd.Process.Signal(s)
+		return p
 	}
-	d.pause = func() error { return signal(syscall.SIGSTOP) }
-	d.resume = func() error { return signal(syscall.SIGCONT) }
-	d.kill = func() error {
-		if err := signal(syscall.SIGKILL); err != nil {
-			return err
-		}
-		mu.Lock()
-		done := p.done
-		mu.Unlock()
-		<-done
-		return nil
-	}
+	d.pause = func() error { return current().Pause() }
+	d.resume = func() error { return current().Resume() }
+	d.kill = func() error { current().Kill(); return nil }
 	d.restart = func() error {
-		q, err := spawn(ctx, path, port, dir)
+		q, err := redisproc.Spawn(ctx, path, port, dir)
 		if err != nil {
 			return err
 		}
@@ -124,14 +115,7 @@ func dedicatedProcess(t testing.TB, path string) (*Dedicated, error) {
 		mu.Unlock()
 		return nil
 	}
-	t.Cleanup(func() {
-		_ = signal(syscall.SIGCONT)
-		_ = signal(syscall.SIGKILL)
-		mu.Lock()
-		done := p.done
-		mu.Unlock()
-		<-done
-	})
+	t.Cleanup(func() { current().Kill() })
 	return d, nil
 }
 

@@ -11,7 +11,10 @@
 //     persistence off and stopped when the tests end.
 //
 // With none of them the caller is skipped with one line saying how to get a
-// Redis; REQUIRE_REDIS=1 turns that skip into a failure.
+// Redis; REQUIRE_REDIS=1 turns that skip into a failure, and Main then stops
+// the binary before its tests with one line naming what was tried and what
+// failed. The processes themselves are internal/redisproc's; this package
+// adds the testing.TB helpers and the container path.
 //
 // A package that uses it declares
 //
@@ -25,13 +28,9 @@
 package redistest
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"net"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
@@ -42,8 +41,11 @@ import (
 	"github.com/moby/moby/client"
 	"github.com/redis/go-redis/v9"
 	"github.com/testcontainers/testcontainers-go"
+	tclog "github.com/testcontainers/testcontainers-go/log"
 	tcredis "github.com/testcontainers/testcontainers-go/modules/redis"
 	"github.com/testcontainers/testcontainers-go/wait"
+
+	"github.com/ratelimit-course/ratelimit/internal/redisproc"
 )
 
 // DefaultImage is the image used by the container path when REDIS_IMAGE is
@@ -52,7 +54,7 @@ const DefaultImage = "redis:7"
 
 // How tells the skipped test what would have given it a Redis.
 const How = "no Redis for this test: set REDIS_ADDR=host:port, start a Docker engine, " +
-	"or install redis-server (apt-get install redis-server); REQUIRE_REDIS=1 makes this a failure"
+	"or install redis-server (" + redisproc.InstallHint + "); REQUIRE_REDIS=1 makes this a failure"
 
 // serverArgs are the container's command: in memory only, and reachable from
 // outside the container, where the client comes in through the mapped port.
@@ -73,7 +75,17 @@ var (
 )
 
 // Main runs the tests of a package and then stops the Redis started for them.
+// With REQUIRE_REDIS=1 it finds the Redis first, and without one it prints
+// one line saying why and exits 1 before any test runs.
 func Main(m *testing.M) {
+	quiet()
+	if os.Getenv("REQUIRE_REDIS") == "1" {
+		once.Do(start)
+		if current == nil {
+			fmt.Fprintf(os.Stderr, "redistest: REQUIRE_REDIS=1 but no Redis: %v\n", failure)
+			os.Exit(1)
+		}
+	}
 	code := m.Run()
 	if err := Stop(); err != nil {
 		fmt.Fprintln(os.Stderr, "redistest: stop:", err)
@@ -82,6 +94,22 @@ func Main(m *testing.M) {
 		}
 	}
 	os.Exit(code)
+}
+
+// quiet keeps testcontainers' banner and progress lines and go-redis's
+// "failed to dial" retries off the test output: the error a test gets
+// says what failed.
+func quiet() {
+	tclog.SetDefault(tclog.NewNoopLogger())
+	redis.SetLogger(dropDials{})
+}
+
+type dropDials struct{}
+
+func (dropDials) Printf(_ context.Context, format string, v ...any) {
+	if s := fmt.Sprintf(format, v...); !strings.Contains(s, "failed to dial") {
+		fmt.Fprintln(os.Stderr, "redis:", s)
+	}
 }
 
 // Stop stops the server this binary started, if any. Main calls it; call it
@@ -142,22 +170,22 @@ func ID(t testing.TB) string {
 func start() {
 	ctx := context.Background()
 	if addr := os.Getenv("REDIS_ADDR"); addr != "" {
-		if err := ping(ctx, addr, 3*time.Second); err != nil {
+		if err := redisproc.Ping(ctx, addr, 3*time.Second); err != nil {
 			failure = fmt.Errorf("REDIS_ADDR=%s does not answer PING: %w", addr, err)
 			return
 		}
 		current = &server{addr: addr, how: "REDIS_ADDR"}
 		return
 	}
+	tried := []string{"REDIS_ADDR unset"}
 
 	image := os.Getenv("REDIS_IMAGE")
 	explicit := image != ""
 	if !explicit {
 		image = DefaultImage
 	}
-	var reasons []string
 	if err := dockerAnswers(ctx); err != nil {
-		reasons = append(reasons, "no Docker engine: "+firstLine(err))
+		tried = append(tried, "no Docker engine ("+firstLine(err)+")")
 	} else {
 		sweep(ctx)
 		s, err := startContainer(ctx, image)
@@ -165,28 +193,62 @@ func start() {
 			current = s
 			return
 		}
+		tried = append(tried, containerFailure(image, explicit, err))
 		if explicit {
 			// The image was chosen on purpose (CI builds one): a failure here
 			// is a real failure, not a reason to quietly use another path.
-			failure = fmt.Errorf("container from REDIS_IMAGE=%s: %w%s", image, err, hostHint())
+			if path, err := redisproc.LookPath(); err == nil {
+				tried = append(tried, path+" not tried: REDIS_IMAGE asks for a container")
+			} else {
+				tried = append(tried, err.Error())
+			}
+			failure = explain(tried)
 			return
 		}
-		reasons = append(reasons, fmt.Sprintf("container %s: %s", image, firstLine(err)))
 	}
 
-	path, err := exec.LookPath("redis-server")
+	path, err := redisproc.LookPath()
 	if err != nil {
-		reasons = append(reasons, "redis-server not on PATH")
-		failure = errors.New(strings.Join(reasons, "; "))
+		failure = explain(append(tried, err.Error()))
 		missing = true
 		return
 	}
-	s, err := startProcess(ctx, path)
+	s, err := redisproc.Start(ctx, path)
 	if err != nil {
 		failure = fmt.Errorf("%s: %w", path, err)
 		return
 	}
-	current = s
+	current = &server{addr: s.Addr, how: "redis-server " + path, stop: s.Close}
+}
+
+// explain joins what start tried, in order, into one line.
+func explain(tried []string) error { return fmt.Errorf("%s", strings.Join(tried, "; ")) }
+
+// containerFailure says in a few words why no container ran from image: not
+// there and not pullable (the usual offline case), or started and not
+// reachable (where the TESTCONTAINERS_HOST_OVERRIDE hint belongs).
+func containerFailure(image string, explicit bool, err error) string {
+	name := "image " + image
+	if explicit {
+		name = "REDIS_IMAGE=" + image
+	}
+	msg := firstLine(err)
+	for _, sign := range []string{"No such image", "pull access denied", "manifest unknown", "not found",
+		"registry", "no such host", "failed to resolve reference"} {
+		if strings.Contains(msg, sign) {
+			return fmt.Sprintf("%s not found locally and no registry to pull it from (%s)", name, lastCause(msg))
+		}
+	}
+	return fmt.Sprintf("container from %s: %s%s", name, msg, hostHint())
+}
+
+// lastCause keeps the innermost two causes of a chain "a: b: c: d".
+func lastCause(msg string) string {
+	parts := strings.Split(msg, ": ")
+	if len(parts) > 2 {
+		parts = parts[len(parts)-2:]
+	}
+	return strings.Join(parts, ": ")
 }
 
 // dockerAnswers asks the engine testcontainers would use for its info. The
@@ -250,7 +312,7 @@ func containerAddr(ctx context.Context, c *tcredis.RedisContainer) (string, erro
 	}
 	// Poll: after a restart the port may accept connections before Redis
 	// does, and the log line the start waited for is an old one.
-	return opt.Addr, waitReady(ctx, opt.Addr, nil)
+	return opt.Addr, redisproc.WaitReady(ctx, opt.Addr, nil)
 }
 
 func terminate(c *tcredis.RedisContainer) error {
@@ -316,122 +378,11 @@ func sweep(ctx context.Context) {
 	for _, c := range list.Items {
 		h, pid, ok := strings.Cut(c.Labels[ownerLabel], ":")
 		n, err := strconv.Atoi(pid)
-		if !ok || err != nil || h != host || alive(n) {
+		if !ok || err != nil || h != host || redisproc.Alive(n) {
 			continue
 		}
 		_, _ = dc.ContainerRemove(ctx, c.ID, client.ContainerRemoveOptions{Force: true})
 	}
-}
-
-func startProcess(ctx context.Context, path string) (*server, error) {
-	dir, err := os.MkdirTemp("", "redistest-")
-	if err != nil {
-		return nil, err
-	}
-	var lastErr error
-	for attempt := 0; attempt < 3; attempt++ { // another process may take the free port first
-		port, err := freePort()
-		if err != nil {
-			lastErr = err
-			continue
-		}
-		p, err := spawn(ctx, path, port, dir)
-		if err != nil {
-			lastErr = err
-			continue
-		}
-		stop := func() error {
-			defer os.RemoveAll(dir)
-			_ = p.cmd.Process.Signal(os.Interrupt)
-			select {
-			case <-p.done:
-				return nil
-			case <-time.After(10 * time.Second):
-				_ = p.cmd.Process.Kill()
-				<-p.done
-				return errors.New("redis-server ignored SIGINT; killed")
-			}
-		}
-		return &server{addr: p.addr, how: "redis-server " + path, stop: stop}, nil
-	}
-	os.RemoveAll(dir)
-	return nil, lastErr
-}
-
-// proc is a running redis-server; done is closed when it has exited.
-type proc struct {
-	cmd  *exec.Cmd
-	addr string
-	done chan struct{}
-}
-
-// spawn starts redis-server on a loopback port with persistence off (and
-// any extra settings) and waits until it answers PING. On error the process
-// is gone, and the error carries the server's last log line.
-func spawn(ctx context.Context, path string, port int, dir string, extra ...string) (*proc, error) {
-	// Loopback only: this process serves this machine's tests.
-	args := []string{"--port", strconv.Itoa(port), "--bind", "127.0.0.1",
-		"--save", "", "--appendonly", "no", "--dir", dir, "--daemonize", "no"}
-	cmd := exec.Command(path, append(args, extra...)...)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	setParentDeath(cmd)
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	p := &proc{cmd: cmd, addr: net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), done: make(chan struct{})}
-	go func() { _ = cmd.Wait(); close(p.done) }()
-	if err := waitReady(ctx, p.addr, p.done); err != nil {
-		_ = cmd.Process.Kill()
-		<-p.done
-		return nil, fmt.Errorf("%w: %s", err, lastLine(out.String()))
-	}
-	return p, nil
-}
-
-// waitReady polls PING until the server answers, exits (exited is closed;
-// nil for a container), or 10 s pass.
-func waitReady(ctx context.Context, addr string, exited <-chan struct{}) error {
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		select {
-		case <-exited:
-			return errors.New("redis-server exited")
-		case <-ctx.Done():
-			return ctx.Err()
-		default:
-		}
-		if ping(ctx, addr, 200*time.Millisecond) == nil {
-			return nil
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	return fmt.Errorf("%s did not answer PING within 10s", addr)
-}
-
-func ping(ctx context.Context, addr string, timeout time.Duration) error {
-	c := redis.NewClient(&redis.Options{Addr: addr, DialTimeout: timeout, MaxRetries: -1})
-	defer c.Close()
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	return c.Ping(ctx).Err()
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
-}
-
-func lastLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
-		s = s[i+1:]
-	}
-	return s
 }
 
 func firstLine(err error) string {

@@ -15,8 +15,9 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
-	"github.com/ratelimit-course/ratelimit/internal/redistest"
+	"github.com/ratelimit-course/ratelimit/chapters/06-distributed/cluster"
+	"github.com/ratelimit-course/ratelimit/internal/redisproc"
+	"github.com/ratelimit-course/ratelimit/tui/internal/text"
 )
 
 const clusterUsage = `usage: tui cluster [--json]
@@ -30,12 +31,12 @@ about 40 seconds; every process it started is stopped at the end.
 
 // clusterJSON is the shape of `cluster --json`.
 type clusterJSON struct {
-	Source     string                      `json:"source"`
-	E21        distributed.E21Result       `json:"e21"`
-	E22        distributed.E22Result       `json:"e22"`
-	E23        []distributed.E23Run        `json:"e23"`
-	E23Skipped string                      `json:"e23_skipped,omitempty"`
-	Migration  distributed.MigrationResult `json:"migration"`
+	Source     string                  `json:"source"`
+	E21        cluster.HashTagResult   `json:"e21"`
+	E22        cluster.HotKeyResult    `json:"e22"`
+	E23        []cluster.FailoverRun   `json:"e23"`
+	E23Skipped string                  `json:"e23_skipped,omitempty"`
+	Migration  cluster.MigrationResult `json:"migration"`
 }
 
 // runCluster is the headless chapter 06 part 3 report.
@@ -51,13 +52,13 @@ func runCluster(args []string, stdout, stderr io.Writer) int {
 	}
 	// The failover kills a primary on purpose: go-redis would log every
 	// refused dial to it on stderr.
-	redis.SetLogger(quietLogger{})
+	redisproc.QuietClientLogs()
 	// Ctrl-C stops the experiments, and the deferred Close below still
 	// kills the six processes and removes their files.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	cl, err := redistest.OpenCluster(ctx)
-	if errors.Is(err, redistest.ErrNoRedisServer) {
+	cl, err := redisproc.OpenCluster(ctx)
+	if errors.Is(err, redisproc.ErrNoCluster) {
 		fmt.Fprintf(stderr, "cluster: %v\n", err)
 		return 2
 	}
@@ -86,47 +87,41 @@ func runCluster(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// clusterReport runs every experiment on cl, handing each finished section
-// to show as it completes.
-func clusterReport(ctx context.Context, cl *redistest.Cluster, show func(func(io.Writer))) (clusterJSON, error) {
+// clusterReport runs every experiment on cl, in cluster.Experiments' order,
+// handing each finished section to show as it completes.
+func clusterReport(ctx context.Context, cl *redisproc.Cluster, show func(func(io.Writer))) (clusterJSON, error) {
 	rep := clusterJSON{Source: cl.How}
 	cc := redis.NewClusterClient(cl.Options())
 	defer cc.Close()
 	prefix := fmt.Sprintf("tui-%d-%d", os.Getpid(), time.Now().UnixNano())
 	show(func(w io.Writer) { fmt.Fprintf(w, "cluster: %s, %d nodes\n\n", cl.How, len(cl.Addrs)) })
-
-	var err error
-	if rep.E21, err = distributed.RunE21(ctx, cc, prefix, 10000); err != nil {
-		return rep, fmt.Errorf("E21: %w", err)
-	}
-	show(func(w io.Writer) { writeE21(w, rep.E21) })
-	if rep.E22, err = distributed.RunE22(ctx, cc, distributed.DefaultE22(prefix)); err != nil {
-		return rep, fmt.Errorf("E22: %w", err)
-	}
-	show(func(w io.Writer) { writeE22(w, rep.E22) })
-	e23 := distributed.DefaultE23(prefix)
+	var ctl cluster.NodeControl
 	if cl.Owned() {
-		for _, m := range []string{distributed.MitigationNone, distributed.MitigationMinReplicas, distributed.MitigationWait} {
-			run, err := distributed.RunE23(ctx, cc, cl, e23, m)
-			if err != nil {
-				return rep, fmt.Errorf("E23 (%s): %w", m, err)
+		ctl = cl
+	}
+	e23 := cluster.DefaultFailover(prefix)
+	err := cluster.RunAll(ctx, cc, ctl, prefix, func(ev any) {
+		switch ev := ev.(type) {
+		case cluster.HashTagResult:
+			rep.E21 = ev
+			show(func(w io.Writer) { writeE21(w, rep.E21) })
+		case cluster.HotKeyResult:
+			rep.E22 = ev
+			show(func(w io.Writer) { writeE22(w, rep.E22) })
+		case cluster.FailoverRun:
+			if rep.E23 = append(rep.E23, ev); len(rep.E23) == len(cluster.Mitigations) {
+				show(func(w io.Writer) { writeE23(w, e23, rep.E23, "") })
 			}
-			rep.E23 = append(rep.E23, run)
+		case cluster.Skipped:
+			rep.E23Skipped = ev.Why
+			show(func(w io.Writer) { writeE23(w, e23, nil, rep.E23Skipped) })
+		case cluster.MigrationResult:
+			rep.Migration = ev
+			show(func(w io.Writer) { writeMigration(w, rep.Migration) })
 		}
-	} else {
-		rep.E23Skipped = "E23 kills a primary: it runs only on a cluster this command starts (unset REDIS_CLUSTER_ADDRS)"
-	}
-	show(func(w io.Writer) { writeE23(w, e23, rep.E23, rep.E23Skipped) })
-	if rep.Migration, err = distributed.RunMigration(ctx, cc, distributed.DefaultMigration(prefix)); err != nil {
-		return rep, fmt.Errorf("slot migration: %w", err)
-	}
-	show(func(w io.Writer) { writeMigration(w, rep.Migration) })
-	return rep, nil
+	})
+	return rep, err
 }
-
-type quietLogger struct{}
-
-func (quietLogger) Printf(context.Context, string, ...any) {}
 
 const clusterBarWidth = 30
 
@@ -136,7 +131,7 @@ func bar(share float64) string {
 	return strings.Repeat("#", max(0, min(n, clusterBarWidth)))
 }
 
-func writeE21(w io.Writer, r distributed.E21Result) {
+func writeE21(w io.Writer, r cluster.HashTagResult) {
 	fmt.Fprintf(w, "E21 hash tags\n")
 	fmt.Fprintf(w, "  the %d keys of one identity (rl:{id}:fw, :tb, ...): all in slot %d\n", len(r.KeySlots), r.Slot)
 	fmt.Fprintf(w, "  a script over two keys without a shared tag: %s\n", r.CrossSlot)
@@ -149,7 +144,7 @@ func writeE21(w io.Writer, r distributed.E21Result) {
 	fmt.Fprintln(w)
 }
 
-func writeE22(w io.Writer, r distributed.E22Result) {
+func writeE22(w io.Writer, r cluster.HotKeyResult) {
 	c := r.Config
 	fmt.Fprintf(w, "E22 the hot key: %d requests, %d%% from one identity, %d others, limit %d per window, %d windows\n",
 		c.Requests, c.HotPercent, c.Spread, c.Limit, c.Windows)
@@ -166,16 +161,16 @@ func writeE22(w io.Writer, r distributed.E22Result) {
 	fmt.Fprintf(w, "  %d with prefetch (batch %d, %d app nodes): %.1fx fewer; other primaries: %d calls\n",
 		r.HotBorrow, c.Batch, c.AppNodes, r.Reduction, r.OtherCalls)
 	fmt.Fprintf(w, "  admitted per window (limit %d): central %s, prefetch %s\n",
-		c.Limit, joinCounts(r.CentralAdmitted), joinCounts(r.PrefetchAdmitted))
-	fmt.Fprintf(w, "  splitting the key, limit 100 (the four shards on %s):\n", strings.Join(shortAddrs(r.Split.Primaries), " "))
+		c.Limit, text.JoinInts(r.CentralAdmitted, "/"), text.JoinInts(r.PrefetchAdmitted, "/"))
+	fmt.Fprintf(w, "  splitting the key, limit 100 (the four shards on %s):\n", strings.Join(text.ShortAddrs(r.Split.Primaries), " "))
 	fmt.Fprintf(w, "    %-18s %9s %13s %17s\n", "demand per shard", "one key", "4 keys of 25", "4 keys of 100")
 	for _, sc := range r.Split.Cases {
-		fmt.Fprintf(w, "    %-18s %9d %13d %17d\n", joinCounts(sc.Demand), sc.Single, sc.Split, sc.FullShares)
+		fmt.Fprintf(w, "    %-18s %9d %13d %17d\n", text.JoinInts(sc.Demand, "/"), sc.Single, sc.Split, sc.FullShares)
 	}
 	fmt.Fprintln(w)
 }
 
-func writeE23(w io.Writer, c distributed.E23Config, runs []distributed.E23Run, skipped string) {
+func writeE23(w io.Writer, c cluster.FailoverConfig, runs []cluster.FailoverRun, skipped string) {
 	fmt.Fprintf(w, "E23 failover loses counts: limit %d, %d admitted and replicated, then the replica frozen\n", c.Limit, c.Before)
 	fmt.Fprintf(w, "  for %v with one request per %v; the primary killed, the replica promoted (TAKEOVER)\n", c.Lag, c.Every)
 	if skipped != "" {
@@ -191,12 +186,12 @@ func writeE23(w io.Writer, c distributed.E23Config, runs []distributed.E23Run, s
 	}
 	for _, r := range runs {
 		switch r.Mitigation {
-		case distributed.MitigationMinReplicas:
+		case cluster.MitigationMinReplicas:
 			fmt.Fprintf(w, "  min-replicas-to-write 1, max-lag %d s: writes accepted for %d ms after the freeze, then\n",
 				c.MaxLag, r.FirstRefuse)
 			fmt.Fprintf(w, "    refused, %.0f ms per refused decision; with no replica the new primary refused every\n", r.RefuseMs)
 			fmt.Fprintf(w, "    write for %d ms (here the old primary came back as its replica at once)\n", r.NoReplicaMs)
-		case distributed.MitigationWait:
+		case cluster.MitigationWait:
 			fmt.Fprintf(w, "  WAIT 1 %v: p50 %d -> %d us per decision (+%d us), p99 %d -> %d us with a healthy replica;\n",
 				c.WaitTimeout, r.PlainP50, r.WaitP50, r.WaitP50-r.PlainP50, r.PlainP99, r.WaitP99)
 			fmt.Fprintf(w, "    frozen replica: every decision waited %.0f ms and was refused\n", r.RefuseMs)
@@ -205,28 +200,11 @@ func writeE23(w io.Writer, c distributed.E23Config, runs []distributed.E23Run, s
 	fmt.Fprintln(w)
 }
 
-func writeMigration(w io.Writer, r distributed.MigrationResult) {
+func writeMigration(w io.Writer, r cluster.MigrationResult) {
 	fmt.Fprintf(w, "moving a slot under traffic: slot %d, %s -> %s\n", r.Slot, r.From, r.To)
 	fmt.Fprintf(w, "  %d keys moved in %d ms; %d requests from %d goroutines, %d during the move, %d errors\n",
 		r.Keys, r.TookMs, r.Sent, r.Config.Workers, r.During, r.Errors)
 	fmt.Fprintf(w, "  admitted %d (fixed window) and %d (sliding log) of limit %d; count on the new owner %d\n",
 		r.AdmittedFW, r.AdmittedLog, r.Config.Limit, r.CountOnTo)
 	fmt.Fprintf(w, "  the client followed ASK %d times and MOVED %d times\n", r.Asking, r.Moved)
-}
-
-// shortAddrs keeps the port of loopback addresses: ":36107".
-func shortAddrs(addrs []string) []string {
-	out := make([]string, len(addrs))
-	for i, a := range addrs {
-		out[i] = strings.TrimPrefix(a, "127.0.0.1")
-	}
-	return out
-}
-
-func joinCounts[T int | int64](v []T) string {
-	s := make([]string, len(v))
-	for i, x := range v {
-		s[i] = fmt.Sprint(x)
-	}
-	return strings.Join(s, "/")
 }

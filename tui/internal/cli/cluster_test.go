@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
+	"github.com/ratelimit-course/ratelimit/chapters/06-distributed/cluster"
 )
 
 // TestClusterWithoutRedisServer: no redis-server on PATH and no
@@ -81,7 +81,7 @@ func TestClusterReport(t *testing.T) {
 			t.Fatalf("E23: %d runs, want 3", len(rep.E23))
 		}
 		none, mr, wait := rep.E23[0], rep.E23[1], rep.E23[2]
-		if none.Mitigation != distributed.MitigationNone || none.Forgotten <= 0 || none.OverAdmitted != int(none.Forgotten) {
+		if none.Mitigation != cluster.MitigationNone || none.Forgotten <= 0 || none.OverAdmitted != int(none.Forgotten) {
 			t.Errorf("E23 as shipped: %+v", none)
 		}
 		if mr.LagRefused <= 0 || mr.OverAdmitted != int(mr.Forgotten) || mr.OverAdmitted >= none.OverAdmitted {
@@ -100,7 +100,7 @@ func TestClusterReport(t *testing.T) {
 	var text bytes.Buffer
 	writeE21(&text, e21)
 	writeE22(&text, e22)
-	writeE23(&text, distributed.DefaultE23(""), rep.E23, rep.E23Skipped)
+	writeE23(&text, cluster.DefaultFailover(""), rep.E23, rep.E23Skipped)
 	writeMigration(&text, m)
 	for _, want := range []string{"CROSSSLOT", "10000 identities", "hot", "x fewer",
 		"70/10/10/10", "E23 failover", "moving a slot", "0 errors"} {

@@ -9,8 +9,8 @@ import (
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
 
-	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
-	"github.com/ratelimit-course/ratelimit/internal/redistest"
+	part3 "github.com/ratelimit-course/ratelimit/chapters/06-distributed/cluster"
+	"github.com/ratelimit-course/ratelimit/internal/redisproc"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
 
@@ -62,12 +62,12 @@ type Model struct {
 	stage string // what runs now
 	err   string
 
-	live    map[string]distributed.E22Progress // E22's latest report per phase
-	e22     *distributed.E22Result
-	e23cfg  distributed.E23Config
-	e23     []distributed.E23Run
+	live    map[string]part3.HotKeyProgress // E22's latest report per phase
+	e22     *part3.HotKeyResult
+	e23cfg  part3.FailoverConfig
+	e23     []part3.FailoverRun
 	e23Skip string
-	e21     *distributed.E21Result
+	e21     *part3.HashTagResult
 
 	part    int  // the part shown
 	follow  bool // the shown part follows the run until the learner picks one
@@ -101,8 +101,8 @@ func (m Model) start() (Model, tea.Cmd) {
 	w, h, th, hp, spin, work := m.w, m.h, m.th, m.help, m.spin, m.work
 	m = Model{th: th, w: w, h: h, help: hp, spin: spin, work: work}
 	m.run, m.state, m.follow = newClusterRun(), csRunning, true
-	m.live = map[string]distributed.E22Progress{}
-	m.e23cfg = distributed.DefaultE23("")
+	m.live = map[string]part3.HotKeyProgress{}
+	m.e23cfg = part3.DefaultFailover("")
 	m.stage = "starting a Redis Cluster: 3 primaries + 3 replicas from redis-server"
 	m.began = time.Now()
 	return m, tea.Batch(m.run.begin(m.work), m.run.listen(), m.spin.Tick)
@@ -165,13 +165,13 @@ func (m Model) apply(ev any) Model {
 		if m.follow {
 			m.part = ev.part
 		}
-	case distributed.E22Progress:
+	case part3.HotKeyProgress:
 		m.live[ev.Phase] = ev
 		m.stage = "E22 the hot key: " + e22PhaseText[ev.Phase]
-		if ev.Final && ev.Phase == distributed.E22PhasePrefetch {
+		if ev.Final && ev.Phase == part3.PhasePrefetch {
 			m.stage = "E22 the hot key: the split key"
 		}
-	case distributed.E22Result:
+	case part3.HotKeyResult:
 		m.e22 = &ev
 	case clusterE23:
 		if ev.skipped != "" {
@@ -179,11 +179,11 @@ func (m Model) apply(ev any) Model {
 		} else {
 			m.e23 = append(m.e23, ev.run)
 		}
-	case distributed.E21Result:
+	case part3.HashTagResult:
 		m.e21 = &ev
 	case clusterEnd:
 		switch {
-		case errors.Is(ev.err, redistest.ErrNoRedisServer):
+		case errors.Is(ev.err, redisproc.ErrNoCluster):
 			m.state = csNoServer
 		case ev.err != nil:
 			m.state, m.err = csFailed, ev.err.Error()
@@ -195,9 +195,9 @@ func (m Model) apply(ev any) Model {
 }
 
 var e22PhaseText = map[string]string{
-	distributed.E22PhaseMixed:    "mixed traffic, one identity sends 80%",
-	distributed.E22PhaseCentral:  "the hot identity alone, a script call each",
-	distributed.E22PhasePrefetch: "the hot identity alone, through prefetch",
+	part3.PhaseMixed:    "mixed traffic, one identity sends 80%",
+	part3.PhaseCentral:  "the hot identity alone, a script call each",
+	part3.PhasePrefetch: "the hot identity alone, through prefetch",
 }
 
 func (m Model) wantsEsc() bool      { return false }

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
+	part3 "github.com/ratelimit-course/ratelimit/chapters/06-distributed/cluster"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
 
@@ -34,35 +34,35 @@ const (
 	fakeA, fakeB, fakeHot = "127.0.0.1:35729", "127.0.0.1:36117", "127.0.0.1:36485"
 )
 
-func fakeE22() distributed.E22Result {
-	c := distributed.DefaultE22("")
-	return distributed.E22Result{Config: c, HotPrimary: fakeHot,
-		Mixed: []distributed.PrimaryShare{{Addr: fakeA, Slots: 5461, Count: 656, Share: 0.0656},
+func fakeE22() part3.HotKeyResult {
+	c := part3.DefaultHotKey("")
+	return part3.HotKeyResult{Config: c, HotPrimary: fakeHot,
+		Mixed: []part3.PrimaryShare{{Addr: fakeA, Slots: 5461, Count: 656, Share: 0.0656},
 			{Addr: fakeB, Slots: 5461, Count: 728, Share: 0.0728}, {Addr: fakeHot, Slots: 5462, Count: 8616, Share: 0.8616}},
 		HotShare: 0.8616, HotCentral: 8000, HotBorrow: 172, Reduction: 46.5,
 		CentralAdmitted: []int64{1000, 1000, 1000, 1000}, PrefetchAdmitted: []int64{1000, 1000, 1000, 999},
-		Split: distributed.E22Split{Primaries: []string{fakeA, fakeHot, fakeB, fakeA},
-			Cases: []distributed.E22SplitCase{{Demand: []int{70, 10, 10, 10}, Single: 100, Split: 55, FullShares: 100},
+		Split: part3.SplitResult{Primaries: []string{fakeA, fakeHot, fakeB, fakeA},
+			Cases: []part3.SplitCase{{Demand: []int{70, 10, 10, 10}, Single: 100, Split: 55, FullShares: 100},
 				{Demand: []int{100, 100, 100, 100}, Single: 100, Split: 100, FullShares: 400}}},
 	}
 }
 
-func fakeE23() []distributed.E23Run {
-	return []distributed.E23Run{
-		{Mitigation: distributed.MitigationNone, Before: 200, LagSent: 400, LagAdmitted: 400, FirstRefuse: -1, OldCount: 600, NewCount: 502,
+func fakeE23() []part3.FailoverRun {
+	return []part3.FailoverRun{
+		{Mitigation: part3.MitigationNone, Before: 200, LagSent: 400, LagAdmitted: 400, FirstRefuse: -1, OldCount: 600, NewCount: 502,
 			Forgotten: 98, AfterAdmitted: 498, FailoverMs: 33, Total: 1098, OverAdmitted: 98},
-		{Mitigation: distributed.MitigationMinReplicas, Before: 200, LagSent: 221, LagAdmitted: 202, LagRefused: 19, FirstRefuse: 2090,
+		{Mitigation: part3.MitigationMinReplicas, Before: 200, LagSent: 221, LagAdmitted: 202, LagRefused: 19, FirstRefuse: 2090,
 			RefuseMs: 106, OldCount: 402, NewCount: 402, AfterAdmitted: 598, AfterRefused: 1, NoReplicaMs: 113, FailoverMs: 26, Total: 1000},
-		{Mitigation: distributed.MitigationWait, Before: 200, LagSent: 41, LagRefused: 41, FirstRefuse: 10, RefuseMs: 98, OldCount: 241,
+		{Mitigation: part3.MitigationWait, Before: 200, LagSent: 41, LagRefused: 41, FirstRefuse: 10, RefuseMs: 98, OldCount: 241,
 			NewCount: 231, Forgotten: 10, AfterAdmitted: 768, AfterRefused: 1, FailoverMs: 443, Total: 968,
 			PlainP50: 27, PlainP99: 101, WaitP50: 49, WaitP99: 113},
 	}
 }
 
-func fakeE21() distributed.E21Result {
-	return distributed.E21Result{ID: "x-user-42", Slot: 15995, KeySlots: map[string]int{"a": 15995, "b": 15995, "c": 15995},
+func fakeE21() part3.HashTagResult {
+	return part3.HashTagResult{ID: "x-user-42", Slot: 15995, KeySlots: map[string]int{"a": 15995, "b": 15995, "c": 15995},
 		CrossSlot: "CROSSSLOT Keys in request don't hash to the same slot", SharedTag: "[0 0]", IDs: 10000,
-		Split: []distributed.PrimaryShare{{Addr: fakeA, Slots: 5461, Count: 3321, Share: 0.3321},
+		Split: []part3.PrimaryShare{{Addr: fakeA, Slots: 5461, Count: 3321, Share: 0.3321},
 			{Addr: fakeB, Slots: 5461, Count: 3332, Share: 0.3332}, {Addr: fakeHot, Slots: 5462, Count: 3347, Share: 0.3347}}}
 }
 
@@ -85,7 +85,7 @@ func TestClusterScreenShowsTheRun(t *testing.T) {
 	m = clusterEv(m, clusterStarted{how: "redis-server cluster /usr/bin/redis-server", nodes: 6, owned: true})
 	m = clusterEv(m, clusterStage{cpHotKey, "E22 the hot key"})
 	// The mixed phase under way: the bars are the shares reported so far.
-	live := distributed.E22Progress{Phase: distributed.E22PhaseMixed, Hot: fakeHot, Calls: []distributed.PrimaryShare{
+	live := part3.HotKeyProgress{Phase: part3.PhaseMixed, Hot: fakeHot, Calls: []part3.PrimaryShare{
 		{Addr: fakeA, Count: 150, Share: 0.075}, {Addr: fakeB, Count: 170, Share: 0.085}, {Addr: fakeHot, Count: 1680, Share: 0.84}}}
 	m = clusterEv(m, live)
 	f = m.View()
@@ -103,9 +103,9 @@ func TestClusterScreenShowsTheRun(t *testing.T) {
 		}
 	}
 	// The hot identity alone, a call each, part way.
-	m = clusterEv(m, distributed.E22Progress{Phase: distributed.E22PhaseMixed, Hot: fakeHot, Calls: fakeE22().Mixed, Final: true})
-	m = clusterEv(m, distributed.E22Progress{Phase: distributed.E22PhaseCentral, Hot: fakeHot,
-		Calls: []distributed.PrimaryShare{{Addr: fakeA}, {Addr: fakeB}, {Addr: fakeHot, Count: 4000, Share: 1}}})
+	m = clusterEv(m, part3.HotKeyProgress{Phase: part3.PhaseMixed, Hot: fakeHot, Calls: fakeE22().Mixed, Final: true})
+	m = clusterEv(m, part3.HotKeyProgress{Phase: part3.PhaseCentral, Hot: fakeHot,
+		Calls: []part3.PrimaryShare{{Addr: fakeA}, {Addr: fakeB}, {Addr: fakeHot, Count: 4000, Share: 1}}})
 	f = m.View()
 	if row := appRow(f, "a call each"); barCells(row) != bw/2 || !strings.Contains(row, " 4000") {
 		t.Errorf("half the hot identity's 8000 calls: %q, want %d cells and 4000", row, bw/2)

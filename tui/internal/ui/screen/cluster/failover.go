@@ -7,7 +7,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/lipgloss/table"
 
-	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
+	part3 "github.com/ratelimit-course/ratelimit/chapters/06-distributed/cluster"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
 
@@ -21,7 +21,7 @@ const (
 )
 
 var e23Labels = map[string]string{
-	distributed.MitigationNone: "none", distributed.MitigationMinReplicas: "min-replicas", distributed.MitigationWait: "WAIT",
+	part3.MitigationNone: "none", part3.MitigationMinReplicas: "min-replicas", part3.MitigationWait: "WAIT",
 }
 
 // failover is E23: one timeline per run (what the window admitted, in time
@@ -44,7 +44,7 @@ func (m Model) failover() []string {
 	}
 	bw := m.barWidth()
 	out = append(out, "", th.Paint(widget.StLabel, "what the window admitted, in time order"))
-	for _, mit := range []string{distributed.MitigationNone, distributed.MitigationMinReplicas, distributed.MitigationWait} {
+	for _, mit := range []string{part3.MitigationNone, part3.MitigationMinReplicas, part3.MitigationWait} {
 		label := fmt.Sprintf("  %-13s", e23Labels[mit])
 		r, ok := e23Run(m.e23, mit)
 		if !ok {
@@ -62,10 +62,10 @@ func (m Model) failover() []string {
 	out = append(out, m.e23Table()...)
 	for _, r := range m.e23 {
 		switch r.Mitigation {
-		case distributed.MitigationMinReplicas:
+		case part3.MitigationMinReplicas:
 			out = append(out, widget.WrapRows(th, widget.StDim, fmt.Sprintf("min-replicas-to-write 1, max lag %d s: writes refused from %d ms into the freeze "+
 				"(%.0f ms each); the new primary, replica-less, refused for %d ms", c.MaxLag, r.FirstRefuse, r.RefuseMs, r.NoReplicaMs), w, 2)...)
-		case distributed.MitigationWait:
+		case part3.MitigationWait:
 			out = append(out, widget.WrapRows(th, widget.StDim, fmt.Sprintf("WAIT 1 %v per decision: p50 %d → %d µs, p99 %d → %d µs with a healthy replica; "+
 				"frozen, each decision waited %.0f ms and was refused", c.WaitTimeout, r.PlainP50, r.WaitP50, r.PlainP99, r.WaitP99, r.RefuseMs), w, 2)...)
 		}
@@ -73,19 +73,19 @@ func (m Model) failover() []string {
 	return out
 }
 
-func e23Run(runs []distributed.E23Run, mit string) (distributed.E23Run, bool) {
+func e23Run(runs []part3.FailoverRun, mit string) (part3.FailoverRun, bool) {
 	for _, r := range runs {
 		if r.Mitigation == mit {
 			return r, true
 		}
 	}
-	return distributed.E23Run{}, false
+	return part3.FailoverRun{}, false
 }
 
 // e23Timeline draws one run at scale cells per request: before █, while frozen
 // ▓, ✗ where requests were refused, ┃ the failover, after ░, and │ where the
 // window's count reaches the limit (what is right of it is over-admitted).
-func e23Timeline(th *widget.Theme, r distributed.E23Run, limit int, scale float64) string {
+func e23Timeline(th *widget.Theme, r part3.FailoverRun, limit int, scale float64) string {
 	var b strings.Builder
 	done, cells := 0, 0 // requests drawn, columns they take
 	run := func(n int, g rune, st widget.StyleID) {
@@ -125,9 +125,9 @@ func (m Model) e23Table() []string {
 	for _, r := range m.e23 {
 		cost := "—"
 		switch r.Mitigation {
-		case distributed.MitigationMinReplicas:
+		case part3.MitigationMinReplicas:
 			cost = fmt.Sprintf("refusal %.0f ms", r.RefuseMs)
-		case distributed.MitigationWait:
+		case part3.MitigationWait:
 			cost = fmt.Sprintf("p50 %d→%d µs", r.PlainP50, r.WaitP50)
 		}
 		rows = append(rows, []string{r.Mitigation, fmt.Sprint(r.Before), fmt.Sprint(r.LagAdmitted), fmt.Sprint(r.Forgotten),

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
+	part3 "github.com/ratelimit-course/ratelimit/chapters/06-distributed/cluster"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
 
@@ -127,7 +127,7 @@ func TestClusterScreenRealRun(t *testing.T) {
 	var live, final int
 	d.seen = func(msg tea.Msg) {
 		if cm, ok := msg.(clusterMsg); ok {
-			if p, ok := cm.ev.(distributed.E22Progress); ok && p.Phase == distributed.E22PhaseMixed {
+			if p, ok := cm.ev.(part3.HotKeyProgress); ok && p.Phase == part3.PhaseMixed {
 				if p.Final {
 					final++
 				} else {
@@ -148,7 +148,7 @@ func TestClusterScreenRealRun(t *testing.T) {
 		t.Errorf("%d redis-server processes while the cluster runs, want 6", len(n))
 	}
 	d.until("the load bars", 30*time.Second, func(m appModel) bool {
-		_, ok := m.cluster.live[distributed.E22PhaseMixed]
+		_, ok := m.cluster.live[part3.PhaseMixed]
 		return ok || m.cluster.state != csRunning
 	})
 	bars := d.m.View()

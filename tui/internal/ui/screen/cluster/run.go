@@ -10,8 +10,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/redis/go-redis/v9"
 
-	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
-	"github.com/ratelimit-course/ratelimit/internal/redistest"
+	part3 "github.com/ratelimit-course/ratelimit/chapters/06-distributed/cluster"
+	"github.com/ratelimit-course/ratelimit/internal/redisproc"
 )
 
 // The events a run sends to the screen, each in a clusterMsg.
@@ -26,7 +26,7 @@ type (
 		what string
 	}
 	clusterE23 struct {
-		run     distributed.E23Run
+		run     part3.FailoverRun
 		skipped string // E23 did not run, and why
 	}
 	clusterEnd struct{ err error } // nil: every part measured
@@ -51,7 +51,7 @@ type clusterRun struct {
 	once     sync.Once
 
 	mu      sync.Mutex
-	cl      *redistest.Cluster
+	cl      *redisproc.Cluster
 	stopped bool
 }
 
@@ -106,7 +106,7 @@ func (r *clusterRun) tryEmit(ev any) {
 
 // hold takes cl for teardown; false (and cl closed) if the run was stopped
 // while the cluster started.
-func (r *clusterRun) hold(cl *redistest.Cluster) bool {
+func (r *clusterRun) hold(cl *redisproc.Cluster) bool {
 	r.mu.Lock()
 	ok := !r.stopped
 	if ok {
@@ -148,12 +148,13 @@ func (r *clusterRun) stop() {
 	r.release()
 }
 
-// runClusterParts is the real run: a cluster from OpenCluster, then E22,
-// E23 (on a cluster it started: it kills a primary) and E21, each result
-// sent as it is measured.
+// runClusterParts is the real run: a cluster from OpenCluster, then the
+// parts this screen shows in part3.Experiments' order (E23 only on a
+// cluster it started: it kills a primary), each result sent as it is
+// measured.
 func runClusterParts(r *clusterRun) {
 	ctx := r.ctx
-	cl, err := redistest.OpenCluster(ctx)
+	cl, err := redisproc.OpenCluster(ctx)
 	if err != nil {
 		r.emit(clusterEnd{err})
 		return
@@ -170,42 +171,42 @@ func runClusterParts(r *clusterRun) {
 	r.emit(clusterEnd{err})
 }
 
-func clusterParts(ctx context.Context, r *clusterRun, cl *redistest.Cluster) error {
+func clusterParts(ctx context.Context, r *clusterRun, cl *redisproc.Cluster) error {
 	cc := redis.NewClusterClient(cl.Options())
 	defer cc.Close()
 	prefix := fmt.Sprintf("tui-%d-%d", os.Getpid(), time.Now().UnixNano())
-
-	r.emit(clusterStage{cpHotKey, "E22 the hot key"})
-	e22, err := distributed.RunE22Watch(ctx, cc, distributed.DefaultE22(prefix), func(p distributed.E22Progress) {
-		if p.Final {
-			r.emit(p) // a phase's own counts: never dropped
-		} else {
-			r.tryEmit(p)
-		}
-	})
-	if err != nil {
-		return fmt.Errorf("E22: %w", err)
+	var ctl part3.NodeControl
+	if cl.Owned() {
+		ctl = cl
 	}
-	r.emit(e22)
-
-	if !cl.Owned() {
-		r.emit(clusterE23{skipped: "E23 kills a primary: it runs only on a cluster this screen starts (unset REDIS_CLUSTER_ADDRS)"})
-	} else {
-		for i, mit := range []string{distributed.MitigationNone, distributed.MitigationMinReplicas, distributed.MitigationWait} {
-			r.emit(clusterStage{cpFailover, fmt.Sprintf("E23 failover %d of 3 (%s): freeze the replica, kill the primary, promote", i+1, mit)})
-			run, err := distributed.RunE23(ctx, cc, cl, distributed.DefaultE23(prefix), mit)
-			if err != nil {
-				return fmt.Errorf("E23 (%s): %w", mit, err)
+	report := func(ev any) {
+		switch ev := ev.(type) {
+		case part3.Stage:
+			r.emit(clusterStage{screenPart[ev.Part], ev.What})
+		case part3.HotKeyProgress:
+			if ev.Final {
+				r.emit(ev) // a phase's own counts: never dropped
+			} else {
+				r.tryEmit(ev)
 			}
-			r.emit(clusterE23{run: run})
+		case part3.Skipped:
+			r.emit(clusterE23{skipped: ev.Why})
+		case part3.FailoverRun:
+			r.emit(clusterE23{run: ev})
+		default: // HashTagResult, HotKeyResult
+			r.emit(ev)
 		}
 	}
-
-	r.emit(clusterStage{cpHashTags, "E21 hash tags: 10000 identities"})
-	e21, err := distributed.RunE21(ctx, cc, prefix, 10000)
-	if err != nil {
-		return fmt.Errorf("E21: %w", err)
+	for _, e := range part3.Experiments { // the parts this screen shows, in the one order
+		if _, shown := screenPart[e.Part]; !shown {
+			continue
+		}
+		if err := e.Run(ctx, cc, ctl, prefix, report); err != nil {
+			return err
+		}
 	}
-	r.emit(e21)
 	return nil
 }
+
+// screenPart is the screen's part of each experiment it shows.
+var screenPart = map[part3.Part]int{part3.PartHotKey: cpHotKey, part3.PartFailover: cpFailover, part3.PartHashTags: cpHashTags}

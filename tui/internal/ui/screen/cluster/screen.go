@@ -3,12 +3,10 @@
 package cluster
 
 import (
-	"context"
-
 	"github.com/charmbracelet/bubbles/help"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/redis/go-redis/v9"
 
+	"github.com/ratelimit-course/ratelimit/internal/redisproc"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen"
 )
 
@@ -38,8 +36,4 @@ func (m Model) Running() bool { return m.state == csRunning }
 
 // SilenceRedis keeps go-redis from logging over the screen: the failover
 // kills a primary on purpose, and every refused dial to it would be logged.
-func SilenceRedis() { redis.SetLogger(quietLogger{}) }
-
-type quietLogger struct{}
-
-func (quietLogger) Printf(context.Context, string, ...any) {}
+func SilenceRedis() { redisproc.QuietClientLogs() }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
+	part3 "github.com/ratelimit-course/ratelimit/chapters/06-distributed/cluster"
 	"github.com/ratelimit-course/ratelimit/tui/internal/text"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
@@ -71,19 +71,18 @@ func (m Model) partDone(i int) bool {
 	case cpHotKey:
 		return m.e22 != nil
 	case cpFailover:
-		return m.e23Skip != "" || len(m.e23) == 3
+		return m.e23Skip != "" || len(m.e23) == len(part3.Mitigations)
 	}
 	return m.e21 != nil
 }
 
 func (m Model) partRunning(i int) bool {
-	switch i {
-	case cpHotKey:
-		return m.e22 == nil
-	case cpFailover:
-		return m.e22 != nil && !m.partDone(cpFailover)
+	for _, e := range part3.Experiments { // the first part not done, in the order they run
+		if p, shown := screenPart[e.Part]; shown && !m.partDone(p) {
+			return p == i
+		}
 	}
-	return m.partDone(cpFailover) && m.e21 == nil
+	return false
 }
 
 // barWidth is the width of a full bar at the screen's width.
@@ -117,15 +116,15 @@ func (m Model) pending(what string) []string {
 // hot identity alone with and without prefetch, and the split key.
 func (m Model) hotKey() []string {
 	th, bw := m.th, m.barWidth()
-	c := distributed.DefaultE22("")
+	c := part3.DefaultHotKey("")
 	if m.e22 != nil {
 		c = m.e22.Config
 	}
 	out := widget.WrapRows(th, widget.StHeading, fmt.Sprintf("E22 the hot key: %d requests, %d%% from one identity, limit %d per window",
 		c.Requests, c.HotPercent, c.Limit), m.w, 2)
-	mixed, seen := m.live[distributed.E22PhaseMixed]
+	mixed, seen := m.live[part3.PhaseMixed]
 	if m.e22 != nil {
-		mixed = distributed.E22Progress{Phase: distributed.E22PhaseMixed, Calls: m.e22.Mixed, Hot: m.e22.HotPrimary, Final: true}
+		mixed = part3.HotKeyProgress{Phase: part3.PhaseMixed, Calls: m.e22.Mixed, Hot: m.e22.HotPrimary, Final: true}
 		seen = true
 	}
 	if !seen {
@@ -144,10 +143,10 @@ func (m Model) hotKey() []string {
 	out = append(out, "", th.Paint(widget.StLabel, fmt.Sprintf("the hot identity alone, %d requests: script calls on its primary", hotN)))
 	rows := []struct {
 		label, phase string
-		result       func(distributed.E22Result) int64
+		result       func(part3.HotKeyResult) int64
 	}{
-		{"a call each", distributed.E22PhaseCentral, func(r distributed.E22Result) int64 { return r.HotCentral }},
-		{fmt.Sprintf("prefetch, batch %d", c.Batch), distributed.E22PhasePrefetch, func(r distributed.E22Result) int64 { return r.HotBorrow }},
+		{"a call each", part3.PhaseCentral, func(r part3.HotKeyResult) int64 { return r.HotCentral }},
+		{fmt.Sprintf("prefetch, batch %d", c.Batch), part3.PhasePrefetch, func(r part3.HotKeyResult) int64 { return r.HotBorrow }},
 	}
 	for i, r := range rows {
 		p, ok := m.live[r.phase]
@@ -187,7 +186,7 @@ func (m Model) hotKey() []string {
 	return out
 }
 
-func phaseNote(p distributed.E22Progress) string {
+func phaseNote(p part3.HotKeyProgress) string {
 	if p.Final {
 		return ", mixed traffic"
 	}

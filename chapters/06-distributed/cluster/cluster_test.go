@@ -1,9 +1,9 @@
 //go:build !exercise06
 
-// Part 3's tests (cluster_*_test.go) start a Redis Cluster each and measure
-// the reference scripts on it; make exercise CH=06 leaves them out.
+// Part 3's tests start a Redis Cluster each and measure the reference
+// scripts on it; make exercise CH=06 leaves them out.
 
-package distributed
+package cluster
 
 import (
 	"context"
@@ -15,9 +15,50 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
+	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 	"github.com/ratelimit-course/ratelimit/core"
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
 )
+
+func TestMain(m *testing.M) { redistest.Main(m) }
+
+// runPart runs part p as Experiments lists it (the run tui cluster makes)
+// on c, its identities named after the test, and returns what it reported.
+func runPart(t *testing.T, c redistest.Cluster, p Part) []any {
+	t.Helper()
+	var ctl NodeControl
+	if c.Owned() {
+		ctl = c
+	}
+	var got []any
+	err := Find(p).Run(context.Background(), c.Client(t), ctl, redistest.ID(t), func(ev any) { got = append(got, ev) })
+	require.NoError(t, err)
+	return got
+}
+
+// reported returns the reports of type T among evs.
+func reported[T any](evs []any) []T {
+	var out []T
+	for _, ev := range evs {
+		if v, ok := ev.(T); ok {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// TestExperimentsOrder: every part runs once, in the README's order, and
+// only the failover needs to kill nodes.
+func TestExperimentsOrder(t *testing.T) {
+	var parts []Part
+	for _, e := range Experiments {
+		parts = append(parts, e.Part)
+		require.Equal(t, e.Part == PartFailover, e.Kills, "%s", e.Title)
+		require.Equal(t, e, Find(e.Part))
+	}
+	require.Equal(t, []Part{PartHashTags, PartHotKey, PartFailover, PartMigration}, parts)
+	require.Equal(t, []string{MitigationNone, MitigationMinReplicas, MitigationWait}, Mitigations)
+}
 
 // clusterBase is an epoch-ms origin aligned to whole seconds, as in the
 // single-Redis tests, so the worked examples' windows line up.
@@ -29,14 +70,15 @@ const clusterBase = int64(1_700_000_000_000)
 // three primaries.
 func TestE21_HashTags(t *testing.T) {
 	c := redistest.NewCluster(t)
-	cc := c.Client(t)
-	ctx := context.Background()
-	res, err := RunE21(ctx, cc, redistest.ID(t), 10000)
-	require.NoError(t, err)
+	evs := runPart(t, c, PartHashTags)
+	require.Equal(t, Stage{PartHashTags, Find(PartHashTags).Title}, evs[0])
+	results := reported[HashTagResult](evs)
+	require.Len(t, results, 1)
+	res := results[0]
 	t.Logf("%s: slot %d for %d keys; split %+v", res.ID, res.Slot, len(res.KeySlots), res.Split)
 	t.Logf("without a shared tag: %s", res.CrossSlot)
 
-	require.Len(t, res.KeySlots, len(e21Kinds))
+	require.Len(t, res.KeySlots, len(keyKinds))
 	for k, s := range res.KeySlots {
 		require.Equal(t, res.Slot, s, k)
 	}
@@ -61,12 +103,12 @@ func TestEveryLimiterOnCluster(t *testing.T) {
 	c := redistest.NewCluster(t)
 	cc := c.Client(t)
 	ctx := context.Background()
-	top, err := readTopologyAny(ctx, cc)
+	top, err := topology(ctx, cc)
 	require.NoError(t, err)
 	require.Len(t, top.Primaries(), 3)
 
-	w3 := WindowConfig{Window: time.Second, Limit: 3}
-	c3r3, c3r2 := BucketConfig{Capacity: 3, Rate: 3}, BucketConfig{Capacity: 3, Rate: 2}
+	w3 := distributed.WindowConfig{Window: time.Second, Limit: 3}
+	c3r3, c3r2 := distributed.BucketConfig{Capacity: 3, Rate: 3}, distributed.BucketConfig{Capacity: 3, Rate: 2}
 	e1 := []int64{820, 880, 940, 960, 1000, 1060, 1120, 1850}
 	type atLimiter interface {
 		AllowNAt(ctx context.Context, id string, now time.Time, cost int) (core.Decision, error)
@@ -85,23 +127,23 @@ func TestEveryLimiterOnCluster(t *testing.T) {
 		}
 	}
 	must := func(l atLimiter, err error) atLimiter { require.NoError(t, err); return l }
-	naive, err := NewNaiveCounter(cc, time.Minute, 3)
+	naive, err := distributed.NewNaiveCounter(cc, time.Minute, 3)
 	require.NoError(t, err)
 	tests := []struct {
 		name string
 		run  func(id string) (string, error)
 		want string
 	}{
-		{"E1/fixed-window", replay(must(NewFixedWindow(cc, w3)), e1), "AAARAAAR"},
-		{"E1/sliding-log", replay(must(NewSlidingLog(cc, w3)), e1), "AAARRRRA"},
-		{"E3/sliding-counter", replay(must(NewSlidingCounter(cc, w3)), []int64{0, 10, 20, 1200, 1220, 1240}), "AAAARR"},
-		{"E4/sliding-counter", replay(must(NewSlidingCounter(cc, w3)), []int64{970, 980, 990, 1500, 1510, 1520}), "AAAAAR"},
-		{"E4/sliding-log", replay(must(NewSlidingLog(cc, w3)), []int64{970, 980, 990, 1500, 1510, 1520}), "AAARRR"},
-		{"E5/token-bucket", replay(must(NewTokenBucket(cc, c3r3)), []int64{0, 0, 0, 334, 667}), "AAAAA"},
-		{"E6/token-bucket", replay(must(NewTokenBucket(cc, c3r2)), []int64{0, 10, 20, 30}), "AAAR"},
-		{"E6/gcra", replay(must(NewGCRA(cc, c3r2)), []int64{0, 10, 20, 30}), "AAAR"},
-		{"fixed-window-ttl", replay(must(NewFixedWindowTTL(cc, w3)), []int64{0, 10, 20, 30}), "AAAR"},
-		{"E10/expire-on-first-hit", replay(must(NewExpireOnFirstHit(cc, w3)), []int64{0, 10, 20, 30}), "AAAR"},
+		{"E1/fixed-window", replay(must(distributed.NewFixedWindow(cc, w3)), e1), "AAARAAAR"},
+		{"E1/sliding-log", replay(must(distributed.NewSlidingLog(cc, w3)), e1), "AAARRRRA"},
+		{"E3/sliding-counter", replay(must(distributed.NewSlidingCounter(cc, w3)), []int64{0, 10, 20, 1200, 1220, 1240}), "AAAARR"},
+		{"E4/sliding-counter", replay(must(distributed.NewSlidingCounter(cc, w3)), []int64{970, 980, 990, 1500, 1510, 1520}), "AAAAAR"},
+		{"E4/sliding-log", replay(must(distributed.NewSlidingLog(cc, w3)), []int64{970, 980, 990, 1500, 1510, 1520}), "AAARRR"},
+		{"E5/token-bucket", replay(must(distributed.NewTokenBucket(cc, c3r3)), []int64{0, 0, 0, 334, 667}), "AAAAA"},
+		{"E6/token-bucket", replay(must(distributed.NewTokenBucket(cc, c3r2)), []int64{0, 10, 20, 30}), "AAAR"},
+		{"E6/gcra", replay(must(distributed.NewGCRA(cc, c3r2)), []int64{0, 10, 20, 30}), "AAAR"},
+		{"fixed-window-ttl", replay(must(distributed.NewFixedWindowTTL(cc, w3)), []int64{0, 10, 20, 30}), "AAAR"},
+		{"E10/expire-on-first-hit", replay(must(distributed.NewExpireOnFirstHit(cc, w3)), []int64{0, 10, 20, 30}), "AAAR"},
 		{"E9/naive-counter", func(id string) (string, error) {
 			var b strings.Builder
 			for i := 0; i < 4; i++ {
@@ -114,11 +156,11 @@ func TestEveryLimiterOnCluster(t *testing.T) {
 			return b.String(), nil
 		}, "AAAR"},
 		{"E12/prefetch", func(id string) (string, error) {
-			cfg := BorrowConfig{Key: Key(id, "prefetch"), Limit: 6, Batch: 4, Window: time.Second}
-			var nodes [2]*PrefetchNode
+			cfg := distributed.BorrowConfig{Key: distributed.Key(id, "prefetch"), Limit: 6, Batch: 4, Window: time.Second}
+			var nodes [2]*distributed.PrefetchNode
 			for i := range nodes {
 				var err error
-				if nodes[i], err = NewPrefetchNode(cc, cfg, NodeOptions{Timeout: time.Second}); err != nil {
+				if nodes[i], err = distributed.NewPrefetchNode(cc, cfg, distributed.NodeOptions{Timeout: time.Second}); err != nil {
 					return "", err
 				}
 			}
@@ -145,16 +187,6 @@ func TestEveryLimiterOnCluster(t *testing.T) {
 	}
 }
 
-// idOn returns prefix.N for the first N whose slot the primary at addr serves.
-func idOn(top Topology, addr, prefix string) string {
-	for n := 0; ; n++ {
-		id := fmt.Sprintf("%s.%d", prefix, n)
-		if o, _ := top.Owner(KeySlot(Key(id, "fw"))); o.Addr == addr {
-			return id
-		}
-	}
-}
-
 func b2i(b bool) int {
 	if b {
 		return 1
@@ -170,9 +202,9 @@ func keySlotMatchesServer(t *testing.T, addr string) {
 	defer seed.Close()
 	known := map[string]int{"123456789": 12739, "foo": 12182}
 	keys := []string{"123456789", "foo", "", "{", "}", "{}", "{}x", "foo{}{bar}", "foo{{bar}}zap", "foo{bar}{zap}",
-		"{user1000}.following", "{user1000}.followers", Key("user-7", "fw"), Key("user-7", "tb"), "rl:user-7:fw"}
+		"{user1000}.following", "{user1000}.followers", distributed.Key("user-7", "fw"), distributed.Key("user-7", "tb"), "rl:user-7:fw"}
 	for i := 0; i < 200; i++ {
-		keys = append(keys, Key(fmt.Sprintf("id-%d", i), "gcra"))
+		keys = append(keys, distributed.Key(fmt.Sprintf("id-%d", i), "gcra"))
 	}
 	for _, k := range keys {
 		s, err := seed.ClusterKeySlot(ctx, k).Result()

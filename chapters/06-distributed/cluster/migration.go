@@ -1,14 +1,18 @@
-package distributed
+package cluster
 
 import (
 	"context"
 	"fmt"
+	"math"
 	"net"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
+	"github.com/ratelimit-course/ratelimit/internal/redisproc"
 )
 
 // MigrationConfig is a slot migration under traffic: Workers goroutines
@@ -16,8 +20,9 @@ import (
 // Limit, one explicit instant) while its slot, with Fillers more keys of the
 // same tag, moves to another primary in batches of Batch keys. The slot is
 // held MIGRATING for Hold before the keys move and for Hold after, so that
-// requests meet each state; traffic stops once the slot has moved and
-// Requests were sent.
+// requests meet each state; traffic stops once the slot has moved, Requests
+// were sent, and StartAt more went after the move (so that requests reach
+// the new owner however long the move took).
 type MigrationConfig struct {
 	Prefix   string        `json:"-"`
 	Limit    int           `json:"limit"`
@@ -62,7 +67,7 @@ type MigrationResult struct {
 // options, which counts the MOVED replies its nodes return.
 func RunMigration(ctx context.Context, cc *redis.ClusterClient, cfg MigrationConfig) (MigrationResult, error) {
 	res := MigrationResult{Config: cfg, ID: cfg.Prefix + "-moving"}
-	if err := checkID(res.ID); err != nil {
+	if err := checkPrefix(res.ID); err != nil {
 		return res, err
 	}
 	opt := *cc.Options()
@@ -70,19 +75,16 @@ func RunMigration(ctx context.Context, cc *redis.ClusterClient, cfg MigrationCon
 	defer client.Close()
 	var moved atomic.Int64
 	client.OnNewNode(func(rdb *redis.Client) { rdb.AddHook(movedCounter{&moved}) })
-	if err := loadScripts(ctx, client); err != nil {
-		return res, err
-	}
-	top, err := readTopologyAny(ctx, client)
+	top, err := topology(ctx, client)
 	if err != nil {
 		return res, err
 	}
-	res.Slot = KeySlot(Key(res.ID, "fw"))
+	res.Slot = KeySlot(distributed.Key(res.ID, "fw"))
 	from, ok := top.Owner(res.Slot)
 	if !ok {
 		return res, fmt.Errorf("slot %d has no primary", res.Slot)
 	}
-	var to ClusterNode
+	var to redisproc.Node
 	for _, p := range top.Primaries() {
 		if p.ID != from.ID {
 			to = p
@@ -90,13 +92,13 @@ func RunMigration(ctx context.Context, cc *redis.ClusterClient, cfg MigrationCon
 		}
 	}
 	res.From, res.To = from.Addr, to.Addr
-	nodes := nodeClients(from.Addr, to.Addr)
-	defer closeAll(nodes)
+	nodes := redisproc.NodeClients(from.Addr, to.Addr)
+	defer redisproc.CloseAll(nodes)
 	src, dst := nodes[from.Addr], nodes[to.Addr]
 
 	pipe := client.Pipeline()
 	for i := 0; i < cfg.Fillers; i++ {
-		pipe.Set(ctx, Key(res.ID, fmt.Sprintf("filler:%d", i)), i, 10*time.Minute)
+		pipe.Set(ctx, distributed.Key(res.ID, fmt.Sprintf("filler:%d", i)), i, 10*time.Minute)
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
 		return res, err
@@ -107,17 +109,22 @@ func RunMigration(ctx context.Context, cc *redis.ClusterClient, cfg MigrationCon
 		}
 	}
 
-	w := WindowConfig{Window: time.Hour, Limit: cfg.Limit}
-	fw, err := NewFixedWindow(client, w)
+	w := distributed.WindowConfig{Window: time.Hour, Limit: cfg.Limit}
+	fw, err := distributed.NewFixedWindow(client, w)
 	if err != nil {
 		return res, err
 	}
-	log, err := NewSlidingLog(client, w)
+	log, err := distributed.NewSlidingLog(client, w)
 	if err != nil {
+		return res, err
+	}
+	if err := warm(ctx, client, top, cfg.Prefix, false, fw, log); err != nil {
 		return res, err
 	}
 	at := time.UnixMilli(1_700_000_000_000)
-	var migrating, done atomic.Bool
+	var migrating atomic.Bool
+	var until atomic.Int64 // traffic stops after this many requests, set when the slot has moved
+	until.Store(math.MaxInt64)
 	started := make(chan struct{})
 	var startOnce sync.Once
 	var wg sync.WaitGroup
@@ -125,7 +132,7 @@ func RunMigration(ctx context.Context, cc *redis.ClusterClient, cfg MigrationCon
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for !done.Load() || res.sent() < int64(cfg.Requests) {
+			for res.sent() < until.Load() {
 				n := atomic.AddInt64(&res.Sent, 1)
 				if n >= int64(cfg.StartAt) {
 					startOnce.Do(func() { close(started) })
@@ -154,20 +161,20 @@ func RunMigration(ctx context.Context, cc *redis.ClusterClient, cfg MigrationCon
 	err = migrateSlot(ctx, top, src, dst, from, to, res.Slot, cfg, &res.Keys)
 	migrating.Store(false)
 	res.TookMs = time.Since(begin).Milliseconds()
-	done.Store(true)
+	until.Store(max(int64(cfg.Requests), res.sent()+int64(cfg.StartAt)))
 	wg.Wait()
 	if err != nil {
 		return res, err
 	}
 
-	if res.CountOnTo, err = dst.HGet(ctx, Key(res.ID, "fw"), "n").Int64(); err != nil {
+	if res.CountOnTo, err = dst.HGet(ctx, distributed.Key(res.ID, "fw"), "n").Int64(); err != nil {
 		return res, fmt.Errorf("count on the target: %w", err)
 	}
 	info, err := dst.Info(ctx, "commandstats").Result()
 	if err != nil {
 		return res, err
 	}
-	res.Asking = statCount(info, "cmdstat_asking", "calls")
+	res.Asking = redisproc.StatCount(info, "cmdstat_asking", "calls")
 	res.Moved = moved.Load()
 	return res, nil
 }
@@ -176,7 +183,7 @@ func (r *MigrationResult) sent() int64 { return atomic.LoadInt64(&r.Sent) }
 
 // migrateSlot moves slot from one primary to another and tells every
 // primary; keys counts the keys moved.
-func migrateSlot(ctx context.Context, top Topology, src, dst *redis.Client, from, to ClusterNode, slot int, cfg MigrationConfig, keys *int) error {
+func migrateSlot(ctx context.Context, top redisproc.Topology, src, dst *redis.Client, from, to redisproc.Node, slot int, cfg MigrationConfig, keys *int) error {
 	if err := dst.Do(ctx, "CLUSTER", "SETSLOT", slot, "IMPORTING", from.ID).Err(); err != nil {
 		return fmt.Errorf("SETSLOT IMPORTING: %w", err)
 	}
@@ -212,7 +219,7 @@ func migrateSlot(ctx context.Context, top Topology, src, dst *redis.Client, from
 			order = append(order, others[p.Addr])
 		}
 	}
-	defer closeAll(others)
+	defer redisproc.CloseAll(others)
 	for _, c := range order {
 		if err := c.Do(ctx, "CLUSTER", "SETSLOT", slot, "NODE", to.ID).Err(); err != nil {
 			return fmt.Errorf("SETSLOT NODE on %s: %w", c.Options().Addr, err)

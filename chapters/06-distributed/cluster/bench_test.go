@@ -1,6 +1,6 @@
 //go:build !exercise06
 
-package distributed
+package cluster
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 	"github.com/ratelimit-course/ratelimit/core"
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
 )
@@ -41,17 +42,17 @@ func BenchmarkCluster(b *testing.B) {
 	type decider interface {
 		AllowN(ctx context.Context, id string, cost int) (core.Decision, error)
 	}
-	w := WindowConfig{Window: time.Second, Limit: 100}
-	bk := BucketConfig{Capacity: 100, Rate: 100}
+	w := distributed.WindowConfig{Window: time.Second, Limit: 100}
+	bk := distributed.BucketConfig{Capacity: 100, Rate: 100}
 	algorithms := []struct {
 		name string
 		make func(redis.Scripter) (decider, error)
 	}{
-		{"fixed-window", func(r redis.Scripter) (decider, error) { return NewFixedWindow(r, w) }},
-		{"sliding-log", func(r redis.Scripter) (decider, error) { return NewSlidingLog(r, w) }},
-		{"sliding-counter", func(r redis.Scripter) (decider, error) { return NewSlidingCounter(r, w) }},
-		{"token-bucket", func(r redis.Scripter) (decider, error) { return NewTokenBucket(r, bk) }},
-		{"gcra", func(r redis.Scripter) (decider, error) { return NewGCRA(r, bk) }},
+		{"fixed-window", func(r redis.Scripter) (decider, error) { return distributed.NewFixedWindow(r, w) }},
+		{"sliding-log", func(r redis.Scripter) (decider, error) { return distributed.NewSlidingLog(r, w) }},
+		{"sliding-counter", func(r redis.Scripter) (decider, error) { return distributed.NewSlidingCounter(r, w) }},
+		{"token-bucket", func(r redis.Scripter) (decider, error) { return distributed.NewTokenBucket(r, bk) }},
+		{"gcra", func(r redis.Scripter) (decider, error) { return distributed.NewGCRA(r, bk) }},
 	}
 	stamp := time.Now().UnixNano()
 	spread := make([]string, 1000)
@@ -140,12 +141,12 @@ func BenchmarkCluster(b *testing.B) {
 	for _, p := range ps {
 		var op [2]func(int64) error
 		for k, be := range backends {
-			cfg := BorrowConfig{Key: Key(fmt.Sprintf("%s-%s-%d", hot, be.name, p), "prefetch"),
+			cfg := distributed.BorrowConfig{Key: distributed.Key(fmt.Sprintf("%s-%s-%d", hot, be.name, p), "prefetch"),
 				Limit: 1_000_000_000, Batch: 25, Window: time.Second}
-			nodes := make([]*PrefetchNode, 4)
+			nodes := make([]*distributed.PrefetchNode, 4)
 			for j := range nodes {
 				var err error
-				if nodes[j], err = NewPrefetchNode(be.rdb, cfg, NodeOptions{Timeout: time.Second}); err != nil {
+				if nodes[j], err = distributed.NewPrefetchNode(be.rdb, cfg, distributed.NodeOptions{Timeout: time.Second}); err != nil {
 					b.Fatal(err)
 				}
 			}

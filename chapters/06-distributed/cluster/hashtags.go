@@ -1,15 +1,23 @@
-package distributed
+package cluster
 
 import (
 	"context"
 	"fmt"
 
 	"github.com/redis/go-redis/v9"
+
+	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
+	"github.com/ratelimit-course/ratelimit/internal/redisproc"
 )
 
-// E21Result is what RunE21 measured: where one identity's keys land, what a
-// script over two slots gets, and how identities spread over the primaries.
-type E21Result struct {
+// HashTagIDs is how many identities RunHashTags spreads over the primaries
+// in the README's run.
+const HashTagIDs = 10000
+
+// HashTagResult is what RunHashTags measured (E21): where one identity's
+// keys land, what a script over two slots gets, and how identities spread
+// over the primaries.
+type HashTagResult struct {
 	ID        string         `json:"id"`
 	Slot      int            `json:"slot"`       // CLUSTER KEYSLOT of every key of ID
 	KeySlots  map[string]int `json:"key_slots"`  // key → CLUSTER KEYSLOT
@@ -27,29 +35,29 @@ type PrimaryShare struct {
 	Share float64 `json:"share"` // Count / total
 }
 
-// e21Kinds are the key kinds of one identity in this chapter.
-var e21Kinds = []string{"fw", "fwt", "log", "sc", "tb", "gcra", "prefetch"}
+// keyKinds are the key kinds of one identity in chapter 06.
+var keyKinds = []string{"fw", "fwt", "log", "sc", "tb", "gcra", "prefetch"}
 
 // twoKeys reads two keys in one script: the smallest call that needs both
 // keys on one node, in one slot.
 var twoKeys = redis.NewScript(`return {redis.call('EXISTS', KEYS[1]), redis.call('EXISTS', KEYS[2])}`)
 
-// RunE21 checks hash tags on a cluster (E21): every key of one identity has
-// the slot of its tag (asked of the server with CLUSTER KEYSLOT, and equal
-// to KeySlot); a two-key script over keys of two slots fails with CROSSSLOT,
-// over two keys sharing a tag it runs; and ids identities "prefix-0" … are
-// counted per primary that serves their slot.
-func RunE21(ctx context.Context, cc *redis.ClusterClient, prefix string, ids int) (E21Result, error) {
-	res := E21Result{ID: prefix + "-user-42", KeySlots: map[string]int{}, IDs: ids}
-	top, err := ReadTopology(ctx, seedAddr(cc))
+// RunHashTags checks hash tags on a cluster (E21): every key of one
+// identity has the slot of its tag (asked of the server with CLUSTER
+// KEYSLOT, and equal to KeySlot); a two-key script over keys of two slots
+// fails with CROSSSLOT, over two keys sharing a tag it runs; and ids
+// identities "prefix-0" … are counted per primary that serves their slot.
+func RunHashTags(ctx context.Context, cc *redis.ClusterClient, prefix string, ids int) (HashTagResult, error) {
+	res := HashTagResult{ID: prefix + "-user-42", KeySlots: map[string]int{}, IDs: ids}
+	top, err := redisproc.ReadTopology(ctx, seedAddr(cc))
 	if err != nil {
 		return res, err
 	}
 	seed := redis.NewClient(&redis.Options{Addr: seedAddr(cc), MaxRetries: -1})
 	defer seed.Close()
 	res.Slot = -1
-	for _, kind := range e21Kinds {
-		k := Key(res.ID, kind)
+	for _, kind := range keyKinds {
+		k := distributed.Key(res.ID, kind)
 		s, err := seed.ClusterKeySlot(ctx, k).Result()
 		if err != nil {
 			return res, err
@@ -72,7 +80,7 @@ func RunE21(ctx context.Context, cc *redis.ClusterClient, prefix string, ids int
 	if err := twoKeys.Run(ctx, cc, []string{a, b}).Err(); err != nil {
 		res.CrossSlot = err.Error()
 	}
-	v, err := twoKeys.Run(ctx, cc, []string{Key(res.ID, "fw"), Key(res.ID, "tb")}).Int64Slice()
+	v, err := twoKeys.Run(ctx, cc, []string{distributed.Key(res.ID, "fw"), distributed.Key(res.ID, "tb")}).Int64Slice()
 	if err != nil {
 		return res, fmt.Errorf("two keys under one tag: %w", err)
 	}
@@ -82,7 +90,7 @@ func RunE21(ctx context.Context, cc *redis.ClusterClient, prefix string, ids int
 	pipe := seed.Pipeline()
 	cmds := make([]*redis.IntCmd, ids)
 	for i := range cmds {
-		cmds[i] = pipe.ClusterKeySlot(ctx, Key(fmt.Sprintf("%s-%d", prefix, i), "fw"))
+		cmds[i] = pipe.ClusterKeySlot(ctx, distributed.Key(fmt.Sprintf("%s-%d", prefix, i), "fw"))
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
 		return res, err
@@ -99,7 +107,7 @@ func RunE21(ctx context.Context, cc *redis.ClusterClient, prefix string, ids int
 }
 
 // shares lists every primary of top with its count and share of the total.
-func shares(top Topology, counts map[string]int64) []PrimaryShare {
+func shares(top redisproc.Topology, counts map[string]int64) []PrimaryShare {
 	var total int64
 	for _, n := range counts {
 		total += n
@@ -114,6 +122,3 @@ func shares(top Topology, counts map[string]int64) []PrimaryShare {
 	}
 	return out
 }
-
-// seedAddr is the first address the client was given.
-func seedAddr(cc *redis.ClusterClient) string { return cc.Options().Addrs[0] }

@@ -1,15 +1,15 @@
 //go:build !exercise06
 
-package distributed
+package cluster
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
 )
 
@@ -20,11 +20,20 @@ import (
 // more than the limit; the split key mis-counts as in TestSplitHotKey.
 func TestE22_HotKey(t *testing.T) {
 	c := redistest.NewCluster(t)
-	cc := c.Client(t)
-	ctx := context.Background()
-	cfg := DefaultE22(redistest.ID(t))
-	res, err := RunE22(ctx, cc, cfg)
-	require.NoError(t, err)
+	evs := runPart(t, c, PartHotKey)
+	results := reported[HotKeyResult](evs)
+	require.Len(t, results, 1)
+	res := results[0]
+	cfg := res.Config
+	require.Equal(t, DefaultHotKey(cfg.Prefix), cfg)
+	// Each phase's last report carries the counts the result gives.
+	final := map[string][]PrimaryShare{}
+	for _, p := range reported[HotKeyProgress](evs) {
+		if p.Final {
+			final[p.Phase] = p.Calls
+		}
+	}
+	require.Equal(t, res.Mixed, final[PhaseMixed])
 	t.Logf("hot primary %s: %.1f%% of the script calls; per primary %+v", res.HotPrimary, 100*res.HotShare, res.Mixed)
 	t.Logf("hot alone: %d calls without prefetch, %d with batch %d (%.1fx fewer); others %d",
 		res.HotCentral, res.HotBorrow, cfg.Batch, res.Reduction, res.OtherCalls)
@@ -71,7 +80,7 @@ func TestE22_HotKey(t *testing.T) {
 	want := map[string][3]int{"[70 10 10 10]": {100, 55, 100}, "[100 100 100 100]": {100, 100, 400}}
 	require.Len(t, res.Split.Cases, 2)
 	for _, sc := range res.Split.Cases {
-		sim, err := SimulateSplitKey(100, sc.Demand)
+		sim, err := distributed.SimulateSplitKey(100, sc.Demand)
 		require.NoError(t, err)
 		got := [3]int{sc.Single, sc.Split, sc.FullShares}
 		require.Equal(t, want[fmt.Sprint(sc.Demand)], got, "demand %v: single, split, full shares", sc.Demand)
