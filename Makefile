@@ -40,7 +40,7 @@ bench-redis-peers:
 
 ## bench-redis: decisions per second through EVALSHA and MEMORY USAGE per key
 bench-redis:
-	$(GO) test -run '^$$' -bench . -benchmem ./chapters/06-distributed
+	$(GO) test -run '^$$' -bench . -benchmem ./chapters/06-distributed/...
 
 ## exercise: run one chapter's tests against your own stub, e.g. make exercise CH=02 (or CH=2).
 ## Chapter 06 has a tag of its own (exercise06): the exercise tag would also swap in
