@@ -12,6 +12,7 @@ import (
 
 	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
 	"github.com/ratelimit-course/ratelimit/core"
+	"github.com/ratelimit-course/ratelimit/tui/internal/text"
 )
 
 const simUsage = `usage: tui sim --algo ALGO --arrivals 820,880,... [--window 1000] [--limit 3]
@@ -85,7 +86,7 @@ func parseSimFlags(cmd string, args []string) (simArgs, error) {
 	}
 	c.str("algo", algoAccept, &a.algo)
 	if sim {
-		c.value("arrivals", simAccept["arrivals"], func(s string) (err error) { a.arrivals, err = parseInts64(s); return err })
+		c.value("arrivals", simAccept["arrivals"], func(s string) (err error) { a.arrivals, err = text.ParseInts(s); return err })
 	}
 	c.value("window", simAccept["window"], func(s string) (err error) { a.p.WindowMS, err = strconv.ParseInt(s, 10, 64); return err })
 	c.integer("limit", simAccept["limit"], &a.p.Limit)
@@ -94,7 +95,7 @@ func parseSimFlags(cmd string, args []string) (simArgs, error) {
 	c.integer("subwindows", simAccept["subwindows"], &a.p.SubWindows)
 	if sim {
 		c.value("costs", simAccept["costs"], func(s string) error {
-			v, err := parseInts64(s)
+			v, err := text.ParseInts(s)
 			for _, x := range v {
 				if int64(int(x)) != x {
 					return strconv.ErrRange // only where int is 32 bits
@@ -116,23 +117,6 @@ func parseSimFlags(cmd string, args []string) (simArgs, error) {
 		c.boolean("explain", &a.explain)
 	}
 	return a, c.parse(args)
-}
-
-// parseInts64 reads "820,880,940". Empty items are an error.
-func parseInts64(s string) ([]int64, error) {
-	if s == "" {
-		return nil, errors.New("empty list")
-	}
-	parts := strings.Split(s, ",")
-	out := make([]int64, len(parts))
-	for i, p := range parts {
-		v, err := strconv.ParseInt(strings.TrimSpace(p), 10, 64)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = v
-	}
-	return out, nil
 }
 
 // simFail prints the one stderr line for bad input and returns exit code 2.

@@ -12,6 +12,7 @@ import (
 
 	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
 	"github.com/ratelimit-course/ratelimit/core"
+	"github.com/ratelimit-course/ratelimit/tui/internal/text"
 )
 
 const usage = `usage: tui plot --algo ALGO --arrivals 820,880,... [--window 1000] [--limit 3]
@@ -128,9 +129,9 @@ func parse(argv []string) (args, error) {
 	str("right", &a.right)
 	str("out", &a.out)
 	str("title", &a.title)
-	value("arrivals", func(s string) (err error) { a.arrivals, err = ints(s); return err })
+	value("arrivals", func(s string) (err error) { a.arrivals, err = text.ParseInts(s); return err })
 	value("costs", func(s string) error {
-		v, err := ints(s)
+		v, err := text.ParseInts(s)
 		for _, x := range v {
 			a.costs = append(a.costs, int(x))
 		}
@@ -166,23 +167,6 @@ func parse(argv []string) (args, error) {
 		return a, fmt.Errorf("unexpected argument %s: accepted %s", strconv.Quote(fs.Arg(0)), a.flagList)
 	}
 	return a, nil
-}
-
-// ints reads "820,880,940"; an empty item is an error.
-func ints(s string) ([]int64, error) {
-	if s == "" {
-		return nil, errors.New("empty list")
-	}
-	parts := strings.Split(s, ",")
-	out := make([]int64, len(parts))
-	for i, p := range parts {
-		v, err := strconv.ParseInt(strings.TrimSpace(p), 10, 64)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = v
-	}
-	return out, nil
 }
 
 // chart runs the lab for a parsed command line, with the checks of tui sim.

@@ -3,6 +3,7 @@
 package text
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 )
@@ -25,4 +26,22 @@ func ShortAddrs(addrs []string) []string {
 		out[i] = strings.TrimPrefix(a, "127.0.0.1")
 	}
 	return out
+}
+
+// ParseInts reads a comma-separated list of integers, "820,880,940" (the
+// inverse of JoinInts with ","). An empty list or item is an error.
+func ParseInts(s string) ([]int64, error) {
+	if s == "" {
+		return nil, errors.New("empty list")
+	}
+	parts := strings.Split(s, ",")
+	out := make([]int64, len(parts))
+	for i, p := range parts {
+		v, err := strconv.ParseInt(strings.TrimSpace(p), 10, 64)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
 }
