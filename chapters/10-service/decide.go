@@ -205,6 +205,9 @@ func (s *Service) decide(ctx context.Context, a *active, d *domainRules, rule *R
 				return nil, err
 			}
 			if errors.Is(err, errFailedOpen) {
+				// Counted as what it answered: ratelimit_decisions_total
+				// must not fall silent while the store is down.
+				s.m.decisions.WithLabelValues(d.name, rule.Label(), rls.RateLimitResponse_OK.String()).Inc()
 				return &rls.RateLimitResponse_DescriptorStatus{Code: rls.RateLimitResponse_OK}, nil
 			}
 			return nil, err
