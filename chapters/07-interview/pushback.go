@@ -40,7 +40,7 @@ var Pushback = []Push{
 		[]string{"A static split now rejects legitimate traffic while the lost region's share sits unused.",
 			"Leases weighted by recent demand move the quota to where the requests arrive; async sync overshoots by regions x rate x lag.",
 			"No decision waits on a cross-region call; without the coordinator, keep the last leases, never unlimited."},
-		"09", "leases", "TestE27_ManyRegions (633 admitted by a static split, all 1,000 by leases)", "07/one region down"},
+		"09", "leases", "TestE27_ManyRegions (a static split admits 633 of the 1,000; leases admit them all)", "07/one region down"},
 	{"redis-down", "Redis is down.",
 		[]string{"Decided per endpoint in advance: closed for login, OTP and reset; open through a small local bucket for reads; about global / nodes for billed calls.",
 			"A deadline of a few ms and a breaker in front, so the outage does not become latency.",
@@ -59,7 +59,7 @@ var Pushback = []Push{
 		"01", "collateral", "chapter 01's IP grouping; TestDrillIPv6EscalationNumbers", "07/cgnat and shared ips"},
 	{"llm-tokens", "Limit LLM tokens, not requests.",
 		[]string{"Reserve input plus the maximum output up front (500 + 2,000 = 2,500), refund what was not used.",
-			"Of five concurrent requests against 10,000 tokens a minute four are admitted; each refunds 1,700.",
+			"Of five concurrent requests against 10,000 tokens a minute, four are admitted, and each of the four refunds 1,700.",
 			"Keep a request-rate or in-flight limit beside the token budget."},
 		"09", "refund", "TestE28_ReserveThenRefund; TestDrillLLMBudgetNumbers", "09/LLM token budget"},
 	{"tight-retry-loop", "A client retries every rejection in a tight loop.",
@@ -104,13 +104,19 @@ func PushbackFor(p Prompt) []Push {
 	return out
 }
 
-// PushbackMarkdown renders the pushback bank as Markdown.
+// PushbackMarkdown renders the pushback bank as Markdown: each prompt a
+// paragraph, then what a strong answer contains as a list of its own (not
+// nested: the terminal app's renderer wraps a nested item a few columns too
+// wide and then breaks it at a comma, "1," / "700").
 func PushbackMarkdown() string {
 	var b strings.Builder
 	for i, p := range Pushback {
-		fmt.Fprintf(&b, "%d. **\"%s\"** (ch %s; proof: %s; card `%s`)\n", i+1, p.Prompt, p.Chapter, p.Proof, p.Card)
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "**%d. \"%s\"** (ch %s; proof: %s; card `%s`)\n\n", i+1, p.Prompt, p.Chapter, p.Proof, p.Card)
 		for _, s := range p.Strong {
-			fmt.Fprintf(&b, "   - %s\n", s)
+			fmt.Fprintf(&b, "- %s\n", s)
 		}
 	}
 	return b.String()
