@@ -26,7 +26,7 @@ const Version = 1
 
 type Saved struct {
 	Version    int                  `json:"version"`
-	Cards      map[string]CardScore `json:"cards"` // by drillCardID
+	Cards      map[string]CardScore `json:"cards"` // by the card's ID (interview.Question.ID)
 	Interviews []Interview          `json:"interviews"`
 }
 
@@ -156,15 +156,12 @@ func (s *Store) Score(id string, got bool) {
 	s.P.Cards[id] = c
 }
 
-// drillCardID names a card in the saved progress: its chapter and topic.
-func CardID(q interview.Question) string { return q.Chapter + "/" + q.Topic }
-
 // drillOrder deals cards for a session: those missed last time first, then
 // those not scored yet, then those got, each group in course order. It
 // returns indices into cards.
 func DrillOrder(cards []interview.Question, scores map[string]CardScore) []int {
 	rank := func(q interview.Question) int {
-		switch scores[CardID(q)].Last {
+		switch scores[q.ID].Last {
 		case "missed":
 			return 0
 		case "got":

@@ -225,14 +225,14 @@ func TestDrillScoresSurviveARestart(t *testing.T) {
 	m := appPress(appNew(t, 80, 24), "D")
 	first, second := interview.Drill[0], interview.Drill[1]
 	m = appPress(m, "m")
-	appWant(t, m.View(), "show the answer first")
+	appWant(t, m.View(), "show what to say first")
 	m = appPress(m, "space", "y") // card 1: got it
 	appWant(t, m.View(), "card 1: got it")
 	m = appPress(m, "space", "m") // card 2: missed
 	appWant(t, m.View(), "card 2: missed")
 
 	store, note := progress.Load()
-	if note != "" || store.P.Cards[progress.CardID(second)].Last != "missed" || store.P.Cards[progress.CardID(first)].Last != "got" {
+	if note != "" || store.P.Cards[second.ID].Last != "missed" || store.P.Cards[first.ID].Last != "got" {
 		t.Fatalf("scores not saved: %q %+v", note, store.P.Cards)
 	}
 	m = appPress(appRestart(t, store, note, 80, 24), "D")

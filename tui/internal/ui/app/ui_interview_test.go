@@ -1,0 +1,48 @@
+package app
+
+import (
+	"strings"
+	"testing"
+
+	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
+)
+
+// A drill card reveals the sentence to say first, then, on the same key,
+// the follow-up (the full answer); either can be scored.
+func TestDrillCardSaysFirstThenFollowsUp(t *testing.T) {
+	m := appPress(appNew(t, 80, 24), "D")
+	q, _ := m.cards().Card()
+	end := strings.Join(strings.Fields(q.A)[len(strings.Fields(q.A))-3:], " ")
+	m = appPress(m, "space")
+	f := flatText(m.View())
+	appWant(t, f, "Say first", flatText(q.SayFirst), "y got it")
+	if strings.Contains(f, end) {
+		t.Fatalf("the full answer shows before the follow-up key:\n%s", m.View())
+	}
+	m = appPress(m, "space")
+	f = flatText(m.View())
+	appWant(t, f, "Say first", flatText(q.SayFirst), "follow-up", end)
+	appCheckFrame(t, m.View(), 80, 24)
+	m = appPress(m, "space")
+	if m.cards().Revealed() || strings.Contains(flatText(m.View()), flatText(q.SayFirst)) {
+		t.Fatal("a third press hides the answer again")
+	}
+	m = appPress(m, "space", "y")
+	if sc := m.store.P.Cards[q.ID]; sc.Got != 1 {
+		t.Fatalf("the score is saved under the card's ID %q: %+v", q.ID, m.store.P.Cards)
+	}
+}
+
+// Every card's say-first sentence and the end of its answer fit 80x24.
+func TestDrillCardsSayFirstFitTheScreen(t *testing.T) {
+	m := appPress(appNew(t, 80, 24), "D")
+	for i := range interview.Drill {
+		m = m.withTop(m.cards().At(i, true))
+		q, _ := m.cards().Card()
+		f := flatText(m.View())
+		appCheckFrame(t, m.View(), 80, 24)
+		if !strings.Contains(f, flatText(q.SayFirst)) {
+			t.Errorf("card %s: the say-first sentence is not whole on the 80x24 screen", q.ID)
+		}
+	}
+}
