@@ -41,11 +41,15 @@ type CardScore struct {
 // interviewRecord is one finished mock interview.
 type Interview struct {
 	Prompt  string    `json:"prompt"`
+	Form    string    `json:"form,omitempty"` // "45-minute" or "15-minute" ("" saved before the track: 15)
 	At      time.Time `json:"at"`
 	Phases  []Phase   `json:"phases"`
 	Review  []string  `json:"review"` // chapters to review, "03"…
 	Covered int       `json:"covered"`
 	Points  int       `json:"points"`
+	// Pushback are the ids of the wrap-up's pushbacks not ticked as
+	// answered (interview.Push.ID), to review.
+	Pushback []string `json:"pushback,omitempty"`
 }
 
 type Phase struct {

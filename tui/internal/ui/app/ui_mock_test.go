@@ -33,10 +33,11 @@ func runClock(t *testing.T, m Model, d time.Duration) Model {
 	return m
 }
 
-// The mock interview end to end: a prompt, a clock per phase that moves
-// on by itself, the interviewer's questions and a checklist, a summary.
+// The mock interview end to end, in its 15-minute short form (f): a
+// prompt, a clock per phase that moves on by itself, the interviewer's
+// questions and a checklist, a summary.
 func TestMockInterviewRunsOnTheClock(t *testing.T) {
-	m := appPress(appNew(t, 80, 24), "M")
+	m := appPress(appNew(t, 80, 24), "M", "f")
 	f := m.View()
 	for _, p := range interview.Mock {
 		appWant(t, f, p.Title)
@@ -119,7 +120,7 @@ func TestMockInterviewRunsOnTheClock(t *testing.T) {
 	if note != "" || len(store.P.Interviews) != 1 || store.P.Interviews[0].Covered != covered {
 		t.Fatalf("the interview was not saved: note %q, %+v", note, store.P.Interviews)
 	}
-	m2 := appPress(appRestart(t, store, note, 80, 24), "M")
+	m2 := appPress(appRestart(t, store, note, 80, 24), "M", "f")
 	appWant(t, m2.View(), fmt.Sprintf("last time %d of %d points", covered, points))
 
 	// r runs the same question again; esc ends it early into the summary.
@@ -190,11 +191,11 @@ func appSendCmd(m Model, cmd tea.Cmd) Model {
 	return m
 }
 
-// Every phase of every prompt fits 80×24: the clock, the last question and
-// the last point stay on screen.
+// Every phase of every prompt fits 80×24 in the short form: the clock, the
+// last question and the last point stay on screen.
 func TestMockEveryPhaseFitsTheScreen(t *testing.T) {
 	for i, p := range interview.Mock {
-		m := appPress(appNew(t, 80, 24), "M")
+		m := appPress(appNew(t, 80, 24), "M", "f")
 		for range i {
 			m = appPress(m, "down")
 		}
