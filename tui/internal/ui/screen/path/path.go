@@ -47,9 +47,6 @@ func Scroll(msg tea.KeyMsg, top, n int) (int, bool) {
 	return top, true
 }
 
-// ScrollKeys are the keys Scroll takes, for a screen's key map.
-func ScrollKeys() (up, down key.Binding) { return keys.Up, keys.Down }
-
 type Model struct {
 	th   *widget.Theme
 	w, h int
