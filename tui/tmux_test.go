@@ -217,10 +217,36 @@ func TestTmuxCourseAt80x24(t *testing.T) {
 		t.Errorf("redis-server processes left after esc: %s", out)
 	}
 
-	// One mock interview, end to end: the login question.
+	// The 45-minute track by default: the login question, the request path
+	// in the design phase, then the pushback one at a time.
 	s.keys("M")
-	s.waitFor("Choose the design question", "A login endpoint")
+	s.waitFor("Choose the design question", "A login endpoint", "45-minute track")
 	s.keys("Down", "Enter")
+	s.waitFor("Phase 1 of 4", "Requirements and scoping", "5:00 left")
+	s.keys("n")
+	s.waitFor("Phase 2 of 4", "10:00 left", "d the request path")
+	s.keys("d")
+	s.waitFor("The request path", "[client]", "[edge / WAF]")
+	s.keys("PageDown", "PageDown")
+	s.waitFor("[limiter service]", "135 µs p50, 1,822 µs p99")
+	s.keys("d", "n")
+	s.waitFor("Phase 3 of 4", "20:00 left")
+	s.keys("n")
+	s.waitFor("Phase 4 of 4", "The interviewer pushes back (1 of 4)", "Many of your users share one IP")
+	s.keys("a")
+	s.waitFor("A strong answer contains", "proven in chapter 01")
+	s.keys("Space", "Right")
+	s.waitFor("(2 of 4)", "Redis is down.")
+	s.keys("n")
+	scr = s.waitFor("Summary (45-minute): 1 of", "Pushback to review", "Redis is down.", "Review chapters")
+	if strings.Contains(scr, "share one IP") {
+		t.Errorf("the pushback ticked as answered is listed to review:\n%s", scr)
+	}
+
+	// The 15-minute short form, end to end: the login question.
+	s.keys("Escape", "M", "f")
+	s.waitFor("Choose the design question", "A login endpoint", "15-minute short form")
+	s.keys("Up", "Up", "Down", "Enter") // the chooser kept its place: login again
 	s.waitFor("Phase 1 of 4", "Pin down the contract", "3:00 left")
 	s.waitFor("2:5") // the clock runs
 	if esc := s.screen(true); strings.Contains(esc, "\x1b[3") || strings.Contains(esc, "38;") {
@@ -235,12 +261,12 @@ func TestTmuxCourseAt80x24(t *testing.T) {
 	s.keys("n")
 	s.waitFor("Phase 4 of 4")
 	s.keys("3", "n")
-	scr = s.waitFor("Summary: 4 of 12 points covered", "Review chapters")
+	scr = s.waitFor("Summary (15-minute): 4 of 12 points covered", "Review chapters")
 	if !strings.Contains(scr, "1 Pin down the contract and the scale") || !strings.Contains(scr, "2 of 3") {
 		t.Errorf("summary lacks phase 1's row:\n%s", scr)
 	}
-	s.keys("Escape", "M")
-	s.waitFor("last time 4 of 12 points")
+	s.keys("Escape", "M") // the chooser keeps the form chosen
+	s.waitFor("15-minute short form", "last time 4 of 12 points")
 
 	pid := s.panePID() // before q: once the course quits, tmux has no pane to ask
 	s.keys("Escape", "q")

@@ -159,10 +159,13 @@ func TestDiagramFitsEightyColumns(t *testing.T) {
 			t.Errorf("hop %q: a limit, and a source for every cost", h.Name)
 		}
 	}
-	for _, s := range []string{"17.4 ns", "47 µs", "5.8 µs", "pending, chapter 10"} {
+	for _, s := range []string{"17.4 ns", "47 µs", "5.8 µs", "135 µs p50, 1,822 µs p99 over gRPC", "(ch 10, E36)"} {
 		if !strings.Contains(d, s) {
 			t.Errorf("the diagram does not quote %q", s)
 		}
+	}
+	if strings.Contains(d, "pending") {
+		t.Errorf("the diagram still quotes a pending figure:\n%s", d)
 	}
 }
 

@@ -21,19 +21,21 @@ import (
 const drillUsage = `usage: tui drill [--n N] [--shuffle] [--seed S] [--answers=false]
                  [--chapter 01..09] [--missed-first] [--width 80] [--json]
 
-Prints the chapter 07 interview drill: questions with model answers, wrapped
-to the width. Answer each question aloud before reading the model answer.
+Prints the chapter 07 interview drill: each question, the sentence to say
+first, then the follow-up (the model answer with its proof), wrapped to the
+width. Answer each question aloud before reading the answer.
 
   --n N          print only N questions (default: all)
   --shuffle      random order; --seed S makes it repeatable (default: random)
-  --answers      show the model answers (default true; --answers=false quizzes)
+  --answers      show the answers (default true; --answers=false quizzes)
   --chapter CH   only the questions of one chapter, e.g. 06
   --missed-first the cards you scored "missed" in the course (tui, D) first,
                  then those not scored yet, then those you got
   --width W      wrap at W columns, 40 to 200 (default 80)
   --json         one JSON array of the selected cards instead:
-                 [{"chapter":"01","topic":…,"question":…,"answer":…}, …]
-                 (no "answer" with --answers=false)
+                 [{"id":"01/placement","chapter":"01","topic":…,"question":…,
+                   "say_first":…,"answer":…}, …]
+                 (no "say_first" nor "answer" with --answers=false)
 `
 
 // drillOptions is what the drill flags hold after parsing.
@@ -51,9 +53,11 @@ type drillOptions struct {
 
 // drillCard is one card of `drill --json`.
 type drillCard struct {
+	ID       string `json:"id"` // the key of the card's saved score
 	Chapter  string `json:"chapter"`
 	Topic    string `json:"topic"`
 	Question string `json:"question"`
+	SayFirst string `json:"say_first,omitempty"`
 	Answer   string `json:"answer,omitempty"`
 }
 
@@ -128,7 +132,7 @@ func drillSelect(o drillOptions) []interview.Question {
 
 // writeDrill prints the cards, each wrapped to o.width columns.
 func writeDrill(w io.Writer, o drillOptions, qs []interview.Question) {
-	mode := "model answers follow each question"
+	mode := "after each question, what to say first, then the follow-up"
 	if !o.answers {
 		mode = "answers hidden; run again without --answers=false to compare"
 	}
@@ -144,7 +148,8 @@ func writeDrill(w io.Writer, o drillOptions, qs []interview.Question) {
 		print(text.WrapHanging(fmt.Sprintf("Q%d. [ch %s, %s] %s", i+1, q.Chapter, q.Topic, q.Q), o.width, "", indent))
 		if o.answers {
 			fmt.Fprintln(w)
-			print(text.WrapHanging("A: "+q.A, o.width, indent, indent))
+			print(text.WrapHanging("Say first: "+q.SayFirst, o.width, indent, indent))
+			print(text.WrapHanging("Then: "+q.A, o.width, indent, indent))
 		}
 	}
 }
@@ -163,9 +168,9 @@ func runDrill(args []string, stdout, stderr io.Writer) int {
 	if o.asJSON {
 		cards := make([]drillCard, len(qs))
 		for i, q := range qs {
-			cards[i] = drillCard{Chapter: q.Chapter, Topic: q.Topic, Question: q.Q}
+			cards[i] = drillCard{ID: q.ID, Chapter: q.Chapter, Topic: q.Topic, Question: q.Q}
 			if o.answers {
-				cards[i].Answer = q.A
+				cards[i].SayFirst, cards[i].Answer = q.SayFirst, q.A
 			}
 		}
 		out, _ := json.Marshal(cards)

@@ -53,8 +53,11 @@ func TestDrillPrintsEveryQuestionAt80Columns(t *testing.T) {
 		if !strings.Contains(all, head) {
 			t.Errorf("question %d missing: %q", i+1, head)
 		}
-		if !strings.Contains(all, "A: "+flat(q.A)) {
-			t.Errorf("answer %d missing", i+1)
+		// The sentence to say first, then the follow-up (compared without
+		// spaces: the wrap may break "TAT - now" after its hyphen).
+		squash := func(s string) string { return strings.Join(strings.Fields(s), "") }
+		if !strings.Contains(squash(out), squash(head+"Say first: "+q.SayFirst+"Then: "+q.A)) {
+			t.Errorf("card %d: not its say-first sentence then its answer", i+1)
 		}
 	}
 }
@@ -142,7 +145,8 @@ func TestDrillWrapCutsLongWords(t *testing.T) {
 	}
 }
 
-// TestDrillJSON: --json prints every card (chapter, topic, question, answer)
+// TestDrillJSON: --json prints every card (id, chapter, topic, question,
+// say first, answer)
 // as one JSON array, in course order, and honours --chapter, --n, --shuffle
 // and --answers=false like the text output.
 func TestDrillJSON(t *testing.T) {
@@ -163,7 +167,7 @@ func TestDrillJSON(t *testing.T) {
 		t.Fatalf("%d cards, want %d", len(all), len(interview.Drill))
 	}
 	for i, q := range interview.Drill {
-		want := map[string]string{"chapter": q.Chapter, "topic": q.Topic, "question": q.Q, "answer": q.A}
+		want := map[string]string{"id": q.ID, "chapter": q.Chapter, "topic": q.Topic, "question": q.Q, "say_first": q.SayFirst, "answer": q.A}
 		if fmt.Sprint(all[i]) != fmt.Sprint(want) {
 			t.Errorf("card %d: %v, want %v", i+1, all[i], want)
 		}
@@ -178,7 +182,7 @@ func TestDrillJSON(t *testing.T) {
 		t.Error("--chapter and --n must select cards in --json too")
 	}
 	for _, c := range decode("--json", "--answers=false") {
-		if _, ok := c["answer"]; ok || c["question"] == "" {
+		if _, ok := c["answer"]; ok || c["question"] == "" || c["say_first"] != "" || c["id"] == "" {
 			t.Fatalf("--answers=false --json printed %v", c)
 		}
 	}

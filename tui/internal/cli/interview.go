@@ -14,35 +14,47 @@ import (
 	"github.com/ratelimit-course/ratelimit/tui/internal/text"
 )
 
-const interviewUsage = `usage: tui interview [--prompt NAME] [--width 80] [--json]
+const interviewUsage = `usage: tui interview [--prompt NAME] [--short] [--width 80] [--json]
 
 Prints the plan of the timed mock interview (chapter 07): each design
-question, and for each phase of the 15-minute skeleton its minutes, what the
-interviewer asks and the points a strong answer covers (with the chapter that
-teaches each). The interactive course runs it on a clock: tui, then M.
+question, and for each phase of the 45-minute track its minutes, what to say
+first and draw, what the interviewer asks and the points a strong answer
+covers (with the chapter that teaches each); in the wrap-up, the pushbacks
+the interviewer throws, each with what a strong answer contains, the chapter
+and the test that prove it. The interactive course runs it on a clock: tui,
+then M.
 
   --prompt NAME  only one question: %s
+  --short        the 15-minute short form instead (four phases, no pushback)
   --width W      wrap at W columns, 40 to 200 (default 80)
   --json         the plan as JSON instead:
-                 {"minutes":15,"prompts":[{"name","title","ask","phases":[
-                   {"title","minutes","questions":[…],"checklist":[{"point","chapter"}]}]}]}
+                 {"form":"45-minute","minutes":45,"prompts":[{"name","title","ask",
+                   "phases":[{"title","minutes","say_first","draw","questions":[…],
+                     "checklist":[{"point","chapter"}]}],
+                   "pushback":[{"id","prompt","strong":[…],"chapter","proof","card"}]}]}
+                 (--short: "form":"15-minute", "minutes":15, no say_first, draw
+                 nor pushback)
 `
 
 // The JSON shape of `interview --json`.
 type (
 	interviewPlan struct {
+		Form    string            `json:"form"` // "45-minute" or "15-minute"
 		Minutes int               `json:"minutes"`
 		Prompts []interviewPrompt `json:"prompts"`
 	}
 	interviewPrompt struct {
-		Name   string           `json:"name"`
-		Title  string           `json:"title"`
-		Ask    string           `json:"ask"`
-		Phases []interviewPhase `json:"phases"`
+		Name     string           `json:"name"`
+		Title    string           `json:"title"`
+		Ask      string           `json:"ask"`
+		Phases   []interviewPhase `json:"phases"`
+		Pushback []interviewPush  `json:"pushback,omitempty"`
 	}
 	interviewPhase struct {
 		Title     string           `json:"title"`
 		Minutes   int              `json:"minutes"`
+		SayFirst  string           `json:"say_first,omitempty"`
+		Draw      string           `json:"draw,omitempty"`
 		Questions []string         `json:"questions"`
 		Checklist []interviewPoint `json:"checklist"`
 	}
@@ -50,20 +62,48 @@ type (
 		Point   string `json:"point"`
 		Chapter string `json:"chapter"`
 	}
+	interviewPush struct {
+		ID      string   `json:"id"`
+		Prompt  string   `json:"prompt"`
+		Strong  []string `json:"strong"`
+		Chapter string   `json:"chapter"`
+		Proof   string   `json:"proof"`
+		Card    string   `json:"card"`
+	}
 )
 
-// mockPlan is the plan of the prompts given (all when names is empty).
-func mockPlan(prompts []interview.Prompt) interviewPlan {
-	plan := interviewPlan{Minutes: interview.SkeletonMinutes()}
+// mockPlan is the plan of the prompts given: the 45-minute track with its
+// pushbacks, or (short) the 15-minute skeleton.
+func mockPlan(prompts []interview.Prompt, short bool) interviewPlan {
+	plan := interviewPlan{Form: "45-minute", Minutes: interview.TrackMinutes()}
+	if short {
+		plan = interviewPlan{Form: "15-minute", Minutes: interview.SkeletonMinutes()}
+	}
 	for _, p := range prompts {
 		ip := interviewPrompt{Name: p.Name, Title: p.Title, Ask: p.Ask}
-		for i, ph := range p.Phases {
-			step := interview.Skeleton[min(i, len(interview.Skeleton)-1)]
-			iph := interviewPhase{Title: step.Title, Minutes: step.Minutes, Questions: ph.Questions}
+		phases := p.Phases
+		if !short {
+			phases = interview.LongForm(p)
+		}
+		for i, ph := range phases {
+			var iph interviewPhase
+			if short {
+				step := interview.Skeleton[min(i, len(interview.Skeleton)-1)]
+				iph = interviewPhase{Title: step.Title, Minutes: step.Minutes}
+			} else {
+				step := interview.Track[min(i, len(interview.Track)-1)]
+				iph = interviewPhase{Title: step.Title, Minutes: step.Minutes, SayFirst: step.SayFirst, Draw: step.Draw}
+			}
+			iph.Questions = ph.Questions
 			for _, pt := range ph.Checklist {
 				iph.Checklist = append(iph.Checklist, interviewPoint{Point: pt.Text, Chapter: pt.Chapter})
 			}
 			ip.Phases = append(ip.Phases, iph)
+		}
+		if !short {
+			for _, q := range interview.PushbackFor(p) {
+				ip.Pushback = append(ip.Pushback, interviewPush{q.ID, q.Prompt, q.Strong, q.Chapter, q.Proof, q.Card})
+			}
 		}
 		plan.Prompts = append(plan.Prompts, ip)
 	}
@@ -73,12 +113,13 @@ func mockPlan(prompts []interview.Prompt) interviewPlan {
 // runInterview prints the mock interview's plan.
 func runInterview(args []string, stdout, stderr io.Writer) int {
 	var name string
-	width, asJSON := 80, false
+	width, asJSON, short := 80, false, false
 	accept := "one of " + strings.Join(interview.MockNames(), ", ")
 	c := newCLIFlags("interview")
 	c.str("prompt", accept, &name)
 	c.integer("width", "an integer from 40 to 200", &width)
 	c.boolean("json", &asJSON)
+	c.boolean("short", &short)
 	err := c.parse(args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintf(stdout, interviewUsage, strings.Join(interview.MockNames(), ", "))
@@ -98,7 +139,7 @@ func runInterview(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return badInput(stderr, "interview", err)
 	}
-	plan := mockPlan(prompts)
+	plan := mockPlan(prompts, short)
 	if asJSON {
 		out, _ := json.Marshal(plan)
 		fmt.Fprintf(stdout, "%s\n", out)
@@ -109,19 +150,39 @@ func runInterview(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stdout, l)
 		}
 	}
-	print(text.WrapHanging(fmt.Sprintf("Mock interview: %d minutes in %d phases. Answer aloud, on the clock; "+
-		"tick the points you covered.", plan.Minutes, len(interview.Skeleton)), width, "", ""))
+	intro := "Mock interview, the 45-minute track: %d minutes in %d phases, then the pushback. " +
+		"Answer aloud, on the clock; tick the points you covered."
+	if short {
+		intro = "Mock interview, the 15-minute short form: %d minutes in %d phases. " +
+			"Answer aloud, on the clock; tick the points you covered."
+	}
+	print(text.WrapHanging(fmt.Sprintf(intro, plan.Minutes, len(plan.Prompts[0].Phases)), width, "", ""))
 	for _, p := range plan.Prompts {
 		fmt.Fprintln(stdout)
 		print(text.WrapHanging(fmt.Sprintf("%s (%s): %s", p.Title, p.Name, p.Ask), width, "", "  "))
 		for i, ph := range p.Phases {
 			fmt.Fprintln(stdout)
 			print(text.WrapHanging(fmt.Sprintf("%d. %s (%d min)", i+1, ph.Title, ph.Minutes), width, "  ", "     "))
+			if ph.SayFirst != "" {
+				print(text.WrapHanging("say first: "+ph.SayFirst, width, "     ", "           "))
+				print(text.WrapHanging("draw: "+ph.Draw, width, "     ", "           "))
+			}
 			for _, q := range ph.Questions {
 				print(text.WrapHanging("asks: "+q, width, "     ", "           "))
 			}
 			for _, pt := range ph.Checklist {
 				print(text.WrapHanging(fmt.Sprintf("[ ] %s (ch %s)", pt.Point, pt.Chapter), width, "     ", "         "))
+			}
+		}
+		if len(p.Pushback) > 0 {
+			fmt.Fprintln(stdout)
+			print(text.WrapHanging("Pushback, one at a time once the design is on the board:", width, "  ", "  "))
+			for i, q := range p.Pushback {
+				print(text.WrapHanging(fmt.Sprintf("%d. \"%s\"", i+1, q.Prompt), width, "  ", "     "))
+				for _, st := range q.Strong {
+					print(text.WrapHanging("- "+st, width, "     ", "       "))
+				}
+				print(text.WrapHanging(fmt.Sprintf("proof: ch %s, %s; card %s", q.Chapter, q.Proof, q.Card), width, "     ", "       "))
 			}
 		}
 	}

@@ -17,38 +17,100 @@ func runInterviewArgs(t *testing.T, args ...string) (stdout, stderr string, code
 	return out.String(), errOut.String(), code
 }
 
-// `tui interview --json` prints the plan: every prompt, and per phase of the
-// skeleton its minutes, the interviewer's questions and the checklist.
-func TestInterviewJSONPrintsThePlan(t *testing.T) {
-	out, errOut, code := runInterviewArgs(t, "--json")
-	if code != 0 || errOut != "" || strings.Count(out, "\n") != 1 {
-		t.Fatalf("exit %d, stderr %q, %d lines", code, errOut, strings.Count(out, "\n"))
-	}
-	var plan struct {
-		Minutes int `json:"minutes"`
-		Prompts []struct {
-			Name, Title, Ask string
-			Phases           []struct {
-				Title     string
-				Minutes   int
-				Questions []string
-				Checklist []struct{ Point, Chapter string }
-			}
+// interviewJSON is the shape `tui interview --json` prints.
+type interviewJSON struct {
+	Form    string `json:"form"`
+	Minutes int    `json:"minutes"`
+	Prompts []struct {
+		Name, Title, Ask string
+		Phases           []struct {
+			Title     string
+			SayFirst  string `json:"say_first"`
+			Draw      string
+			Minutes   int
+			Questions []string
+			Checklist []struct{ Point, Chapter string }
+		}
+		Pushback []struct {
+			ID, Prompt, Chapter, Proof, Card string
+			Strong                           []string
 		}
 	}
+}
+
+func decodeInterview(t *testing.T, args ...string) interviewJSON {
+	t.Helper()
+	out, errOut, code := runInterviewArgs(t, append([]string{"--json"}, args...)...)
+	if code != 0 || errOut != "" || strings.Count(out, "\n") != 1 {
+		t.Fatalf("%v: exit %d, stderr %q, %d lines", args, code, errOut, strings.Count(out, "\n"))
+	}
+	var plan interviewJSON
 	if err := json.Unmarshal([]byte(out), &plan); err != nil {
 		t.Fatal(err)
 	}
-	if plan.Minutes != 15 || len(plan.Prompts) != len(interview.Mock) {
-		t.Fatalf("minutes %d, %d prompts; want 15 and %d", plan.Minutes, len(plan.Prompts), len(interview.Mock))
+	return plan
+}
+
+// `tui interview --json` prints the 45-minute track: every prompt, per
+// phase of the track its minutes, what to say first and draw, the
+// interviewer's questions and the checklist (chapter 07's LongForm), and
+// the prompt's pushbacks with what a strong answer contains.
+func TestInterviewJSONPrintsTheTrackWithPushback(t *testing.T) {
+	plan := decodeInterview(t)
+	if plan.Form != "45-minute" || plan.Minutes != 45 || len(plan.Prompts) != len(interview.Mock) {
+		t.Fatalf("form %q, minutes %d, %d prompts; want 45-minute, 45 and %d", plan.Form, plan.Minutes, len(plan.Prompts), len(interview.Mock))
 	}
 	for i, p := range plan.Prompts {
 		want := interview.Mock[i]
-		if p.Name != want.Name || p.Ask != want.Ask || len(p.Phases) != 4 {
+		long := interview.LongForm(want)
+		if p.Name != want.Name || p.Ask != want.Ask || len(p.Phases) != len(interview.Track) {
 			t.Fatalf("prompt %d: %+v", i, p)
 		}
 		for j, ph := range p.Phases {
-			if ph.Title != interview.Skeleton[j].Title || ph.Minutes != interview.Skeleton[j].Minutes ||
+			step := interview.Track[j]
+			if ph.Title != step.Title || ph.Minutes != step.Minutes || ph.SayFirst != step.SayFirst || ph.Draw != step.Draw ||
+				strings.Join(ph.Questions, "|") != strings.Join(long[j].Questions, "|") || len(ph.Checklist) != len(long[j].Checklist) {
+				t.Errorf("%s phase %d: %+v", p.Name, j+1, ph)
+			}
+			for k, pt := range ph.Checklist {
+				if pt.Point != long[j].Checklist[k].Text || pt.Chapter != long[j].Checklist[k].Chapter {
+					t.Errorf("%s phase %d point %d: %+v", p.Name, j+1, k+1, pt)
+				}
+			}
+		}
+		pushes := interview.PushbackFor(want)
+		if len(pushes) == 0 || len(p.Pushback) != len(pushes) {
+			t.Fatalf("%s: %d pushbacks, want %d", p.Name, len(p.Pushback), len(pushes))
+		}
+		for k, q := range p.Pushback {
+			w := pushes[k]
+			if q.ID != w.ID || q.Prompt != w.Prompt || q.Chapter != w.Chapter || q.Proof != w.Proof || q.Card != w.Card ||
+				strings.Join(q.Strong, "|") != strings.Join(w.Strong, "|") {
+				t.Errorf("%s pushback %d: %+v, want %+v", p.Name, k+1, q, w)
+			}
+		}
+	}
+	one := decodeInterview(t, "--prompt", "login")
+	if len(one.Prompts) != 1 || one.Prompts[0].Name != "login" || len(one.Prompts[0].Pushback) == 0 {
+		t.Errorf("--prompt login --json: %+v", one)
+	}
+}
+
+// `tui interview --json --short` prints the 15-minute short form: per
+// phase of the skeleton its minutes, the questions and the checklist, and
+// no pushback.
+func TestInterviewJSONShortFormIsTheSkeleton(t *testing.T) {
+	plan := decodeInterview(t, "--short")
+	if plan.Form != "15-minute" || plan.Minutes != 15 || len(plan.Prompts) != len(interview.Mock) {
+		t.Fatalf("form %q, minutes %d, %d prompts; want 15-minute, 15 and %d", plan.Form, plan.Minutes, len(plan.Prompts), len(interview.Mock))
+	}
+	for i, p := range plan.Prompts {
+		want := interview.Mock[i]
+		if p.Name != want.Name || p.Ask != want.Ask || len(p.Phases) != 4 || len(p.Pushback) != 0 {
+			t.Fatalf("prompt %d: %+v", i, p)
+		}
+		for j, ph := range p.Phases {
+			if ph.Title != interview.Skeleton[j].Title || ph.Minutes != interview.Skeleton[j].Minutes || ph.SayFirst != "" ||
 				len(ph.Checklist) != len(want.Phases[j].Checklist) || ph.Questions[0] != want.Phases[j].Questions[0] {
 				t.Errorf("%s phase %d: %+v", p.Name, j+1, ph)
 			}
@@ -59,30 +121,45 @@ func TestInterviewJSONPrintsThePlan(t *testing.T) {
 			}
 		}
 	}
-	one, _, code := runInterviewArgs(t, "--json", "--prompt", "login")
-	if code != 0 || strings.Count(one, `"name":`) != 1 || !strings.Contains(one, `"name":"login"`) {
-		t.Errorf("--prompt login --json: exit %d %s", code, one)
+	if one := decodeInterview(t, "--short", "--prompt", "login"); len(one.Prompts) != 1 || one.Prompts[0].Name != "login" {
+		t.Errorf("--short --prompt login --json: %+v", one)
 	}
 }
 
 func TestInterviewTextFitsTheWidth(t *testing.T) {
-	for _, w := range []string{"80", "40"} {
-		out, errOut, code := runInterviewArgs(t, "--width", w)
+	for _, c := range []struct {
+		w     string
+		short bool
+	}{{"80", false}, {"40", false}, {"80", true}} {
+		args := []string{"--width", c.w}
+		if c.short {
+			args = append(args, "--short")
+		}
+		out, errOut, code := runInterviewArgs(t, args...)
 		if code != 0 || errOut != "" {
-			t.Fatalf("exit %d %q", code, errOut)
+			t.Fatalf("%v: exit %d %q", args, code, errOut)
 		}
 		for _, l := range strings.Split(out, "\n") {
-			if n := utf8.RuneCountInString(l); (w == "80" && n > 80) || (w == "40" && n > 40) {
-				t.Errorf("--width %s: line of %d: %q", w, n, l)
+			if n := utf8.RuneCountInString(l); (c.w == "80" && n > 80) || (c.w == "40" && n > 40) {
+				t.Errorf("%v: line of %d: %q", args, n, l)
 			}
 		}
 		flat := flatDrill(out)
 		for _, p := range interview.Mock {
-			for _, ph := range p.Phases {
+			phases := interview.LongForm(p)
+			if c.short {
+				phases = p.Phases
+			}
+			for _, ph := range phases {
 				for _, pt := range ph.Checklist {
 					if !strings.Contains(flat, "[ ] "+flatDrill(pt.Text)+" (ch "+pt.Chapter+")") {
-						t.Errorf("--width %s: point %q missing", w, pt.Text)
+						t.Errorf("%v: point %q missing", args, pt.Text)
 					}
+				}
+			}
+			for _, q := range interview.PushbackFor(p) {
+				if has := strings.Contains(flat, `"`+flatDrill(q.Prompt)+`" - `+flatDrill(q.Strong[0])); has == c.short {
+					t.Errorf("%v: pushback %q printed %v", args, q.ID, has)
 				}
 			}
 		}
@@ -117,8 +194,8 @@ func TestDrillMissedFirstUsesTheSavedScores(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	st, _ := progress.Load()
 	last := interview.Drill[len(interview.Drill)-1]
-	st.Score(progress.CardID(last), false)
-	st.Score(progress.CardID(interview.Drill[0]), true)
+	st.Score(last.ID, false)
+	st.Score(interview.Drill[0].ID, true)
 	if err := st.Save(); err != nil {
 		t.Fatal(err)
 	}

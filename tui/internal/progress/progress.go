@@ -26,7 +26,7 @@ const Version = 1
 
 type Saved struct {
 	Version    int                  `json:"version"`
-	Cards      map[string]CardScore `json:"cards"` // by drillCardID
+	Cards      map[string]CardScore `json:"cards"` // by the card's ID (interview.Question.ID)
 	Interviews []Interview          `json:"interviews"`
 }
 
@@ -41,11 +41,15 @@ type CardScore struct {
 // interviewRecord is one finished mock interview.
 type Interview struct {
 	Prompt  string    `json:"prompt"`
+	Form    string    `json:"form,omitempty"` // "45-minute" or "15-minute" ("" saved before the track: 15)
 	At      time.Time `json:"at"`
 	Phases  []Phase   `json:"phases"`
 	Review  []string  `json:"review"` // chapters to review, "03"…
 	Covered int       `json:"covered"`
 	Points  int       `json:"points"`
+	// Pushback are the ids of the wrap-up's pushbacks not ticked as
+	// answered (interview.Push.ID), to review.
+	Pushback []string `json:"pushback,omitempty"`
 }
 
 type Phase struct {
@@ -156,15 +160,12 @@ func (s *Store) Score(id string, got bool) {
 	s.P.Cards[id] = c
 }
 
-// drillCardID names a card in the saved progress: its chapter and topic.
-func CardID(q interview.Question) string { return q.Chapter + "/" + q.Topic }
-
 // drillOrder deals cards for a session: those missed last time first, then
 // those not scored yet, then those got, each group in course order. It
 // returns indices into cards.
 func DrillOrder(cards []interview.Question, scores map[string]CardScore) []int {
 	rank := func(q interview.Question) int {
-		switch scores[CardID(q)].Last {
+		switch scores[q.ID].Last {
 		case "missed":
 			return 0
 		case "got":

@@ -11,6 +11,7 @@ import (
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/lab"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/menu"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/mock"
+	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/path"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/prefetch"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/reader"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/worst"
@@ -105,6 +106,9 @@ func (m Model) openLink(l screen.Link) (tea.Model, tea.Cmd) {
 			mk = mk.Choose()
 		}
 		return m.show(mk, at), nil
+	case screen.Path:
+		s, at := m.find("request path", func() screen.Screen { return path.New(m.th) })
+		return m.show(s, at), nil
 	}
 	return m, nil
 }

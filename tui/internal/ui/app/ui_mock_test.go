@@ -33,10 +33,11 @@ func runClock(t *testing.T, m Model, d time.Duration) Model {
 	return m
 }
 
-// The mock interview end to end: a prompt, a clock per phase that moves
-// on by itself, the interviewer's questions and a checklist, a summary.
+// The mock interview end to end, in its 15-minute short form (f): a
+// prompt, a clock per phase that moves on by itself, the interviewer's
+// questions and a checklist, a summary.
 func TestMockInterviewRunsOnTheClock(t *testing.T) {
-	m := appPress(appNew(t, 80, 24), "M")
+	m := appPress(appNew(t, 80, 24), "M", "f")
 	f := m.View()
 	for _, p := range interview.Mock {
 		appWant(t, f, p.Title)
@@ -119,7 +120,7 @@ func TestMockInterviewRunsOnTheClock(t *testing.T) {
 	if note != "" || len(store.P.Interviews) != 1 || store.P.Interviews[0].Covered != covered {
 		t.Fatalf("the interview was not saved: note %q, %+v", note, store.P.Interviews)
 	}
-	m2 := appPress(appRestart(t, store, note, 80, 24), "M")
+	m2 := appPress(appRestart(t, store, note, 80, 24), "M", "f")
 	appWant(t, m2.View(), fmt.Sprintf("last time %d of %d points", covered, points))
 
 	// r runs the same question again; esc ends it early into the summary.
@@ -190,11 +191,11 @@ func appSendCmd(m Model, cmd tea.Cmd) Model {
 	return m
 }
 
-// Every phase of every prompt fits 80×24: the clock, the last question and
-// the last point stay on screen.
+// Every phase of every prompt fits 80×24 in the short form: the clock, the
+// last question and the last point stay on screen.
 func TestMockEveryPhaseFitsTheScreen(t *testing.T) {
 	for i, p := range interview.Mock {
-		m := appPress(appNew(t, 80, 24), "M")
+		m := appPress(appNew(t, 80, 24), "M", "f")
 		for range i {
 			m = appPress(m, "down")
 		}
@@ -225,14 +226,14 @@ func TestDrillScoresSurviveARestart(t *testing.T) {
 	m := appPress(appNew(t, 80, 24), "D")
 	first, second := interview.Drill[0], interview.Drill[1]
 	m = appPress(m, "m")
-	appWant(t, m.View(), "show the answer first")
+	appWant(t, m.View(), "show what to say first")
 	m = appPress(m, "space", "y") // card 1: got it
 	appWant(t, m.View(), "card 1: got it")
 	m = appPress(m, "space", "m") // card 2: missed
 	appWant(t, m.View(), "card 2: missed")
 
 	store, note := progress.Load()
-	if note != "" || store.P.Cards[progress.CardID(second)].Last != "missed" || store.P.Cards[progress.CardID(first)].Last != "got" {
+	if note != "" || store.P.Cards[second.ID].Last != "missed" || store.P.Cards[first.ID].Last != "got" {
 		t.Fatalf("scores not saved: %q %+v", note, store.P.Cards)
 	}
 	m = appPress(appRestart(t, store, note, 80, 24), "D")

@@ -33,7 +33,7 @@ var Chapters = []Entry{
 	{4, chapters.README(4), nil},
 	{5, chapters.README(5), []screen.Kind{screen.Lab, screen.Worst}},
 	{6, chapters.README(6), []screen.Kind{screen.Prefetch, screen.Cluster}},
-	{7, chapters.README(7), []screen.Kind{screen.Drill, screen.Mock}},
+	{7, chapters.README(7), []screen.Kind{screen.Drill, screen.Mock, screen.Path}},
 	{8, chapters.README(8), nil},
 	{9, chapters.README(9), nil},
 }
@@ -101,7 +101,7 @@ func describeChapter(c Entry) Info {
 
 var ViewName = map[screen.Kind]string{
 	screen.Lab: "the lab", screen.Worst: "worst-case search", screen.Prefetch: "the prefetch lab", screen.Cluster: "the cluster (E21–E23)",
-	screen.Drill: "question cards", screen.Mock: "mock interview",
+	screen.Drill: "question cards", screen.Mock: "mock interview", screen.Path: "the request path",
 }
 
 // inlineText is a block's text without markup.

@@ -55,6 +55,7 @@ const (
 	Cluster // chapter 06 part 3 on a real Redis Cluster
 	Drill   // the chapter 07 question cards
 	Mock    // the chapter 07 timed mock interview
+	Path    // the chapter 07 request path (interview.Diagram)
 )
 
 // Link is one screen a chapter or the menu offers: a worked example in the

@@ -14,8 +14,10 @@ import (
 )
 
 // The chapter 07 drill as cards: read the question, answer aloud, reveal
-// the model answer, then say whether you had it (y) or missed it (m). The
-// verdicts are saved; the cards missed last time come first next time.
+// the sentence to say first, then the follow-up (the full answer with its
+// proof), and say whether you had it (y) or missed it (m). The verdicts are
+// saved under the card's ID; the cards missed last time come first next
+// time.
 
 type Model struct {
 	th    *widget.Theme
@@ -25,7 +27,8 @@ type Model struct {
 
 	order  []int // indices into interview.Drill, missed cards first
 	i      int   // position in order
-	reveal bool
+	reveal bool  // the sentence to say first is shown
+	follow bool  // and the follow-up: the full answer
 	note   string
 	// This session's verdicts, and whether the last card of the deck has
 	// been scored (the end of the deck shows the session's score).
@@ -41,7 +44,7 @@ func New(th *widget.Theme, store *progress.Store) Model {
 // those not scored yet, then those got, each group in course order.
 func (m Model) Open() Model {
 	m.order = progress.DrillOrder(interview.Drill, m.store.P.Cards)
-	m.i, m.reveal, m.note = 0, false, ""
+	m.i, m.reveal, m.follow, m.note = 0, false, false, ""
 	m.got, m.missed, m.end = 0, 0, false
 	if missed := m.missedCount(); missed > 0 {
 		m.note = fmt.Sprintf("%d cards you missed last time come first", missed)
@@ -52,7 +55,7 @@ func (m Model) Open() Model {
 func (m Model) missedCount() int {
 	n := 0
 	for _, q := range interview.Drill {
-		if m.store.P.Cards[progress.CardID(q)].Last == "missed" {
+		if m.store.P.Cards[q.ID].Last == "missed" {
 			n++
 		}
 	}
@@ -93,14 +96,22 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		case key.Matches(msg, keys.Again):
 			return m.Open(), nil
 		case key.Matches(msg, keys.Reveal):
-			m.reveal = !m.reveal
+			// Say first, then the follow-up, then hidden again.
+			switch {
+			case !m.reveal:
+				m.reveal = true
+			case !m.follow:
+				m.follow = true
+			default:
+				m.reveal, m.follow = false, false
+			}
 		case key.Matches(msg, keys.Got), key.Matches(msg, keys.Missed):
 			if !m.reveal {
-				m.note = "show the answer first (" + widget.KeyName(keys.Reveal) + "), then score it"
+				m.note = "show what to say first (" + widget.KeyName(keys.Reveal) + "), then score it"
 				break
 			}
 			got := key.Matches(msg, keys.Got)
-			m.store.Score(progress.CardID(q), got)
+			m.store.Score(q.ID, got)
 			verdict := "missed: it comes back first next time"
 			if got {
 				verdict = "got it"
@@ -115,18 +126,18 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 				m.missed++
 			}
 			if m.i == n-1 {
-				m.end, m.reveal = true, false
+				m.end, m.reveal, m.follow = true, false, false
 				break
 			}
-			m.i, m.reveal = m.i+1, false
+			m.i, m.reveal, m.follow = m.i+1, false, false
 		case key.Matches(msg, keys.Next):
-			m.i, m.reveal = (m.i+1)%n, false
+			m.i, m.reveal, m.follow = (m.i+1)%n, false, false
 		case key.Matches(msg, keys.Prev):
-			m.i, m.reveal = (m.i+n-1)%n, false
+			m.i, m.reveal, m.follow = (m.i+n-1)%n, false, false
 		case key.Matches(msg, keys.NextChapter):
 			for k := 1; k < n; k++ {
 				if j := (m.i + k) % n; interview.Drill[m.order[j]].Chapter != q.Chapter {
-					m.i, m.reveal = j, false
+					m.i, m.reveal, m.follow = j, false, false
 					break
 				}
 			}
@@ -165,7 +176,7 @@ func (m Model) View() string {
 		body = append(body, th.Paint(widget.StLabel, widget.KeyHint(keys.Again)+" · "+widget.KeyName(keys.Prev)+" back to the last card · "+widget.KeyHint(widget.Global.Back)))
 		return widget.Frame(body, footer, w, m.h)
 	}
-	sc := m.store.P.Cards[progress.CardID(q)]
+	sc := m.store.P.Cards[q.ID]
 	scored := "not scored yet"
 	if sc.Got+sc.Missed > 0 {
 		scored = fmt.Sprintf("got %d, missed %d, last %s", sc.Got, sc.Missed, sc.Last)
@@ -176,15 +187,22 @@ func (m Model) View() string {
 	for _, l := range widget.WrapRows(th, widget.StNone, q.Q, w-2, 4) {
 		body = append(body, "  "+l)
 	}
-	body = append(body, "")
 	if m.reveal {
-		body = append(body, th.Paint(widget.StHeading, "Model answer"))
-		for _, l := range widget.WrapRows(th, widget.StNone, q.A, w-2, m.h-len(body)-len(footer)-2) {
+		body = append(body, th.Paint(widget.StHeading, "Say first"))
+		for _, l := range widget.WrapRows(th, widget.StAllowed, q.SayFirst, w-2, 3) {
 			body = append(body, "  "+l)
+		}
+		if m.follow {
+			body = append(body, th.Paint(widget.StHeading, "Then the follow-up")+th.Paint(widget.StDim, " (the proof)"))
+			for _, l := range widget.WrapRows(th, widget.StNone, q.A, w-2, m.h-len(body)-len(footer)-2) {
+				body = append(body, "  "+l)
+			}
+		} else {
+			body = append(body, th.Paint(widget.StDim, "Now the proof aloud, then "+widget.KeyName(keys.Reveal)+" for the follow-up."))
 		}
 		body = append(body, "", th.Paint(widget.StLabel, "Did you have it?  "+widget.KeyHint(keys.Got)+" · "+widget.KeyHint(keys.Missed)))
 	} else {
-		body = append(body, th.Paint(widget.StDim, "Answer aloud first, then press "+widget.KeyName(keys.Reveal)+" to compare."))
+		body = append(body, "", th.Paint(widget.StDim, "Answer aloud first, then press "+widget.KeyName(keys.Reveal)+" for what to say first."))
 	}
 	return widget.Frame(body, footer, w, m.h)
 }
@@ -192,16 +210,19 @@ func (m Model) View() string {
 // Card is the card shown, if there is one.
 func (m Model) Card() (interview.Question, bool) { return m.card() }
 
-// Revealed reports whether the model answer is shown.
+// Revealed reports whether the sentence to say first is shown;
+// FollowUp whether the full answer is too.
 func (m Model) Revealed() bool { return m.reveal }
+func (m Model) FollowUp() bool { return m.follow }
 
 // Index is the position in the deck; Order the deck, as indices into
 // chapter 07's Drill.
 func (m Model) Index() int   { return m.i }
 func (m Model) Order() []int { return m.order }
 
-// At shows card i of the deck, its answer revealed or not.
+// At shows card i of the deck, its answer (say first and the follow-up)
+// revealed or not.
 func (m Model) At(i int, revealed bool) Model {
-	m.i, m.reveal = min(max(i, 0), max(len(m.order)-1, 0)), revealed
+	m.i, m.reveal, m.follow = min(max(i, 0), max(len(m.order)-1, 0)), revealed, revealed
 	return m
 }

@@ -11,7 +11,7 @@ type keyMap struct {
 }
 
 var keys = keyMap{
-	Reveal:      widget.Bind([]string{" ", "enter"}, "space", "show the answer"),
+	Reveal:      widget.Bind([]string{" ", "enter"}, "space", "reveal"),
 	Got:         widget.Bind([]string{"y"}, "y", "got it"),
 	Missed:      widget.Bind([]string{"m"}, "m", "missed it"),
 	Next:        widget.Bind([]string{"right", "l"}, "→", "next card"),

@@ -7,8 +7,8 @@ import (
 
 // menuKeys: the chapter list.
 type keyMap struct {
-	Up, Down, Open, Jump, Filter                         key.Binding
-	Lab, Worst, Prefetch, Cluster, Drill, Mock, Progress key.Binding
+	Up, Down, Open, Jump, Filter                               key.Binding
+	Lab, Worst, Prefetch, Cluster, Drill, Mock, Path, Progress key.Binding
 }
 
 var keys = keyMap{
@@ -23,6 +23,7 @@ var keys = keyMap{
 	Cluster:  widget.Bind([]string{"C"}, "C", "the cluster"),
 	Drill:    widget.Bind([]string{"D"}, "D", "drill"),
 	Mock:     widget.Bind([]string{"M"}, "M", "mock interview"),
+	Path:     widget.Bind([]string{"R"}, "R", "the request path"),
 	Progress: widget.Bind([]string{"ctrl+r"}, "ctrl+r", "reset saved progress"),
 }
 
@@ -33,7 +34,7 @@ func (k keyMap) ShortHelp() []key.Binding {
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.Open, k.Jump, k.Filter},
-		{k.Lab, k.Worst, k.Prefetch, k.Cluster, k.Drill, k.Mock},
+		{k.Lab, k.Worst, k.Prefetch, k.Cluster, k.Drill, k.Mock, k.Path},
 		{k.Progress, widget.Global.Help, widget.Global.Back, widget.Global.Quit},
 	}
 }

@@ -61,7 +61,8 @@ func menuItems() []list.Item {
 		{screen.Cluster, widget.KeyName(keys.Cluster), "The cluster: a real Redis Cluster", "chapter 06 part 3: starts 3 primaries + 3 replicas " +
 			"from redis-server, then the hot key (E22), a failover (E23) and hash tags (E21)"},
 		{screen.Drill, widget.KeyName(keys.Drill), "Question cards", "chapter 07's drill: answer aloud, reveal, score yourself; missed cards come back first"},
-		{screen.Mock, widget.KeyName(keys.Mock), "Mock interview", "fifteen timed minutes on one design question, with a checklist per phase"},
+		{screen.Mock, widget.KeyName(keys.Mock), "Mock interview", "the 45-minute track (or the 15-minute short form) on one design question, with a checklist per phase and the pushback"},
+		{screen.Path, widget.KeyName(keys.Path), "The request path", "chapter 07's diagram: each box, the limit that lives there, and what the hop costs"},
 	} {
 		items = append(items, menuItem{title: t.key + "  " + t.title, desc: t.desc, chapter: -1, view: t.v})
 	}
@@ -155,6 +156,8 @@ func (m *Model) shortcut(msg tea.KeyMsg) (tea.Msg, bool) {
 		return open(screen.Link{View: screen.Drill, Scenario: -1}), true
 	case key.Matches(msg, keys.Mock):
 		return open(screen.Link{View: screen.Mock, Scenario: -1}), true
+	case key.Matches(msg, keys.Path):
+		return open(screen.Link{View: screen.Path, Scenario: -1}), true
 	case key.Matches(msg, keys.Progress):
 		m.resetting = true
 		m.note = "forget every drill score and mock interview? " + widget.KeyName(keys.Progress) +

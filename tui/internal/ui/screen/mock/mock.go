@@ -1,5 +1,6 @@
 // Package mock is chapter 07's timed mock interview: one design question,
-// four phases on a clock, a checklist per phase, a saved summary.
+// the 45-minute track or its 15-minute short form, four phases on a clock,
+// a checklist per phase, the pushback in the wrap-up, a saved summary.
 package mock
 
 import (
@@ -20,16 +21,42 @@ import (
 	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
 	saved "github.com/ratelimit-course/ratelimit/tui/internal/progress"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen"
+	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/path"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
 
 // The timed mock interview: one design question (chapter 07's Mock), the
-// four phases of the 15-minute skeleton, each on a visible clock that moves
-// on by itself, with the interviewer's questions and a checklist the
-// learner ticks; then a summary: time per phase, points covered and
-// missed, and the chapters to review. Finished interviews are saved.
+// four phases of the 45-minute track (chapter 07's LongForm, the default)
+// or of the 15-minute skeleton, each on a visible clock that moves on by
+// itself, with the interviewer's questions and a checklist the learner
+// ticks. In the track's design phase the request path can be shown (d); in
+// its wrap-up the prompt's pushbacks come one at a time, each revealing on
+// a key what a strong answer contains and the chapter that proves it.
+// Then a summary: time per phase, points covered and missed, the pushbacks
+// to review and the chapters to review. Finished interviews are saved.
 
 type State int
+
+// phaseKind is what a phase shows beyond its questions and checklist.
+type phaseKind int
+
+const (
+	plainPhase    phaseKind = iota
+	designPhase             // the track's design: the request path on d
+	pushbackPhase           // the track's wrap-up: one pushback at a time
+)
+
+// Forms of the interview, as saved.
+const (
+	FormTrack = "45-minute"
+	FormShort = "15-minute"
+)
+
+// step is one phase's title and minutes: the track's or the skeleton's.
+type step struct {
+	Title   string
+	Minutes int
+}
 
 const (
 	Choosing State = iota
@@ -45,8 +72,15 @@ type Model struct {
 
 	state  State
 	list   list.Model // the prompts
+	short  bool       // the 15-minute short form instead of the track
 	prompt int        // index into interview.Mock
-	phase  int        // index into interview.Skeleton
+	phases []interview.MockPhase
+	steps  []step
+	push   []interview.Push // the wrap-up's pushbacks (the track only)
+	strong []bool           // a strong answer shown, per pushback
+	drawn  bool             // the request path is shown
+	top    int              // its first row shown
+	phase  int              // index into phases
 	clock  timer.Model
 	bar    progress.Model
 	minute time.Duration // a skeleton minute: time.Minute, shorter in tests
@@ -68,6 +102,43 @@ type promptItem struct {
 
 func (i promptItem) Title() string       { return i.p.Title }
 func (i promptItem) Description() string { return i.last + i.p.Ask }
+
+// form is the running or chosen form's name.
+func (m Model) form() string {
+	if m.short {
+		return FormShort
+	}
+	return FormTrack
+}
+
+// plan is prompt p in the chosen form: its phases, their steps, and the
+// pushbacks of the wrap-up.
+func (m Model) plan(p interview.Prompt) ([]interview.MockPhase, []step, []interview.Push) {
+	var steps []step
+	if m.short {
+		for _, s := range interview.Skeleton {
+			steps = append(steps, step{s.Title, s.Minutes})
+		}
+		return p.Phases, steps, nil
+	}
+	for _, s := range interview.Track {
+		steps = append(steps, step{s.Title, s.Minutes})
+	}
+	return interview.LongForm(p), steps, interview.PushbackFor(p)
+}
+
+// kind is what phase j of the running form shows.
+func (m Model) kind(j int) phaseKind {
+	switch {
+	case m.short || m.state != OnClock:
+		return plainPhase
+	case j == 1:
+		return designPhase
+	case j == len(m.phases)-1 && len(m.push) > 0:
+		return pushbackPhase
+	}
+	return plainPhase
+}
 func (i promptItem) FilterValue() string { return i.p.Title }
 
 func New(th *widget.Theme, store *saved.Store) Model {
@@ -97,7 +168,7 @@ func (m Model) Choose() Model {
 	for i, p := range interview.Mock {
 		last := ""
 		for _, r := range m.store.P.Interviews {
-			if r.Prompt == p.Name {
+			if r.Prompt == p.Name && (r.Form == m.form() || (r.Form == "" && m.short)) {
 				last = fmt.Sprintf("last time %d of %d points; ", r.Covered, r.Points)
 			}
 		}
@@ -112,21 +183,23 @@ func (m Model) Choose() Model {
 func (m Model) start(i int) (Model, tea.Cmd) {
 	p := interview.Mock[i]
 	m.state, m.prompt, m.phase, m.note = OnClock, i, 0, ""
-	m.used = make([]time.Duration, len(p.Phases))
-	m.ticked = make([][]bool, len(p.Phases))
-	for j, ph := range p.Phases {
+	m.phases, m.steps, m.push = m.plan(p)
+	m.strong, m.drawn, m.top = make([]bool, len(m.push)), false, 0
+	m.used = make([]time.Duration, len(m.phases))
+	m.ticked = make([][]bool, len(m.phases))
+	for j, ph := range m.phases {
 		m.ticked[j] = make([]bool, len(ph.Checklist))
 	}
 	return m, m.startPhase()
 }
 
 func (m Model) planned(phase int) time.Duration {
-	return time.Duration(interview.Skeleton[phase].Minutes) * m.minute
+	return time.Duration(m.steps[phase].Minutes) * m.minute
 }
 
 // startPhase puts the current phase on a fresh clock.
 func (m *Model) startPhase() tea.Cmd {
-	m.cur = 0
+	m.cur, m.drawn = 0, false
 	m.clock = timer.NewWithInterval(m.planned(m.phase), max(m.minute/60, time.Millisecond))
 	return m.clock.Init()
 }
@@ -146,8 +219,8 @@ func (m Model) nextPhase() (Model, tea.Cmd) {
 // finish builds the summary and saves it.
 func (m Model) finish() Model {
 	p := interview.Mock[m.prompt]
-	r := saved.Interview{Prompt: p.Name, At: time.Now().UTC()}
-	for j, ph := range p.Phases {
+	r := saved.Interview{Prompt: p.Name, Form: m.form(), At: time.Now().UTC()}
+	for j, ph := range m.phases {
 		pr := saved.Phase{Seconds: int(m.used[j].Round(time.Second) / time.Second)}
 		for k := range ph.Checklist {
 			r.Points++
@@ -158,7 +231,15 @@ func (m Model) finish() Model {
 		}
 		r.Phases = append(r.Phases, pr)
 	}
+	p.Phases = m.phases
 	r.Review = saved.ChaptersToReview(p, func(j, k int) bool { return m.ticked[j][k] })
+	if last := len(m.phases) - 1; len(m.push) > 0 {
+		for k, q := range m.push {
+			if !m.ticked[last][k] {
+				r.Pushback = append(r.Pushback, q.ID)
+			}
+		}
+	}
 	m.state, m.record = Done, r
 	m.store.P.Interviews = append(m.store.P.Interviews, r)
 	if err := m.store.Save(); err != nil {
@@ -191,7 +272,7 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 			m.note = fmt.Sprintf("time is up for phase %d: the interview is over", ended+1)
 			if m.state == OnClock {
 				m.note = fmt.Sprintf("time is up for phase %d: on to phase %d, %s", ended+1, m.phase+1,
-					interview.Skeleton[m.phase].Title)
+					m.steps[m.phase].Title)
 			}
 			return m, cmd
 		}
@@ -202,6 +283,13 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		case Choosing:
 			if key.Matches(msg, keys.Start) {
 				return m.start(m.list.Index())
+			}
+			if key.Matches(msg, keys.Form) {
+				m.short = !m.short
+				idx := m.list.Index()
+				m = m.Choose()
+				m.list.Select(idx)
+				return m, nil
 			}
 			var cmd tea.Cmd
 			m.list, cmd = m.list.Update(msg)
@@ -218,9 +306,17 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 }
 
 func (m Model) runningKey(msg tea.KeyMsg) (Model, tea.Cmd) {
-	points := interview.Mock[m.prompt].Phases[m.phase].Checklist
+	points := m.phases[m.phase].Checklist
+	kind := m.kind(m.phase)
 	leaving := m.leaving
 	m.leaving = false
+	if m.drawn && !key.Matches(msg, widget.Global.Back) {
+		// The request path is shown: the arrows scroll it, d closes it.
+		if top, ok := path.Scroll(msg, m.top, m.pathRows()); ok {
+			m.top = top
+			return m, nil
+		}
+	}
 	switch {
 	case key.Matches(msg, widget.Global.Back) && !leaving:
 		m.leaving = true
@@ -234,6 +330,14 @@ func (m Model) runningKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		m.note = "stopped early: the phases not reached count as not covered"
 	case key.Matches(msg, keys.NextPhase):
 		return m.nextPhase()
+	case key.Matches(msg, keys.Path) && kind == designPhase:
+		m.drawn = !m.drawn
+	case key.Matches(msg, keys.Strong) && kind == pushbackPhase:
+		m.strong[m.cur] = !m.strong[m.cur]
+	case key.Matches(msg, keys.NextPush) && kind == pushbackPhase:
+		m.cur = min(m.cur+1, len(points)-1)
+	case key.Matches(msg, keys.PrevPush) && kind == pushbackPhase:
+		m.cur = max(m.cur-1, 0)
 	case key.Matches(msg, keys.Pause):
 		return m, m.clock.Toggle()
 	case key.Matches(msg, keys.Up):
@@ -254,7 +358,7 @@ func (m Model) runningKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 // CapturesEsc: while the clock runs, esc (twice) ends the interview into
 // its summary.
 func (m Model) CapturesEsc() bool { return m.state == OnClock }
-func (m Model) Keys() help.KeyMap { return mockHelp{m.state} }
+func (m Model) Keys() help.KeyMap { return mockHelp{m.state, m.kind(m.phase), m.drawn} }
 func (m Model) Name() string      { return "mock interview" }
 
 // Running reports whether an interview is on the clock.
@@ -281,8 +385,17 @@ func (m Model) View() string {
 	}
 	title := th.Paint(widget.StTitle, "07 · Mock interview")
 	if m.state == Choosing {
-		title += th.Paint(widget.StDim, fmt.Sprintf("   %d minutes in %d phases, one design question", interview.SkeletonMinutes(), len(interview.Skeleton)))
-		return widget.Frame(append([]string{widget.TitleBar(th, title, w)}, widget.SplitLines(m.list.View())...), footer, w, m.h)
+		form := fmt.Sprintf("   %d-minute track: %d phases, then the pushback", interview.TrackMinutes(), len(interview.Track))
+		if m.short {
+			form = fmt.Sprintf("   %d-minute short form: %d phases", interview.SkeletonMinutes(), len(interview.Skeleton))
+		}
+		other := "the 15-minute short form"
+		if m.short {
+			other = "the 45-minute track"
+		}
+		body := []string{widget.TitleBar(th, title+th.Paint(widget.StDim, form), w),
+			th.Paint(widget.StLabel, "  "+widget.KeyName(keys.Form)) + th.Paint(widget.StDim, " switches to "+other)}
+		return widget.Frame(append(body, widget.SplitLines(m.list.View())...), footer, w, m.h)
 	}
 	p := interview.Mock[m.prompt]
 	title += th.Paint(widget.StDim, " · ") + th.Paint(widget.StLabel, p.Title)
@@ -290,8 +403,7 @@ func (m Model) View() string {
 	if m.state == Done {
 		return widget.Frame(append(body, m.summary()...), footer, w, m.h)
 	}
-	step, ph := interview.Skeleton[m.phase], p.Phases[m.phase]
-	body = append(body, widget.WrapRows(th, widget.StNone, "“"+p.Ask+"”", w, 3)...)
+	st, ph, kind := m.steps[m.phase], m.phases[m.phase], m.kind(m.phase)
 	left := th.Paint(widget.StLabel, "  "+clockText(m.clock.Timeout)+" left")
 	paused := "" // on the bar's row: the phase's row is full at 80 columns
 	if !m.clock.Running() {
@@ -299,15 +411,56 @@ func (m Model) View() string {
 	}
 	elapsed := 1 - float64(m.clock.Timeout)/float64(m.planned(m.phase))
 	m.bar.Width = max(w-4-len(paused), 10)
-	body = append(body, "",
-		th.Paint(widget.StHeading, fmt.Sprintf("Phase %d of %d · %s", m.phase+1, len(p.Phases), step.Title))+
-			th.Paint(widget.StDim, fmt.Sprintf(" · %d min", step.Minutes))+left,
-		"  "+m.bar.ViewAs(min(max(elapsed, 0), 1))+th.Paint(widget.StQueued, paused),
-		th.Paint(widget.StLabel, "The interviewer asks"))
-	for _, q := range ph.Questions {
-		body = append(body, widget.Hanging(widget.WrapRows(th, widget.StNone, q, w-4, 2), "  · ", "    ")...)
+	head := []string{
+		th.Paint(widget.StHeading, fmt.Sprintf("Phase %d of %d · %s", m.phase+1, len(m.phases), st.Title)) +
+			th.Paint(widget.StDim, fmt.Sprintf(" · %d min", st.Minutes)) + left,
+		"  " + m.bar.ViewAs(min(max(elapsed, 0), 1)) + th.Paint(widget.StQueued, paused)}
+	room := m.h - len(footer) - len(body) - len(head)
+	if m.drawn {
+		ls, top := path.Window(m.top, m.pathRows())
+		body = append(body, head...)
+		body = append(body, th.Paint(widget.StLabel, "The request path")+
+			th.Paint(widget.StDim, fmt.Sprintf(" (rows %d–%d of %d; %s closes it)", top+1, top+len(ls), len(path.Lines()), widget.KeyName(keys.Path))))
+		for _, l := range ls {
+			body = append(body, th.Paint(widget.StNone, l))
+		}
+		return widget.Frame(body, footer, w, m.h)
 	}
-	body = append(body, th.Paint(widget.StLabel, "What a strong answer covers")+th.Paint(widget.StDim, " (tick what you said)"))
+	var rest []string
+	if kind == pushbackPhase {
+		rest = m.pushbackRows(room - 1)
+	} else {
+		rest = m.phaseRows(ph, kind, room-1)
+	}
+	// The question on top, in as many rows as the phase leaves.
+	ask := widget.WrapRows(th, widget.StNone, "“"+p.Ask+"”", w, min(3, max(room-len(rest)-1, 1)))
+	body = append(body, ask...)
+	if len(ask)+len(rest)+1 < room {
+		body = append(body, "")
+	}
+	body = append(append(body, head...), rest...)
+	return widget.Frame(body, footer, w, m.h)
+}
+
+// pathRows is how many rows of the request path the design phase shows.
+func (m Model) pathRows() int { return max(m.h-6, 3) }
+
+// phaseRows are a phase's questions and checklist in at most room rows:
+// the questions shrink to a row each first, then the checklist shows a
+// window of points around the cursor.
+func (m Model) phaseRows(ph interview.MockPhase, kind phaseKind, room int) []string {
+	th, w := m.th, m.w
+	qrows := func(n int) []string {
+		out := []string{th.Paint(widget.StLabel, "The interviewer asks")}
+		if kind == designPhase {
+			out[0] += th.Paint(widget.StDim, " ("+widget.KeyName(keys.Path)+": the request path to draw)")
+		}
+		for _, q := range ph.Questions {
+			out = append(out, widget.Hanging(widget.WrapRows(th, widget.StNone, q, w-4, n), "  · ", "    ")...)
+		}
+		return out
+	}
+	var points [][]string
 	for k, pt := range ph.Checklist {
 		box := "[ ]"
 		if m.ticked[m.phase][k] {
@@ -322,23 +475,92 @@ func (m Model) View() string {
 			st = widget.StSelected
 		}
 		lead := fmt.Sprintf("%s%s %d ", ptr, box, k+1)
-		text := widget.WrapRows(th, st, pt.Text+th.Paint(widget.StDim, " · ch "+pt.Chapter), w-len([]rune(lead)), 2)
-		body = append(body, widget.Hanging(text, lead, strings.Repeat(" ", len([]rune(lead))))...)
+		text := widget.WrapRows(th, st, pt.Text+th.Paint(widget.StDim, " · ch "+pt.Chapter), w-len([]rune(lead)), 3)
+		points = append(points, widget.Hanging(text, lead, strings.Repeat(" ", len([]rune(lead)))))
 	}
-	return widget.Frame(body, footer, w, m.h)
+	label := th.Paint(widget.StLabel, "What a strong answer covers") + th.Paint(widget.StDim, " (tick what you said)")
+	count := func(ps [][]string) int {
+		n := 0
+		for _, p := range ps {
+			n += len(p)
+		}
+		return n
+	}
+	qs := qrows(2)
+	if len(qs)+1+count(points) > room {
+		qs = qrows(1)
+	}
+	out := append(qs, label)
+	if len(out)+count(points) <= room {
+		for _, p := range points {
+			out = append(out, p...)
+		}
+		return out
+	}
+	// A window of points that holds the cursor, with what is above and below.
+	left := room - len(out) - 1
+	from, to := m.cur, m.cur+1
+	for n := len(points[m.cur]); ; {
+		grew := false
+		if to < len(points) && n+len(points[to]) <= left {
+			n += len(points[to])
+			to++
+			grew = true
+		}
+		if from > 0 && n+len(points[from-1]) <= left {
+			from--
+			n += len(points[from])
+			grew = true
+		}
+		if !grew {
+			break
+		}
+	}
+	for _, p := range points[from:to] {
+		out = append(out, p...)
+	}
+	more := fmt.Sprintf("  %d above, %d below: %s/%s", from, len(points)-to, widget.KeyName(keys.Up), widget.KeyName(keys.Down))
+	return append(out, th.Paint(widget.StDim, more))
+}
+
+// pushbackRows are the wrap-up: the pushback under the cursor, ticked or
+// not, and on a key what a strong answer contains and where the course
+// proves it.
+func (m Model) pushbackRows(room int) []string {
+	th, w := m.th, m.w
+	q := m.push[m.cur]
+	box := "[ ]"
+	if m.ticked[m.phase][m.cur] {
+		box = "[" + string(widget.GlyphTicked) + "]"
+	}
+	out := []string{th.Paint(widget.StLabel, fmt.Sprintf("The interviewer pushes back (%d of %d)", m.cur+1, len(m.push))) +
+		th.Paint(widget.StDim, " · "+widget.KeyName(keys.NextPush)+" next, "+widget.KeyName(keys.PrevPush)+" previous")}
+	out = append(out, widget.Hanging(widget.WrapRows(th, widget.StSelected, "“"+q.Prompt+"”", w-6, 2), box+" ", "    ")...)
+	if !m.strong[m.cur] {
+		return append(out, th.Paint(widget.StDim, "Answer aloud, then "+widget.KeyName(keys.Strong)+": what a strong answer contains; "+
+			widget.KeyName(keys.Tick)+" ticks it as answered."))
+	}
+	out = append(out, th.Paint(widget.StLabel, "A strong answer contains"))
+	proof := widget.Hanging(widget.WrapRows(th, widget.StDim, fmt.Sprintf("proven in chapter %s: %s; card %s", q.Chapter, q.Proof, q.Card), w-4, 3), "  ", "  ")
+	left := room - len(out) - len(proof)
+	for i, s := range q.Strong {
+		rows := widget.WrapRows(th, widget.StNone, s, w-4, max(min(3, left-(len(q.Strong)-i-1)), 1))
+		left -= len(rows)
+		out = append(out, widget.Hanging(rows, "  · ", "    ")...)
+	}
+	return append(out, proof...)
 }
 
 // summary is the finished interview: a table of the phases, then the
-// points missed and the chapters to review.
+// points missed, the pushbacks to review and the chapters to review.
 func (m Model) summary() []string {
 	th, w, r := m.th, m.w, m.record
-	p := interview.Mock[m.prompt]
-	rows := make([][]string, len(p.Phases))
-	for j := range p.Phases {
-		rows[j] = []string{fmt.Sprintf("%d %s", j+1, interview.Skeleton[j].Title),
+	rows := make([][]string, len(m.phases))
+	for j := range m.phases {
+		rows[j] = []string{fmt.Sprintf("%d %s", j+1, m.steps[j].Title),
 			clockText(time.Duration(r.Phases[j].Seconds) * time.Second),
 			clockText(m.planned(j)),
-			fmt.Sprintf("%d of %d", len(r.Phases[j].Ticked), len(p.Phases[j].Checklist))}
+			fmt.Sprintf("%d of %d", len(r.Phases[j].Ticked), len(m.phases[j].Checklist))}
 	}
 	t := table.New().Headers("phase", "used", "planned", "covered").Rows(rows...).
 		Border(lipgloss.NormalBorder()).BorderColumn(false).BorderLeft(false).BorderRight(false).BorderTop(false).BorderBottom(false).
@@ -352,28 +574,53 @@ func (m Model) summary() []string {
 			}
 			return s
 		})
-	out := []string{"", th.Paint(widget.StHeading, fmt.Sprintf("Summary: %d of %d points covered", r.Covered, r.Points))}
+	out := []string{"", th.Paint(widget.StHeading, fmt.Sprintf("Summary (%s): %d of %d points covered", r.Form, r.Covered, r.Points))}
 	out = append(out, widget.SplitLines(t.String())...)
-	var missed []string
-	for j, ph := range p.Phases {
+	var missed, pushes []string
+	for j, ph := range m.phases {
+		if len(m.push) > 0 && j == len(m.phases)-1 {
+			continue // listed as pushbacks
+		}
 		for k, pt := range ph.Checklist {
 			if !slices.Contains(r.Phases[j].Ticked, k) {
 				missed = append(missed, ansi.Truncate(fmt.Sprintf("  %c ch %s · %s", widget.GlyphRejected, pt.Chapter, pt.Text), w, "…"))
 			}
 		}
 	}
-	if len(missed) == 0 {
+	for _, id := range r.Pushback {
+		if q, ok := interview.PushbackByID(id); ok {
+			pushes = append(pushes, ansi.Truncate(fmt.Sprintf("  %c ch %s · “%s” · card %s", widget.GlyphRejected, q.Chapter, q.Prompt, q.Card), w, "…"))
+		}
+	}
+	if len(missed) == 0 && len(pushes) == 0 {
 		return append(out, "", th.Paint(widget.StAllowed, "Every point covered."))
 	}
-	out = append(out, "", th.Paint(widget.StLabel, "Missed"))
-	room := max(m.h-len(out)-5, 1)
-	for i, l := range missed {
-		if i == room-1 && len(missed) > room {
-			out = append(out, th.Paint(widget.StDim, fmt.Sprintf("  … and %d more", len(missed)-i)))
-			break
-		}
-		out = append(out, th.Paint(widget.StNone, l))
+	// The rows left, shared between the two lists: the pushbacks first
+	// (there are a few), the missed points at least two rows.
+	room := max(m.h-len(out)-4, 2)
+	if len(missed) > 0 {
+		room -= 2
 	}
+	if len(pushes) > 0 {
+		room -= 2
+	}
+	nPush := min(len(pushes), max(room-min(len(missed), 2), 1))
+	nMissed := max(room-nPush, 1)
+	list := func(label string, ls []string, n int) {
+		if len(ls) == 0 {
+			return
+		}
+		out = append(out, "", th.Paint(widget.StLabel, label))
+		for i, l := range ls {
+			if i == n-1 && len(ls) > n {
+				out = append(out, th.Paint(widget.StDim, fmt.Sprintf("  … and %d more", len(ls)-i)))
+				break
+			}
+			out = append(out, th.Paint(widget.StNone, l))
+		}
+	}
+	list("Missed", missed, nMissed)
+	list("Pushback to review", pushes, nPush)
 	return append(out, "", th.Paint(widget.StLabel, "Review chapters ")+strings.Join(r.Review, ", "))
 }
 
@@ -383,6 +630,11 @@ func (m Model) State() State                    { return m.state }
 func (m Model) Clock() timer.Model              { return m.clock }
 func (m Model) Phase() int                      { return m.phase }
 func (m Model) Prompt() int                     { return m.prompt }
+func (m Model) Short() bool                     { return m.short }
+func (m Model) Phases() []interview.MockPhase   { return m.phases }
+func (m Model) Pushback() []interview.Push      { return m.push }
+func (m Model) Drawn() bool                     { return m.drawn }
+func (m Model) Cursor() int                     { return m.cur }
 func (m Model) Ticked() [][]bool                { return m.ticked }
 func (m Model) Record() saved.Interview         { return m.record }
 func (m Model) Used() []time.Duration           { return m.used }
