@@ -4,11 +4,15 @@ package redistest
 
 import (
 	"context"
+	"net/netip"
 	"os"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/moby/moby/api/types/container"
+	"github.com/moby/moby/api/types/network"
 	"github.com/moby/moby/client"
 	"github.com/testcontainers/testcontainers-go"
 
@@ -121,7 +125,15 @@ func dedicatedProcess(t testing.TB, path string) (*Dedicated, error) {
 
 func dedicatedContainer(t testing.TB, image string) (*Dedicated, error) {
 	ctx := context.Background()
-	c, addr, err := runContainer(ctx, image)
+	// A fixed host port: Docker maps a random one at every start, so a
+	// restarted container would otherwise come back at another address, which
+	// no client (nor a service given the address once) would follow; a
+	// restarted redis-server keeps its port too.
+	port, err := redisproc.FreePort()
+	if err != nil {
+		return nil, err
+	}
+	c, addr, err := runContainer(ctx, image, pinHostPort(port))
 	if err != nil {
 		return nil, err
 	}
@@ -148,4 +160,14 @@ func dedicatedContainer(t testing.TB, image string) (*Dedicated, error) {
 		return nil
 	}
 	return d, nil
+}
+
+// pinHostPort maps the container's Redis port to port on the loopback
+// address, the same at every start of the container.
+func pinHostPort(port int) testcontainers.CustomizeRequestOption {
+	return testcontainers.WithHostConfigModifier(func(hc *container.HostConfig) {
+		hc.PortBindings = network.PortMap{
+			network.MustParsePort("6379/tcp"): {{HostIP: netip.MustParseAddr("127.0.0.1"), HostPort: strconv.Itoa(port)}},
+		}
+	})
 }

@@ -271,7 +271,7 @@ func dockerAnswers(ctx context.Context) (err error) {
 
 // runContainer starts a Redis container from image and returns it with the
 // host address its port is mapped to. On error nothing is left running.
-func runContainer(ctx context.Context, image string) (c *tcredis.RedisContainer, addr string, err error) {
+func runContainer(ctx context.Context, image string, extra ...testcontainers.ContainerCustomizer) (c *tcredis.RedisContainer, addr string, err error) {
 	defer func() {
 		if r := recover(); r != nil { // testcontainers panics on some discovery failures
 			err = fmt.Errorf("testcontainers: %v", r)
@@ -279,7 +279,7 @@ func runContainer(ctx context.Context, image string) (c *tcredis.RedisContainer,
 	}()
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
-	c, err = tcredis.Run(ctx, image, Owned(),
+	opts := append([]testcontainers.ContainerCustomizer{Owned(),
 		// Arguments only: a public image's entrypoint prepends redis-server to
 		// arguments starting with "-", and the scratch image's entrypoint is it.
 		testcontainers.WithCmd(serverArgs...),
@@ -289,7 +289,8 @@ func runContainer(ctx context.Context, image string) (c *tcredis.RedisContainer,
 			wait.ForLog("Ready to accept connections"),
 			wait.ForListeningPort("6379/tcp").SkipInternalCheck(),
 		),
-	)
+	}, extra...)
+	c, err = tcredis.Run(ctx, image, opts...)
 	if err == nil {
 		addr, err = containerAddr(ctx, c)
 	}
