@@ -62,7 +62,8 @@ func (l *limiter) AllowNAt(ctx context.Context, id string, now time.Time, cost i
 func (l *limiter) MaxCost() int { return l.max }
 
 // decide runs the script; nowMs < 0 means Redis TIME. It also returns the
-// time the script used, in ms. A Redis failure (an outage, an OOM refusal, a
+// time the script used, in ms (-1 for fixed-window-ttl on the server's
+// clock: it never reads the time). A Redis failure (an outage, an OOM refusal, a
 // server that may evict the limiter's keys) is returned wrapped, never
 // turned into a decision: failing open or closed is the caller's policy.
 func (l *limiter) decide(ctx context.Context, id string, nowMs int64, cost int) (core.Decision, int64, error) {
@@ -118,7 +119,8 @@ func NewFixedWindow(rdb redis.Scripter, cfg WindowConfig) (*FixedWindow, error) 
 // FixedWindowTTL is the window opened by an identity's first request and
 // closed by the key's expiry W later (CONTRACT.md, fixed-window-ttl): one counter per
 // identity, INCRBY, and PEXPIRE whenever the key has no expiry. Time comes
-// from Redis expiry, so AllowNAt's time is only reported, never used.
+// from Redis expiry, so the script never calls TIME, and AllowNAt's time is
+// only checked against MaxStampAhead and reported, never used.
 type FixedWindowTTL struct{ limiter }
 
 // NewFixedWindowTTL returns a fixed-window-ttl limiter on rdb.

@@ -1,6 +1,7 @@
 -- Fixed window opened by the identity's first request: one counter whose
 -- expiry, set whenever it has none, closes the window W later. Redis
--- expiry does the timing, so now is only reported back.
+-- expiry does the timing, so the script is loaded without the clock and
+-- never calls TIME: now is only reported back, the caller's time or -1.
 -- KEYS[1]  "rl:{id}:fwt"
 -- ARGV     now_ms, cost, window_ms, limit
 -- Returns  {allowed 0|1, remaining, retry_after_ms, now_ms}
