@@ -4,11 +4,10 @@
 -- routes the call by it) and a new window simply writes over the old one.
 -- Rejected requests are counted too, as an INCR-based counter counts them.
 -- KEYS[1]  "rl:{id}:fw", a hash {w = window id, n = cost counted in it}
--- ARGV     now_ms, cost, window_ms, limit
--- Returns  {allowed 0|1, remaining, retry_after_ms, now_ms}
+-- ARGV     now_ms, cost, window_ms
+-- Returns  {count, ms until the window ends}
 local cost = tonumber(ARGV[2])
 local window = tonumber(ARGV[3])
-local limit = tonumber(ARGV[4])
 local key = KEYS[1]
 
 local id = math.floor(now / window)
@@ -32,8 +31,6 @@ if fresh or redis.call('PTTL', key) < 0 then
   redis.call('PEXPIRE', key, int(window))
 end
 
-local remaining = math.max(0, limit - count)
-if count <= limit then
-  return {1, remaining, 0, now}
-end
-return {0, remaining, (id + 1) * window - now, now}
+-- limiters.go compares the count with the limit; the second value is the
+-- retry delay of a rejection, the time left until the window ends.
+return {count, (id + 1) * window - now}

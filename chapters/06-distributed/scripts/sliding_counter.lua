@@ -14,7 +14,7 @@
 -- KEYS[1]  "rl:{id}:sc", a hash: sub-window index -> cost allowed in it,
 --          and t -> the latest time the key has seen, in ms
 -- ARGV     now_ms, cost, window_ms, limit, subwindows, units per ms (D)
--- Returns  {allowed 0|1, remaining, retry_after_ms, now_ms}
+-- Returns  {allowed 0|1, remaining, retry_after_ms}
 local cost = tonumber(ARGV[2])
 local W = tonumber(ARGV[3])
 local L = tonumber(ARGV[4])
@@ -65,7 +65,7 @@ local est = at(k - N) * (w - e) + w * full
 if est + w * (cost - 1) < L * w then
   redis.call('HINCRBY', key, int(k), cost)
   redis.call('PEXPIRE', key, int(ttl))
-  return {1, remaining(est + w * cost), 0, caller}
+  return {1, remaining(est + w * cost), 0}
 end
 
 -- Rejected: find the first unit from now, at least 1, at which the
@@ -98,4 +98,4 @@ end
 if redis.call('PTTL', key) < 0 then
   redis.call('PEXPIRE', key, int(ttl))
 end
-return {0, remaining(est), retry + now - caller, caller}
+return {0, remaining(est), retry + now - caller}

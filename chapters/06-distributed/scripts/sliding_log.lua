@@ -17,7 +17,7 @@
 -- are ranks 0 .. n-1, oldest first, and "t" is rank n.
 -- KEYS[1]  "rl:{id}:log"
 -- ARGV     now_ms, cost, window_ms, limit
--- Returns  {allowed 0|1, remaining, retry_after_ms, now_ms}
+-- Returns  {allowed 0|1, remaining, retry_after_ms}
 local cost = tonumber(ARGV[2])
 local window = tonumber(ARGV[3])
 local limit = tonumber(ARGV[4])
@@ -54,7 +54,7 @@ if used + cost <= limit then
   redis.call('ZADD', key, int(now), member)
   -- The new entry is the newest: W from now the log is empty.
   redis.call('PEXPIRE', key, int(window))
-  return {1, limit - used - cost, 0, caller}
+  return {1, limit - used - cost, 0}
 end
 
 -- Rejected: the request fits once over = used + cost - L permits have left
@@ -72,4 +72,4 @@ if redis.call('PTTL', key) < 0 then
   local _, _, t = entry(n - 1)
   redis.call('PEXPIRE', key, int(t + window - now))
 end
-return {0, limit - used, at + window - caller, caller}
+return {0, limit - used, at + window - caller}
