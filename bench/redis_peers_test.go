@@ -338,7 +338,11 @@ func BenchmarkRedis(b *testing.B) {
 		}
 		fmt.Fprintf(&t, "| %s | %.2f | %s | %.2fx | %.2fx | %s | %.0f%% | %s |\n", l.name, us[l.name], in, us[l.name]/us["incr"],
 			us[l.name]/us["evalsha floor"], vsPeer, 100*last.allowed, strings.Join(cmds, ", "))
-		b.ReportMetric(us[l.name], "µs/"+strings.Fields(l.name)[0])
+		unit := strings.Fields(l.name)[0]
+		if strings.Contains(l.name, "floor") { // three of them: every word
+			unit = strings.Join(strings.Fields(strings.ReplaceAll(l.name, "+", "")), "-")
+		}
+		b.ReportMetric(us[l.name], "µs/"+unit)
 	}
 
 	ps := []int{1, 8, 64}
