@@ -82,7 +82,7 @@ func BenchmarkRedis(b *testing.B) {
 	for _, a := range benchAlgorithms(rdb) {
 		for _, p := range ps {
 			run(a.name, p, func(i int64) error {
-				_, _, err := a.l.decide(ctx, ids[i%int64(len(ids))], -1, 1)
+				_, err := a.l.decide(ctx, ids[i%int64(len(ids))], -1, 1)
 				return err
 			})
 		}
@@ -181,7 +181,7 @@ func fill(ctx context.Context, rdb *redis.Client, l *limiter, id string, n int) 
 			if err != nil {
 				return err
 			}
-			if res[0] != 1 {
+			if d, err := l.read(res); err != nil || !d.Allowed {
 				return fmt.Errorf("%s: request %d of %d rejected while filling", l.name, start+i+1, n)
 			}
 		}

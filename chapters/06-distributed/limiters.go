@@ -23,21 +23,25 @@ type limiter struct {
 	kind   string
 	params []any
 	max    int
+	// counts says the script returns only {count, retry_after_ms}, the cost
+	// counted in the window with this request's included: the decision
+	// follows from the limit (max), so the script needs neither the limit nor
+	// a longer reply. Every other script returns {allowed, remaining,
+	// retry_after_ms}.
+	counts bool
 
 	policy policyCheck // E20: decide only on a Redis that runs noeviction
 }
 
 // Allow decides one request of cost 1 for id, timed by the Redis server.
 func (l *limiter) Allow(ctx context.Context, id string) (core.Decision, error) {
-	d, _, err := l.decide(ctx, id, -1, 1)
-	return d, err
+	return l.decide(ctx, id, -1, 1)
 }
 
 // AllowN decides a request of the given cost for id, timed by the Redis
 // server's TIME: every app node then agrees on the clock (E11).
 func (l *limiter) AllowN(ctx context.Context, id string, cost int) (core.Decision, error) {
-	d, _, err := l.decide(ctx, id, -1, cost)
-	return d, err
+	return l.decide(ctx, id, -1, cost)
 }
 
 // AllowNAt is AllowN at an explicit time, in whole milliseconds, inside
@@ -54,28 +58,27 @@ func (l *limiter) AllowNAt(ctx context.Context, id string, now time.Time, cost i
 	if err := core.CheckTime(now); err != nil {
 		return core.Decision{}, err
 	}
-	d, _, err := l.decide(ctx, id, now.UnixMilli(), cost)
-	return d, err
+	return l.decide(ctx, id, now.UnixMilli(), cost)
 }
 
 // MaxCost is the largest cost one request may carry (the limit or capacity).
 func (l *limiter) MaxCost() int { return l.max }
 
-// decide runs the script; nowMs < 0 means Redis TIME. It also returns the
-// time the script used, in ms. A Redis failure (an outage, an OOM refusal, a
-// server that may evict the limiter's keys) is returned wrapped, never
-// turned into a decision: failing open or closed is the caller's policy.
-func (l *limiter) decide(ctx context.Context, id string, nowMs int64, cost int) (core.Decision, int64, error) {
+// decide runs the script; nowMs < 0 means Redis TIME. A Redis failure (an
+// outage, an OOM refusal, a server that may evict the limiter's keys) is
+// returned wrapped, never turned into a decision: failing open or closed is
+// the caller's policy.
+func (l *limiter) decide(ctx context.Context, id string, nowMs int64, cost int) (core.Decision, error) {
 	if err := checkID(id); err != nil {
-		return core.Decision{}, 0, err
+		return core.Decision{}, err
 	}
 	if err := core.CheckCost(cost, l.max); err != nil {
-		return core.Decision{}, 0, err
+		return core.Decision{}, err
 	}
 	// On first use, then every PolicyRecheck and after a failed call: a
 	// constructor does not dial.
 	if err := l.policy.ensure(ctx, l.rdb); err != nil {
-		return core.Decision{}, 0, fmt.Errorf("distributed: %s for %q: %w", l.name, id, err)
+		return core.Decision{}, fmt.Errorf("distributed: %s for %q: %w", l.name, id, err)
 	}
 	args := make([]any, 0, 2+len(l.params))
 	args = append(args, nowMs, cost)
@@ -83,20 +86,41 @@ func (l *limiter) decide(ctx context.Context, id string, nowMs int64, cost int) 
 	res, err := l.script.Run(ctx, l.rdb, []string{Key(id, l.kind)}, args...).Int64Slice()
 	if err != nil {
 		if pe := stampError(err, nowMs); pe != nil {
-			return core.Decision{}, 0, pe
+			return core.Decision{}, pe
 		}
 		l.policy.suspect()
-		return core.Decision{}, 0, fmt.Errorf("distributed: %s script for %q: %w", l.name, id, err)
+		return core.Decision{}, fmt.Errorf("distributed: %s script for %q: %w", l.name, id, err)
 	}
-	if len(res) != 4 {
-		return core.Decision{}, 0, fmt.Errorf("distributed: %s script for %q: got %d values, want 4", l.name, id, len(res))
+	d, err := l.read(res)
+	if err != nil {
+		return core.Decision{}, fmt.Errorf("distributed: %s script for %q: %w", l.name, id, err)
 	}
-	d := core.Decision{
+	return d, nil
+}
+
+// read turns a script's reply into its decision.
+func (l *limiter) read(res []int64) (core.Decision, error) {
+	want := 3
+	if l.counts {
+		want = 2
+	}
+	if len(res) != want {
+		return core.Decision{}, fmt.Errorf("got %d values, want %d", len(res), want)
+	}
+	if l.counts {
+		// An INCRBY-style counter admits while the count is within the limit.
+		limit := int64(l.max)
+		d := core.Decision{Allowed: res[0] <= limit, Remaining: int(max(0, limit-res[0]))}
+		if !d.Allowed {
+			d.RetryAfter = time.Duration(res[1]) * time.Millisecond
+		}
+		return d, nil
+	}
+	return core.Decision{
 		Allowed:    res[0] == 1,
 		Remaining:  int(res[1]),
 		RetryAfter: time.Duration(res[2]) * time.Millisecond,
-	}
-	return d, res[3], nil
+	}, nil
 }
 
 // FixedWindow counts cost per (id, floor(now/W)) in one hash per identity
@@ -112,13 +136,14 @@ func NewFixedWindow(rdb redis.Scripter, cfg WindowConfig) (*FixedWindow, error) 
 		return nil, err
 	}
 	return &FixedWindow{limiter{rdb: rdb, script: fixedWindowScript, name: "fixed-window", kind: "fw",
-		params: []any{cfg.Window.Milliseconds(), cfg.Limit}, max: cfg.Limit}}, nil
+		params: []any{cfg.Window.Milliseconds()}, max: cfg.Limit, counts: true}}, nil
 }
 
 // FixedWindowTTL is the window opened by an identity's first request and
 // closed by the key's expiry W later (CONTRACT.md, fixed-window-ttl): one counter per
 // identity, INCRBY, and PEXPIRE whenever the key has no expiry. Time comes
-// from Redis expiry, so AllowNAt's time is only reported, never used.
+// from Redis expiry, so the script never calls TIME, and AllowNAt's time is
+// only checked against MaxStampAhead and reported, never used.
 type FixedWindowTTL struct{ limiter }
 
 // NewFixedWindowTTL returns a fixed-window-ttl limiter on rdb.
@@ -127,7 +152,7 @@ func NewFixedWindowTTL(rdb redis.Scripter, cfg WindowConfig) (*FixedWindowTTL, e
 		return nil, err
 	}
 	return &FixedWindowTTL{limiter{rdb: rdb, script: fixedWindowTTLScript, name: "fixed-window-ttl", kind: "fwt",
-		params: []any{cfg.Window.Milliseconds(), cfg.Limit}, max: cfg.Limit}}, nil
+		params: []any{cfg.Window.Milliseconds()}, max: cfg.Limit, counts: true}}, nil
 }
 
 // SlidingLog keeps one sorted-set entry per allowed request, scored by its

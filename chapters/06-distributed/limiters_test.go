@@ -196,3 +196,34 @@ func TestRedisDownIsAnError(t *testing.T) {
 	var pe *core.ParamError
 	require.False(t, errors.As(err, &pe))
 }
+
+// TestFixedWindowKeepsOneField: the fixed window's hash names its window in
+// its one field. A new window replaces the old field, and a late caller is
+// counted in the field the key has, never in a field of its own.
+func TestFixedWindowKeepsOneField(t *testing.T) {
+	ctx := context.Background()
+	rdb := redistest.Client(t)
+	fw := ok(NewFixedWindow(rdb, WindowConfig{Window: time.Second, Limit: 3}))
+	id := redistest.ID(t)
+	key := Key(id, "fw")
+	for i, s := range []struct {
+		at        int64 // ms from base
+		allowed   bool
+		remaining int
+		window    string // the one field afterwards
+		count     string
+	}{
+		{0, true, 2, "1700000000", "1"},
+		{1500, true, 2, "1700000001", "1"},  // a new window replaces the field
+		{900, true, 1, "1700000001", "2"},   // late: counted in window 1700000001
+		{1999, true, 0, "1700000001", "3"},  //
+		{1100, false, 0, "1700000001", "4"}, // late and over the limit
+		{3000, true, 2, "1700000003", "1"},  // two windows on
+		{-5000, true, 1, "1700000003", "2"}, // far behind
+	} {
+		d := ok(fw.AllowNAt(ctx, id, time.UnixMilli(base+s.at), 1))
+		require.Equal(t, s.allowed, d.Allowed, "request %d", i+1)
+		require.Equal(t, s.remaining, d.Remaining, "request %d", i+1)
+		require.Equal(t, map[string]string{s.window: s.count}, ok(rdb.HGetAll(ctx, key).Result()), "request %d", i+1)
+	}
+}

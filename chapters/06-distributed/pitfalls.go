@@ -62,7 +62,7 @@ func (n *NaiveCounter) Allow(ctx context.Context, id string) (core.Decision, err
 //go:embed scripts/expire_on_first_hit.lua
 var expireOnFirstHitLua string
 
-var expireOnFirstHitScript = newScript(expireOnFirstHitLua)
+var expireOnFirstHitScript = newTimelessScript(expireOnFirstHitLua)
 
 // ExpireOnFirstHit is the trap of E10: the fixed-window-ttl counter, but the
 // expiry is set only when the request created the key (count == cost). It
@@ -78,5 +78,5 @@ func NewExpireOnFirstHit(rdb redis.Scripter, cfg WindowConfig) (*ExpireOnFirstHi
 		return nil, err
 	}
 	return &ExpireOnFirstHit{limiter{rdb: rdb, script: expireOnFirstHitScript, name: "expire-on-first-hit", kind: "fwt",
-		params: []any{cfg.Window.Milliseconds(), cfg.Limit}, max: cfg.Limit}}, nil
+		params: []any{cfg.Window.Milliseconds()}, max: cfg.Limit, counts: true}}, nil
 }

@@ -16,7 +16,10 @@ import (
 // set the expiry with nothing in between (E9). Each file holds its algorithm
 // only: newScript puts scripts/prelude.lua in front of it, which declares the
 // script's flags to Redis 7 (so Redis refuses it while out of memory, E20)
-// and sets the local now from ARGV[1] or Redis TIME. go-redis's Script sends
+// and sets the local now from ARGV[1], then scripts/clock.lua, which reads
+// Redis TIME when the caller passed no time. The fixed window opened by the
+// first request is timed by Redis expiry and goes without the clock
+// (newTimelessScript), one call less per decision. go-redis's Script sends
 // EVALSHA and falls back to EVAL the first time a server has not seen it.
 // The token bucket's body comes from scripts/token_bucket.lua, or from the
 // learner's exercise/token_bucket.lua under the exercise06 tag (reference.go,
@@ -24,6 +27,8 @@ import (
 var (
 	//go:embed scripts/prelude.lua
 	prelude string
+	//go:embed scripts/clock.lua
+	clock string
 	//go:embed scripts/fixed_window.lua
 	fixedWindowLua string
 	//go:embed scripts/fixed_window_ttl.lua
@@ -36,15 +41,19 @@ var (
 	gcraLua string
 
 	fixedWindowScript    = newScript(fixedWindowLua)
-	fixedWindowTTLScript = newScript(fixedWindowTTLLua)
+	fixedWindowTTLScript = newTimelessScript(fixedWindowTTLLua)
 	slidingLogScript     = newScript(slidingLogLua)
 	slidingCounterScript = newScript(slidingCounterLua)
 	tokenBucketScript    = newScript(tokenBucketLua)
 	gcraScript           = newScript(gcraLua)
 )
 
-// newScript is a script body with the prelude in front.
-func newScript(body string) *redis.Script { return redis.NewScript(prelude + body) }
+// newScript is a script body with the prelude and the clock in front.
+func newScript(body string) *redis.Script { return redis.NewScript(prelude + clock + body) }
+
+// newTimelessScript is a script body that never reads the time, with the
+// prelude only: its now is -1 on the server's clock.
+func newTimelessScript(body string) *redis.Script { return redis.NewScript(prelude + body) }
 
 // Key returns the Redis key of one identity's state: "rl:{id}:kind". The
 // braces are a hash tag: Redis Cluster places a key by the text between them

@@ -16,12 +16,12 @@
 --   ARGV[2]  cost k, a whole number from 1 to C (Go has checked it)
 --   ARGV[3]  capacity C, a whole number
 --   ARGV[4]  rate R in tokens per second, possibly fractional ("0.5", "3")
---   now      the prelude (scripts/prelude.lua) has already set the local
---            `now` to the time in whole ms: ARGV[1], or Redis TIME when the
---            caller passed -1. It also defines int(x), which writes a whole
+--   now      the prelude and the clock (scripts/prelude.lua, clock.lua) have
+--            already set the local `now` to the time in whole ms: ARGV[1],
+--            or Redis TIME when the caller passed -1. It also defines int(x), which writes a whole
 --            number as digits for redis.call (use it for ts and the expiry).
 --
--- What you return: four integers, {allowed, remaining, retry_after_ms, now}
+-- What you return: three integers, {allowed, remaining, retry_after_ms}
 --   allowed         1 or 0
 --   remaining       whole tokens left after this decision,
 --                   math.floor(tokens + 1e-9): a bucket that holds
@@ -31,7 +31,6 @@
 --                   math.ceil((k - tokens) * 1000 / R - 1e-9), and at least 1
 --                   (the 1e-9 keeps float noise from turning an exact
 --                   470 ms into 471)
---   now             the `now` you were given
 --
 -- Pitfalls, and the tests that catch them
 --   1. Read, compute and write inside this one script. Redis runs a script
@@ -77,7 +76,7 @@
 -- TODO 5: HSET tokens (string.format('%.17g', tokens)) and ts (int(ts)),
 --         admitted or not. PEXPIRE on an admission; on a rejection only if
 --         PTTL < 0.
--- TODO 6: return {1, remaining, 0, now} or {0, remaining, wait + lateness, now}.
+-- TODO 6: return {1, remaining, 0} or {0, remaining, wait + lateness}.
 --
 -- Then delete the line below.
 return redis.error_reply('exercise: write the token bucket in chapters/06-distributed/exercise/token_bucket.lua (README: "Exercise: write the atomic script")')

@@ -15,7 +15,7 @@
 -- behind it is decided then, and its retry delay counts from its own time.
 -- KEYS[1]  "rl:{id}:gcra"
 -- ARGV     now_ms, cost, capacity, D, P
--- Returns  {allowed 0|1, remaining, retry_after_ms, now_ms}
+-- Returns  {allowed 0|1, remaining, retry_after_ms}
 local cost = tonumber(ARGV[2])
 local C = tonumber(ARGV[3])
 local D = tonumber(ARGV[4])
@@ -53,10 +53,10 @@ if over > eps then
   if redis.call('PTTL', key) < 0 then
     redis.call('PEXPIRE', key, int(ttl))
   end
-  return {0, remaining(debt), math.ceil((over - eps) / D) + late, caller}
+  return {0, remaining(debt), math.ceil((over - eps) / D) + late}
 end
 
 debt = debt + cost * P
 local ms = math.floor(debt / D)
 redis.call('SET', key, string.format('%d %.17g %d', now + ms, debt - ms * D, now), 'PX', int(ttl))
-return {1, remaining(debt), 0, caller}
+return {1, remaining(debt), 0}

@@ -1,6 +1,7 @@
 #!lua
 -- The prelude. scripts.go puts these lines in front of every script when it
--- loads it, so each script file holds its algorithm and nothing else.
+-- loads it, then clock.lua for every script that needs a time, so each
+-- script file holds its algorithm and nothing else.
 --
 -- Line 1 is a Redis 7 shebang: it declares the script's flags, here none.
 -- A script without the no-writes flag may write, so while used memory is
@@ -9,27 +10,34 @@
 -- a script's first write, and one that has already deleted something (a
 -- trim) may go on adding data past the limit.
 --
--- ARGV[1] is the caller's time in whole ms since the Unix epoch. A negative
--- value asks for the server's own clock, Redis TIME: one clock for every
--- app node (E11). A caller's time may be behind the server's, but at most
--- a minute ahead (MaxStampAhead in config.go): time never runs backwards for
--- a key, so one stamp far ahead would hold the key there for every caller
--- on the server's clock. Further ahead, the script refuses before it reads
--- or writes anything, with the server's time in ms after the code.
-local now = tonumber(ARGV[1])
-local t = redis.call('TIME')
-local server = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-if now < 0 then
-  now = server
-elseif now > server + 60000 then
-  return redis.error_reply('STAMPAHEAD ' .. string.format('%d', server))
-end
-
 -- int writes a whole number as digits. A Lua number passed to redis.call
 -- reaches Redis as text with 17 significant digits, so from 1e17 on it
 -- would arrive as "1e+17", which PEXPIRE and HINCRBY refuse as not an
 -- integer.
 local function int(x)
   return string.format('%d', x)
+end
+
+-- servertime is Redis TIME in whole ms since the Unix epoch: one clock for
+-- every app node (E11).
+local function servertime()
+  local t = redis.call('TIME')
+  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+end
+
+-- ARGV[1] is the caller's time in whole ms since the Unix epoch, or a
+-- negative value for the server's own clock, which clock.lua (next) reads
+-- for every script that needs a time. A caller's time may be behind the
+-- server's, but at most a minute ahead (MaxStampAhead in config.go): time
+-- never runs backwards for a key, so one stamp far ahead would hold the key
+-- there for every caller on the server's clock. Further ahead, the script
+-- refuses before it reads or writes anything, with the server's time in ms
+-- after the code.
+local now = tonumber(ARGV[1])
+if now >= 0 then
+  local server = servertime()
+  if now > server + 60000 then
+    return redis.error_reply('STAMPAHEAD ' .. string.format('%d', server))
+  end
 end
 

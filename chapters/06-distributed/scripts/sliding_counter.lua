@@ -14,7 +14,7 @@
 -- KEYS[1]  "rl:{id}:sc", a hash: sub-window index -> cost allowed in it,
 --          and t -> the latest time the key has seen, in ms
 -- ARGV     now_ms, cost, window_ms, limit, subwindows, units per ms (D)
--- Returns  {allowed 0|1, remaining, retry_after_ms, now_ms}
+-- Returns  {allowed 0|1, remaining, retry_after_ms}
 local cost = tonumber(ARGV[2])
 local W = tonumber(ARGV[3])
 local L = tonumber(ARGV[4])
@@ -26,29 +26,31 @@ local key = KEYS[1]
 -- ms is a count of units rounded up to whole ms.
 local function ms(u) return math.floor((u + D - 1) / D) end
 
--- Time never runs backwards for a key: a caller behind the latest time
--- seen is decided at that time (at its own, the counts of later
--- sub-windows would be left out), and its retry delay counts from its own.
+-- The whole hash in one read: the counts and t. Time never runs backwards
+-- for a key: a caller behind the latest time seen is decided at that time
+-- (at its own, the counts of later sub-windows would be left out), and its
+-- retry delay counts from its own.
+local flat = redis.call('HGETALL', key)
 local caller = now
-local last = tonumber(redis.call('HGET', key, 't'))
-if last and last > now then now = last end
-redis.call('HSET', key, 't', int(now))
+for i = 1, #flat, 2 do
+  if flat[i] == 't' then now = math.max(now, tonumber(flat[i + 1])) end
+end
 
 local u = now * D             -- now in units
 local k = math.floor(u / w)   -- the current sub-window
 local e = u - k * w           -- elapsed in it, in units: 0 <= e < w
 
--- The counts still in reach; older ones are deleted.
-local count = {}
-local flat = redis.call('HGETALL', key)
+-- The counts still in reach; older ones are deleted, in one call.
+local count, old = {}, {}
 for i = 1, #flat, 2 do
   local j = tonumber(flat[i]) -- nil for the field t
   if j and j < k - N then
-    redis.call('HDEL', key, flat[i])
+    old[#old + 1] = flat[i]
   elseif j then
     count[j] = tonumber(flat[i + 1])
   end
 end
+if #old > 0 then redis.call('HDEL', key, unpack(old)) end
 local function at(j) return count[j] or 0 end
 local full = 0 -- the cost of sub-windows k-N+1 .. k
 for j = k - N + 1, k do full = full + at(j) end
@@ -63,9 +65,10 @@ end
 local ttl = ms(W * D + w - e)
 local est = at(k - N) * (w - e) + w * full
 if est + w * (cost - 1) < L * w then
-  redis.call('HINCRBY', key, int(k), cost)
+  -- The latest time and the sub-window's new count in one write.
+  redis.call('HSET', key, 't', int(now), int(k), int(at(k) + cost))
   redis.call('PEXPIRE', key, int(ttl))
-  return {1, remaining(est + w * cost), 0, caller}
+  return {1, remaining(est + w * cost), 0}
 end
 
 -- Rejected: find the first unit from now, at least 1, at which the
@@ -95,7 +98,8 @@ for m = 0, N + 1 do
     end
   end
 end
+redis.call('HSET', key, 't', int(now))
 if redis.call('PTTL', key) < 0 then
   redis.call('PEXPIRE', key, int(ttl))
 end
-return {0, remaining(est), retry + now - caller, caller}
+return {0, remaining(est), retry + now - caller}

@@ -17,59 +17,71 @@
 -- are ranks 0 .. n-1, oldest first, and "t" is rank n.
 -- KEYS[1]  "rl:{id}:log"
 -- ARGV     now_ms, cost, window_ms, limit
--- Returns  {allowed 0|1, remaining, retry_after_ms, now_ms}
+-- Returns  {allowed 0|1, remaining, retry_after_ms}
 local cost = tonumber(ARGV[2])
 local window = tonumber(ARGV[3])
 local limit = tonumber(ARGV[4])
 local key = KEYS[1]
 local M = 2 ^ 50
 
+-- The last two ranks are the newest entry and "t" (a key with no entry
+-- left holds "t" alone, a new key nothing): one read for both.
+local top = redis.call('ZRANGE', key, -2, -1, 'WITHSCORES')
+local newest, seq, at = 0, 0, nil -- the newest entry's sum, next seq, time
+if #top == 4 then
+  local s, sum = string.match(top[1], '^(%d+):(%d+):')
+  newest, seq, at = tonumber(sum), tonumber(s) + 1, tonumber(top[2])
+end
+
 -- Time never runs backwards for a key: a caller behind the latest time
 -- seen is decided at that time, and its retry delay counts from its own.
 local caller = now
-local last = tonumber(redis.call('ZSCORE', key, 't'))
+local last = tonumber(top[#top])
 if last and last > now then now = last end
 redis.call('ZREMRANGEBYSCORE', key, '-inf', int(now - window))
-redis.call('ZADD', key, int(now), 't')
 
--- entry(rank) is the sum, cost, time and seq of one entry.
+-- entry(rank) is the sum, cost and time of one entry.
 local function entry(rank)
   local m = redis.call('ZRANGE', key, rank, rank, 'WITHSCORES')
-  local seq, sum, c = string.match(m[1], '^(%d+):(%d+):(%d+)$')
-  return tonumber(sum), tonumber(c), tonumber(m[2]), tonumber(seq)
+  local sum, c = string.match(m[1], '^%d+:(%d+):(%d+)$')
+  return tonumber(sum), tonumber(c), tonumber(m[2])
 end
 
-local used, newest, before, seq = 0, 0, 0, 0
-local n = redis.call('ZCARD', key) - 1
-if n > 0 then
+-- If the newest entry is still inside the window, so is the log from its
+-- oldest entry on, rank 0 after the trim.
+local used, before = 0, 0
+if at and at > now - window then
   local sum, c = entry(0)
   before = sum - c
-  local top, _, at, s = entry(n - 1)
-  newest, used = top, (top - before) % M
-  if at == now then seq = s + 1 end
+  used = (newest - before) % M
+else
+  newest, at = 0, nil -- the log is empty: the sums start again
 end
+if at ~= now then seq = 0 end
 
 if used + cost <= limit then
   local member = string.format('%010d:%d:%d', seq, (newest + cost) % M, cost)
-  redis.call('ZADD', key, int(now), member)
+  -- The entry and the latest time in one call.
+  redis.call('ZADD', key, int(now), member, int(now), 't')
   -- The new entry is the newest: W from now the log is empty.
   redis.call('PEXPIRE', key, int(window))
-  return {1, limit - used - cost, 0, caller}
+  return {1, limit - used - cost, 0}
 end
+redis.call('ZADD', key, int(now), 't')
 
 -- Rejected: the request fits once over = used + cost - L permits have left
 -- the window. Entries leave oldest first, so find the first entry whose sum
--- reaches before + over (the sums grow with the rank: a binary search); the
--- request fits when that entry's age reaches W.
+-- reaches before + over (the sums grow with the rank: a binary search over
+-- the n entries, ranks 0 .. n-1, "t" being rank n); the request fits when
+-- that entry's age reaches W.
 local over = used + cost - limit
-local lo, hi = 0, n - 1
+local lo, hi = 0, redis.call('ZCARD', key) - 2
 while lo < hi do
   local mid = math.floor((lo + hi) / 2)
   if (entry(mid) - before) % M >= over then hi = mid else lo = mid + 1 end
 end
-local _, _, at = entry(lo)
+local _, _, oldest = entry(lo)
 if redis.call('PTTL', key) < 0 then
-  local _, _, t = entry(n - 1)
-  redis.call('PEXPIRE', key, int(t + window - now))
+  redis.call('PEXPIRE', key, int(at + window - now))
 end
-return {0, limit - used, at + window - caller, caller}
+return {0, limit - used, oldest + window - caller}

@@ -8,7 +8,7 @@
 -- as exact arithmetic would.
 -- KEYS[1]  "rl:{id}:tb", a hash {tokens, ts = the latest time the key has seen}
 -- ARGV     now_ms, cost, capacity, rate_per_s
--- Returns  {allowed 0|1, remaining, retry_after_ms, now_ms}
+-- Returns  {allowed 0|1, remaining, retry_after_ms}
 local cost = tonumber(ARGV[2])
 local C = tonumber(ARGV[3])
 local R = tonumber(ARGV[4])
@@ -43,7 +43,7 @@ end
 
 local remaining = math.floor(tokens + eps)
 if allowed then
-  return {1, remaining, 0, now}
+  return {1, remaining, 0}
 end
 local wait = math.max(1, math.ceil((cost - tokens) * 1000 / R - eps))
-return {0, remaining, wait + late, now}
+return {0, remaining, wait + late}
