@@ -204,7 +204,7 @@ func RunFailover(ctx context.Context, cc *redis.ClusterClient, ctl NodeControl, 
 	if run.LagRefused > 0 {
 		run.RefuseMs /= float64(run.LagRefused)
 	}
-	if run.OldCount, err = pc.HGet(ctx, key, "n").Int64(); err != nil {
+	if run.OldCount, err = windowCount(ctx, pc, key); err != nil {
 		return run, fmt.Errorf("count on the old primary: %w", err)
 	}
 
@@ -227,7 +227,7 @@ func RunFailover(ctx context.Context, cc *redis.ClusterClient, ctl NodeControl, 
 		return run, err
 	}
 	run.FailoverMs = time.Since(killed).Milliseconds()
-	if run.NewCount, err = rc.HGet(ctx, key, "n").Int64(); err != nil {
+	if run.NewCount, err = windowCount(ctx, rc, key); err != nil {
 		return run, fmt.Errorf("count on the new primary: %w", err)
 	}
 	run.Forgotten = run.OldCount - run.NewCount

@@ -135,7 +135,7 @@ func TestE23_PreFreezeRequestsSurviveReplicaLag(t *testing.T) {
 	require.NoError(t, err)
 	stall(func() { _, err = short.AllowNAt(ctx, id, at, 1) })
 	require.ErrorIs(t, err, ErrNotReplicated, "WAIT 1 50 gives up on a replica stalled 300 ms")
-	count, err := pc.HGet(ctx, key, "n").Int64()
+	count, err := windowCount(ctx, pc, key)
 	require.NoError(t, err)
 	require.Equal(t, int64(21), count, "the decision WAIT gave up on is still on the primary")
 }

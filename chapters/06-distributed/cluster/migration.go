@@ -167,7 +167,7 @@ func RunMigration(ctx context.Context, cc *redis.ClusterClient, cfg MigrationCon
 		return res, err
 	}
 
-	if res.CountOnTo, err = dst.HGet(ctx, distributed.Key(res.ID, "fw"), "n").Int64(); err != nil {
+	if res.CountOnTo, err = windowCount(ctx, dst, distributed.Key(res.ID, "fw")); err != nil {
 		return res, fmt.Errorf("count on the target: %w", err)
 	}
 	info, err := dst.Info(ctx, "commandstats").Result()
