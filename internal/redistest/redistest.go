@@ -184,7 +184,14 @@ func start() {
 	if !explicit {
 		image = DefaultImage
 	}
-	if err := dockerAnswers(ctx); err != nil {
+	// The container path when it is asked for (REDIS_IMAGE), or when there
+	// is no redis-server to run: a default image not present locally means a
+	// pull from a public registry, which a machine with redis-server on PATH
+	// has no need of (StartDedicated chooses the same way).
+	_, lookErr := redisproc.LookPath()
+	if !explicit && lookErr == nil {
+		tried = append(tried, "REDIS_IMAGE unset")
+	} else if err := dockerAnswers(ctx); err != nil {
 		tried = append(tried, "no Docker engine ("+firstLine(err)+")")
 	} else {
 		sweep(ctx)
