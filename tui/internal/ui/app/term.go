@@ -14,8 +14,8 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/term"
 	"github.com/muesli/termenv"
+	"github.com/ratelimit-course/ratelimit/internal/redisproc"
 	"github.com/ratelimit-course/ratelimit/tui/internal/progress"
-	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/cluster"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
 
@@ -45,7 +45,7 @@ func Run(stdout, stderr io.Writer) int {
 	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithOutput(out), tea.WithInput(tty))
 	// The cluster screen's failover kills a primary on purpose: go-redis
 	// must not log the refused dials over the screen.
-	cluster.SilenceRedis()
+	redisproc.QuietClientLogs()
 
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()

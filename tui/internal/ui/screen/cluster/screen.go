@@ -6,7 +6,6 @@ import (
 	"github.com/charmbracelet/bubbles/help"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/ratelimit-course/ratelimit/internal/redisproc"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen"
 )
 
@@ -33,7 +32,3 @@ func (m Model) Open() (Model, tea.Cmd) { return m.open() }
 
 // Running reports whether a run is under way.
 func (m Model) Running() bool { return m.state == csRunning }
-
-// SilenceRedis keeps go-redis from logging over the screen: the failover
-// kills a primary on purpose, and every refused dial to it would be logged.
-func SilenceRedis() { redisproc.QuietClientLogs() }
