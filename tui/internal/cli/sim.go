@@ -12,6 +12,7 @@ import (
 
 	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
 	"github.com/ratelimit-course/ratelimit/core"
+	"github.com/ratelimit-course/ratelimit/tui/internal/labflag"
 	"github.com/ratelimit-course/ratelimit/tui/internal/text"
 )
 
@@ -40,22 +41,13 @@ scenarios:  cross-boundary-spike prev-crowded-end prev-crowded-start
 `
 
 // validation words the range errors).
-var simAccept = map[string]string{
-	"algo":       "one of " + strings.Join(lab.Algorithms, ", "),
-	"scenario":   "one of " + strings.Join(scenarioNames(), ", "),
-	"window":     "an integer number of ms > 0 (at most 1e12)",
-	"limit":      "an integer >= 1",
-	"capacity":   "an integer >= 1",
-	"rate":       "a finite number > 0 (requests per second)",
-	"subwindows": "an integer >= 1",
-	"arrivals":   "integers from 0 to 1e12 in non-decreasing order (ms), comma-separated",
-	"costs":      "comma-separated integers, one per arrival",
+var simAccept = labflag.Accept(map[string]string{
 	"arrivals-file": "a file (- for stdin) of arrivals one per line or comma-separated, " +
 		"integer ms from 0 to 1e12 in non-decreasing order, each line optionally followed by a space and its cost",
 	"traffic": "poisson:RATE:DURATION, steady:RATE:DURATION or bursts:SIZE:EVERY:DURATION " +
 		"(RATE per second; EVERY and DURATION in ms or with a unit, e.g. poisson:100:60s)",
 	"seed": "an integer from 0 to 2^64-1",
-}
+})
 
 // simArgs is what the sim and worst flags hold after parsing.
 type simArgs struct {
@@ -148,7 +140,7 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case a.set("left") || a.set("right"):
 		return simFail(stderr, "sim", errors.New("--left and --right need --scenario: accepted "+
-			strings.Join(scenarioNames(), ", ")), "")
+			strings.Join(labflag.ScenarioNames(), ", ")), "")
 	case !a.set("algo"):
 		return simFail(stderr, "sim", errors.New("missing --algo (or --scenario): accepted "+
 			strings.Join(lab.Algorithms, ", ")), "")
@@ -177,8 +169,6 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 	writeSimRun(out, res)
 	return 0
 }
-
-func scenarioNames() []string { return append(lab.ScenarioNames(), "custom") }
 
 // source is the flag that gives the arrivals, "" if none does.
 func (a simArgs) source() string {
@@ -220,7 +210,7 @@ func runScenario(a simArgs, stdout, stderr io.Writer) int {
 		}
 	case !ok:
 		return simFail(stderr, "sim", core.BadParam("scenario", strconv.Quote(a.scenario),
-			strings.Join(scenarioNames(), ", ")), "")
+			strings.Join(labflag.ScenarioNames(), ", ")), "")
 	case a.source() != "":
 		return simFail(stderr, "sim", fmt.Errorf("--%s cannot change --scenario %s: accepted --scenario custom --%s ...",
 			a.source(), a.scenario, a.source()), "")

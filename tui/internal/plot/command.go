@@ -12,6 +12,7 @@ import (
 
 	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
 	"github.com/ratelimit-course/ratelimit/core"
+	"github.com/ratelimit-course/ratelimit/tui/internal/labflag"
 	"github.com/ratelimit-course/ratelimit/tui/internal/text"
 )
 
@@ -28,21 +29,10 @@ went upstream. Writes to --out, or to stdout.
 `
 
 // accept says what each flag takes, in the words of tui sim.
-var accept = map[string]string{
-	"algo":       "one of " + strings.Join(lab.Algorithms, ", "),
-	"scenario":   "one of " + strings.Join(scenarioNames(), ", "),
-	"window":     "an integer number of ms > 0 (at most 1e12)",
-	"limit":      "an integer >= 1",
-	"capacity":   "an integer >= 1",
-	"rate":       "a finite number > 0 (requests per second)",
-	"subwindows": "an integer >= 1",
-	"arrivals":   "integers from 0 to 1e12 in non-decreasing order (ms), comma-separated",
-	"costs":      "comma-separated integers, one per arrival",
-	"out":        "a file to write the SVG to",
-	"title":      "the text to print above the figure",
-}
-
-func scenarioNames() []string { return append(lab.ScenarioNames(), "custom") }
+var accept = labflag.Accept(map[string]string{
+	"out":   "a file to write the SVG to",
+	"title": "the text to print above the figure",
+})
 
 // args is a parsed command line.
 type args struct {
@@ -181,7 +171,7 @@ func (a args) chart() (c Chart, err error) {
 	}
 	switch {
 	case a.set["left"] || a.set["right"]:
-		return Chart{}, errors.New("--left and --right need --scenario: accepted " + strings.Join(scenarioNames(), ", "))
+		return Chart{}, errors.New("--left and --right need --scenario: accepted " + strings.Join(labflag.ScenarioNames(), ", "))
 	case !a.set["algo"]:
 		return Chart{}, errors.New("missing --algo (or --scenario): accepted " + strings.Join(lab.Algorithms, ", "))
 	case !a.set["arrivals"]:
@@ -206,7 +196,7 @@ func (a args) scenarioChart() (Chart, error) {
 		sc = lab.Scenario{Name: "custom", Title: "your own arrivals", Arrivals: a.arrivals,
 			Params: lab.DefaultParams(), Left: "fixed-window", Right: "sliding-log"}
 	case !ok:
-		return Chart{}, core.BadParam("scenario", strconv.Quote(a.scenario), strings.Join(scenarioNames(), ", "))
+		return Chart{}, core.BadParam("scenario", strconv.Quote(a.scenario), strings.Join(labflag.ScenarioNames(), ", "))
 	case a.set["arrivals"]:
 		return Chart{}, fmt.Errorf("--arrivals cannot change --scenario %s: accepted --scenario custom --arrivals ...", a.scenario)
 	}
