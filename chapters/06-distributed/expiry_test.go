@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
@@ -82,21 +83,7 @@ func TestExplicitTimeSurvivesAStall(t *testing.T) {
 func TestLateStampStretchedTTL(t *testing.T) {
 	ctx := context.Background()
 	rdb := redistest.Client(t)
-	sc := WindowConfig{Window: time.Second, Limit: 3, SubWindows: 4}
-	for _, tc := range []struct {
-		name, kind string
-		l          decider
-		lifetime   time.Duration
-	}{
-		{"fixed-window", "fw", ok(NewFixedWindow(rdb, w3)), w3.Window},
-		{"fixed-window-ttl", "fwt", ok(NewFixedWindowTTL(rdb, w3)), w3.Window},
-		{"sliding-log", "log", ok(NewSlidingLog(rdb, w3)), w3.Window},
-		// W, and the rest of the sub-window the last count is in (250 ms)
-		{"sliding-counter", "sc", ok(NewSlidingCounter(rdb, sc)), sc.Window + sc.Window/4},
-		// C/R: 1.5 s to refill 3 tokens at 2 per second
-		{"token-bucket", "tb", ok(NewTokenBucket(rdb, c3r2)), 1500 * time.Millisecond},
-		{"gcra", "gcra", ok(NewGCRA(rdb, c3r2)), 1500 * time.Millisecond},
-	} {
+	for _, tc := range lifetimes(rdb) {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, late := range []time.Time{time.UnixMilli(base - 10_000), time.Unix(0, 0)} {
 				id := redistest.ID(t)
@@ -135,19 +122,7 @@ func TestLateStampStretchedTTL(t *testing.T) {
 func TestRejectionRepairsLostExpiry(t *testing.T) {
 	ctx := context.Background()
 	rdb := redistest.Client(t)
-	sc := WindowConfig{Window: time.Second, Limit: 3, SubWindows: 4}
-	for _, tc := range []struct {
-		name, kind string
-		l          decider
-		lifetime   time.Duration
-	}{
-		{"fixed-window", "fw", ok(NewFixedWindow(rdb, w3)), w3.Window},
-		{"fixed-window-ttl", "fwt", ok(NewFixedWindowTTL(rdb, w3)), w3.Window},
-		{"sliding-log", "log", ok(NewSlidingLog(rdb, w3)), w3.Window},
-		{"sliding-counter", "sc", ok(NewSlidingCounter(rdb, sc)), sc.Window + sc.Window/4},
-		{"token-bucket", "tb", ok(NewTokenBucket(rdb, c3r2)), 1500 * time.Millisecond},
-		{"gcra", "gcra", ok(NewGCRA(rdb, c3r2)), 1500 * time.Millisecond},
-	} {
+	for _, tc := range lifetimes(rdb) {
 		t.Run(tc.name, func(t *testing.T) {
 			id := redistest.ID(t)
 			now := time.UnixMilli(base)
@@ -164,5 +139,29 @@ func TestRejectionRepairsLostExpiry(t *testing.T) {
 				require.LessOrEqual(t, ttl, tc.lifetime)
 			}
 		})
+	}
+}
+
+// lifetime is one limiter on rdb, its key's kind, and how long its state
+// matters after the key's latest time: no expiry may be longer.
+type lifetime struct {
+	name, kind string
+	l          decider
+	lifetime   time.Duration
+}
+
+// lifetimes are the six scripts' limiters at W = 1 s, L = 3 and C = 3,
+// R = 2/s, with their lifetimes.
+func lifetimes(rdb redis.Scripter) []lifetime {
+	sc := WindowConfig{Window: time.Second, Limit: 3, SubWindows: 4}
+	return []lifetime{
+		{"fixed-window", "fw", ok(NewFixedWindow(rdb, w3)), w3.Window},
+		{"fixed-window-ttl", "fwt", ok(NewFixedWindowTTL(rdb, w3)), w3.Window},
+		{"sliding-log", "log", ok(NewSlidingLog(rdb, w3)), w3.Window},
+		// W, and the rest of the sub-window the last count is in (250 ms)
+		{"sliding-counter", "sc", ok(NewSlidingCounter(rdb, sc)), sc.Window + sc.Window/4},
+		// C/R: 1.5 s to refill 3 tokens at 2 per second
+		{"token-bucket", "tb", ok(NewTokenBucket(rdb, c3r2)), 1500 * time.Millisecond},
+		{"gcra", "gcra", ok(NewGCRA(rdb, c3r2)), 1500 * time.Millisecond},
 	}
 }
