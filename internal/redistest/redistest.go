@@ -188,7 +188,7 @@ func start() {
 	// is no redis-server to run: a default image not present locally means a
 	// pull from a public registry, which a machine with redis-server on PATH
 	// has no need of (StartDedicated chooses the same way).
-	_, lookErr := redisproc.LookPath()
+	path, lookErr := redisproc.LookPath()
 	if !explicit && lookErr == nil {
 		tried = append(tried, "REDIS_IMAGE unset")
 	} else if err := dockerAnswers(ctx); err != nil {
@@ -204,19 +204,18 @@ func start() {
 		if explicit {
 			// The image was chosen on purpose (CI builds one): a failure here
 			// is a real failure, not a reason to quietly use another path.
-			if path, err := redisproc.LookPath(); err == nil {
+			if lookErr == nil {
 				tried = append(tried, path+" not tried: REDIS_IMAGE asks for a container")
 			} else {
-				tried = append(tried, err.Error())
+				tried = append(tried, lookErr.Error())
 			}
 			failure = explain(tried)
 			return
 		}
 	}
 
-	path, err := redisproc.LookPath()
-	if err != nil {
-		failure = explain(append(tried, err.Error()))
+	if lookErr != nil {
+		failure = explain(append(tried, lookErr.Error()))
 		missing = true
 		return
 	}
