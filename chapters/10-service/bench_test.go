@@ -81,8 +81,11 @@ func BenchmarkE35_ScriptsOnly(b *testing.B) {
 			b.Run(fmt.Sprintf("callers=%d/%s", callers, mode), func(b *testing.B) {
 				var sc redis.Scripter = rdb
 				if mode == "pipelined" {
-					bt := newBatcher(rdb, 4, 256, 5*time.Second)
-					defer bt.close()
+					bt, err := distributed.NewBatcher(rdb, distributed.BatcherOptions{Timeout: 5 * time.Second})
+					if err != nil {
+						b.Fatal(err)
+					}
+					defer bt.Close()
 					sc = bt
 				}
 				lim, err := distributed.NewFixedWindow(distributed.AssumeNoEviction(sc),

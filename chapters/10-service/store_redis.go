@@ -20,8 +20,8 @@ import (
 // itself holds no count and any number of replicas share one limit.
 type redisStore struct {
 	client  redis.UniversalClient
-	scripts redis.Scripter // the batcher, or the client itself
-	batch   *batcher       // nil when batching is off
+	scripts redis.Scripter       // the batcher, or the client itself
+	batch   *distributed.Batcher // nil when batching is off
 	where   string
 	calls   atomic.Int64 // script calls made
 }
@@ -40,7 +40,7 @@ type redisConfig struct {
 // run on a store it never saw.
 func newRedisStore(ctx context.Context, c redisConfig) (*redisStore, error) {
 	var client redis.UniversalClient
-	var pipe pipeliner
+	var pipe distributed.Pipeliner
 	var where string
 	if len(c.cluster) > 0 {
 		cc := redis.NewClusterClient(&redis.ClusterOptions{
@@ -63,8 +63,12 @@ func newRedisStore(ctx context.Context, c redisConfig) (*redisStore, error) {
 	}
 	s := &redisStore{client: client, scripts: client, where: where}
 	if c.batch {
-		s.batch = newBatcher(pipe, 4, 256, c.timeout)
-		s.scripts = s.batch
+		b, err := distributed.NewBatcher(pipe, distributed.BatcherOptions{Workers: 4, Max: 256, Timeout: c.timeout})
+		if err != nil {
+			_ = client.Close()
+			return nil, err
+		}
+		s.batch, s.scripts = b, b
 	}
 	// Checked once above, for the whole store: the limiters skip it.
 	s.scripts = distributed.AssumeNoEviction(s.scripts)
@@ -123,12 +127,13 @@ func (s *redisStore) pipelineStats() (p, batched, direct int64) {
 	if s.batch == nil {
 		return 0, 0, 0
 	}
-	return s.batch.Stats()
+	st := s.batch.Stats()
+	return st.Pipelines, st.Batched, st.Alone
 }
 
 func (s *redisStore) close() error {
 	if s.batch != nil {
-		s.batch.close()
+		s.batch.Close()
 	}
 	return s.client.Close()
 }
