@@ -34,7 +34,8 @@ bench:
 bench-peers:
 	cd bench && $(GO) test -run '^$$' -bench Peers -benchmem -benchtime 300ms -count 5 . | $(GO) run ./ratios
 
-## bench-redis-peers: chapter 06's scripts beside redis_rate, ulule and INCR on a redis-server of its own (module bench/)
+## bench-redis-peers: chapter 06's scripts beside redis_rate, ulule and INCR, each call alone and through
+## chapter 06's Batcher, on a redis-server of its own (module bench/; about 3 minutes)
 bench-redis-peers:
 	cd bench && $(GO) test -run '^$$' -bench Redis -benchtime 1x .
 

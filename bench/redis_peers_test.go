@@ -71,15 +71,76 @@ type redisLimiter struct {
 	name   string
 	peer   string // the peer doing the same algorithm, if any
 	decide redisDecide
+	// alone is, for a limiter sent through the Batcher, the name of the
+	// same limiter sending each call on its own; empty for the latter.
+	alone string
+}
+
+// batchedClient is the go-redis client with its script calls sent through
+// chapter 06's Batcher: redis_rate and ulule take it as their client, so the
+// peers share round trips exactly as the course's scripts do.
+type batchedClient struct {
+	*redis.Client
+	bt *distributed.Batcher
+}
+
+func (c batchedClient) Eval(ctx context.Context, script string, keys []string, args ...any) *redis.Cmd {
+	return c.bt.Eval(ctx, script, keys, args...)
+}
+
+func (c batchedClient) EvalSha(ctx context.Context, sha1 string, keys []string, args ...any) *redis.Cmd {
+	return c.bt.EvalSha(ctx, sha1, keys, args...)
 }
 
 // redisLimiters builds every limiter on one budget, 100 per second per
 // identity (a window of 1 s and a limit of 100, or a capacity of 100 and a
-// rate of 100/s), on the one client.
-func redisLimiters(tb testing.TB, rdb *redis.Client) []redisLimiter {
+// rate of 100/s), on the one client, and then the raw INCR, the peers and
+// the course's scripts again through bt, chapter 06's Batcher on that client.
+func redisLimiters(tb testing.TB, rdb *redis.Client, bt *distributed.Batcher) []redisLimiter {
+	must := func(err error) {
+		if err != nil {
+			tb.Fatal(err)
+		}
+	}
+	// The floor of a script: one declared key, one reply value, no call.
+	floor := redis.NewScript("return 1")
+	floorTime := redis.NewScript("redis.call('TIME') return 1") // what one redis.call adds
+	must(rdb.FunctionLoadReplace(context.Background(), floorLib).Err())
+
+	alone := []redisLimiter{
+		{name: "incr", decide: func(ctx context.Context, id string) (bool, error) {
+			return true, rdb.Incr(ctx, "raw:"+id).Err()
+		}},
+		{name: "evalsha floor", decide: func(ctx context.Context, id string) (bool, error) {
+			return true, floor.Run(ctx, rdb, []string{"floor:" + id}).Err()
+		}},
+		{name: "evalsha floor + TIME", decide: func(ctx context.Context, id string) (bool, error) {
+			return true, floorTime.Run(ctx, rdb, []string{"floor:" + id}).Err()
+		}},
+		{name: "fcall floor", decide: func(ctx context.Context, id string) (bool, error) {
+			return true, rdb.FCall(ctx, "floor", []string{"floor:" + id}).Err()
+		}},
+	}
+	alone = append(alone, limitersOn(tb, rdb, rdb, "")...)
+	batched := []redisLimiter{{name: "incr, pipelined", alone: "incr", decide: func(ctx context.Context, id string) (bool, error) {
+		return true, bt.Do(ctx, "incr", "raw:"+id).Err()
+	}}}
+	batched = append(batched, limitersOn(tb, batchedClient{rdb, bt}, bt, ", pipelined")...)
+	return append(alone, batched...)
+}
+
+// peerClient is what redis_rate and ulule take as their client.
+type peerClient interface {
+	ulredis.Client
+	redis.Scripter
+}
+
+// limitersOn builds the two peers on client and the course's six scripts on
+// sc, their names ending in suffix.
+func limitersOn(tb testing.TB, client peerClient, sc redis.Scripter, suffix string) []redisLimiter {
 	w := distributed.WindowConfig{Window: time.Second, Limit: 100}
 	bk := distributed.BucketConfig{Capacity: 100, Rate: 100}
-	s := distributed.AssumeNoEviction(rdb) // a fresh redis-server runs noeviction
+	s := distributed.AssumeNoEviction(sc) // a fresh redis-server runs noeviction
 	must := func(err error) {
 		if err != nil {
 			tb.Fatal(err)
@@ -94,9 +155,9 @@ func redisLimiters(tb testing.TB, rdb *redis.Client) []redisLimiter {
 			return d.Allowed, err
 		}
 	}
-	rr := redis_rate.NewLimiter(rdb)
+	rr := redis_rate.NewLimiter(client)
 	rrLimit := redis_rate.Limit{Rate: 100, Burst: 100, Period: time.Second}
-	store, err := ulredis.NewStoreWithOptions(rdb, limiter.StoreOptions{Prefix: "ulule"})
+	store, err := ulredis.NewStoreWithOptions(client, limiter.StoreOptions{Prefix: "ulule"})
 	must(err)
 	ul := limiter.New(store, limiter.Rate{Period: time.Second, Limit: 100})
 
@@ -106,49 +167,42 @@ func redisLimiters(tb testing.TB, rdb *redis.Client) []redisLimiter {
 	fwtDecide := course(fwt, err)
 	sl, err := distributed.NewSlidingLog(s, w)
 	slDecide := course(sl, err)
-	sc, err := distributed.NewSlidingCounter(s, w)
-	scDecide := course(sc, err)
+	sc2, err := distributed.NewSlidingCounter(s, w)
+	scDecide := course(sc2, err)
 	tb2, err := distributed.NewTokenBucket(s, bk)
 	tbDecide := course(tb2, err)
 	g, err := distributed.NewGCRA(s, bk)
 	gDecide := course(g, err)
 
-	// The floor of a script: one declared key, one reply value, no call.
-	floor := redis.NewScript("return 1")
-	floorTime := redis.NewScript("redis.call('TIME') return 1") // what one redis.call adds
-	must(rdb.FunctionLoadReplace(context.Background(), floorLib).Err())
-
-	return []redisLimiter{
-		{"incr", "", func(ctx context.Context, id string) (bool, error) {
-			return true, rdb.Incr(ctx, "raw:"+id).Err()
-		}},
-		{"evalsha floor", "", func(ctx context.Context, id string) (bool, error) {
-			return true, floor.Run(ctx, rdb, []string{"floor:" + id}).Err()
-		}},
-		{"evalsha floor + TIME", "", func(ctx context.Context, id string) (bool, error) {
-			return true, floorTime.Run(ctx, rdb, []string{"floor:" + id}).Err()
-		}},
-		{"fcall floor", "", func(ctx context.Context, id string) (bool, error) {
-			return true, rdb.FCall(ctx, "floor", []string{"floor:" + id}).Err()
-		}},
-		{"redis_rate (GCRA)", "", func(ctx context.Context, id string) (bool, error) {
+	ls := []redisLimiter{
+		{name: "redis_rate (GCRA)", decide: func(ctx context.Context, id string) (bool, error) {
 			r, err := rr.Allow(ctx, id, rrLimit)
 			if err != nil {
 				return false, err
 			}
 			return r.Allowed > 0, nil
 		}},
-		{"ulule (fixed window)", "", func(ctx context.Context, id string) (bool, error) {
+		{name: "ulule (fixed window)", decide: func(ctx context.Context, id string) (bool, error) {
 			c, err := ul.Get(ctx, id)
 			return !c.Reached, err
 		}},
-		{"fixed-window", "ulule (fixed window)", fwDecide},
-		{"fixed-window-ttl", "ulule (fixed window)", fwtDecide},
-		{"sliding-log", "", slDecide},
-		{"sliding-counter", "", scDecide},
-		{"token-bucket", "redis_rate (GCRA)", tbDecide},
-		{"gcra", "redis_rate (GCRA)", gDecide},
+		{name: "fixed-window", peer: "ulule (fixed window)", decide: fwDecide},
+		{name: "fixed-window-ttl", peer: "ulule (fixed window)", decide: fwtDecide},
+		{name: "sliding-log", decide: slDecide},
+		{name: "sliding-counter", decide: scDecide},
+		{name: "token-bucket", peer: "redis_rate (GCRA)", decide: tbDecide},
+		{name: "gcra", peer: "redis_rate (GCRA)", decide: gDecide},
 	}
+	for i := range ls {
+		if suffix != "" {
+			ls[i].alone = ls[i].name
+			ls[i].name += suffix
+			if ls[i].peer != "" {
+				ls[i].peer += suffix
+			}
+		}
+	}
+	return ls
 }
 
 // floorLib is the Redis 7 function that does what the EVALSHA floor does.
@@ -270,19 +324,26 @@ func median(xs []float64) float64 {
 	return s[len(s)/2]
 }
 
-// BenchmarkRedis prints two tables for the same limiters in one run:
+// BenchmarkRedis prints three tables for the same limiters in one run:
 // the server time per decision (CONFIG RESETSTAT, n decisions on 8
-// goroutines, INFO commandstats; the median of five rounds that take turns)
-// and the decisions per second at client parallelism 1, 8 and 64 (the
-// median of three turns of 250 ms each), as ratios to a raw INCR. Every
-// limiter allows 100 per second per identity, spread over 1000 identities.
-// Run it with -benchtime 1x: it measures once whatever b.N is.
+// goroutines, INFO commandstats; the median of five rounds that take turns);
+// the decisions per second at client parallelism 1, 8 and 64, each call on
+// its own round trip and then through chapter 06's Batcher, as ratios to a
+// raw INCR sent the same way (the median of five turns of 400 ms each); and
+// what the Batcher gained, each limiter's pipelined turn over its own turn
+// just before. Every limiter allows 100 per second per identity, spread over
+// 1000 identities. Run it with -benchtime 1x: it measures once whatever b.N is.
 func BenchmarkRedis(b *testing.B) {
 	addr := startRedis(b)
 	ctx := context.Background()
 	rdb := redis.NewClient(&redis.Options{Addr: addr, PoolSize: 64})
 	defer rdb.Close()
-	ls := redisLimiters(b, rdb)
+	bt, err := distributed.NewBatcher(rdb, distributed.BatcherOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer bt.Close()
+	ls := redisLimiters(b, rdb, bt)
 	ids := make([]string, 1000)
 	for i := range ids {
 		ids[i] = fmt.Sprintf("bench-%d", i)
@@ -292,7 +353,87 @@ func BenchmarkRedis(b *testing.B) {
 			b.Fatalf("%s: %v", l.name, err)
 		}
 	}
+	// Each limiter, and its pipelined twin right after it.
+	var alone, turns []redisLimiter
+	for _, l := range ls {
+		if l.alone == "" {
+			alone = append(alone, l)
+			turns = append(turns, l)
+			for _, p := range ls {
+				if p.alone == l.name {
+					turns = append(turns, p)
+				}
+			}
+		}
+	}
 
+	var t strings.Builder
+	serverTime(b, &t, rdb, alone, ids)
+
+	ps := []int{1, 8, 64}
+	const rounds, turn = 5, 400 * time.Millisecond
+	rates := map[string][]float64{}  // name/p → decisions/s per round
+	ratios := map[string][]float64{} // name/p → vs INCR, sent the same way, of the same round
+	gains := map[string][]float64{}  // name/p → over its own turn without the Batcher
+	for _, p := range ps {
+		for range rounds {
+			this := map[string]float64{}
+			for _, l := range turns {
+				made, _, err := drive(ctx, l.decide, ids, p, 0, turn)
+				if err != nil {
+					b.Fatalf("%s: %v", l.name, err)
+				}
+				r := float64(made) / turn.Seconds()
+				this[l.name] = r
+				base := this["incr"]
+				k := fmt.Sprintf("%s/%d", l.name, p)
+				if l.alone != "" {
+					base = this["incr, pipelined"]
+					gains[k] = append(gains[k], r/this[l.alone])
+				}
+				rates[k] = append(rates[k], r)
+				ratios[k] = append(ratios[k], r/base)
+			}
+		}
+	}
+	fmt.Fprintf(&t, "\nDecisions per second at client parallelism P (goroutines on one client, pool 64; median of %d turns of %v);\n", rounds, turn)
+	t.WriteString("\"pipelined\" is the same limiter through chapter 06's Batcher, and its ratio is to INCR through the Batcher\n\n")
+	t.WriteString("| limiter |")
+	for _, p := range ps {
+		fmt.Fprintf(&t, " P=%d /s | P=%d vs INCR |", p, p)
+	}
+	t.WriteString("\n|---|" + strings.Repeat("---|---|", len(ps)) + "\n")
+	for _, l := range turns {
+		fmt.Fprintf(&t, "| %s |", l.name)
+		for _, p := range ps {
+			k := fmt.Sprintf("%s/%d", l.name, p)
+			fmt.Fprintf(&t, " %.0f | %.2fx |", median(rates[k]), median(ratios[k]))
+		}
+		t.WriteString("\n")
+	}
+	t.WriteString("\nWhat the Batcher gains: each limiter's decisions per second through it over its own turn just before (median)\n\n")
+	t.WriteString("| limiter | P=1 | P=8 | P=64 |\n|---|---|---|---|\n")
+	for _, l := range turns {
+		if l.alone == "" {
+			continue
+		}
+		fmt.Fprintf(&t, "| %s |", l.alone)
+		for _, p := range ps {
+			fmt.Fprintf(&t, " %.2fx |", median(gains[fmt.Sprintf("%s/%d", l.name, p)]))
+		}
+		t.WriteString("\n")
+		if l.name == "ulule (fixed window), pipelined" || l.name == "gcra, pipelined" {
+			b.ReportMetric(median(gains[l.name+"/64"]), "x-gain-P64/"+strings.Fields(l.alone)[0])
+		}
+	}
+	fmt.Print(t.String())
+}
+
+// serverTime writes the table of server time per decision for ls (each call
+// on its own: the Batcher changes the round trips, not what a script costs
+// the server) and reports each limiter's µs as a metric.
+func serverTime(b *testing.B, t *strings.Builder, rdb *redis.Client, ls []redisLimiter, ids []string) {
+	ctx := context.Background()
 	const rounds, n = 5, 10_000
 	runs := make([][]serverRun, len(ls))
 	for range rounds {
@@ -315,8 +456,7 @@ func BenchmarkRedis(b *testing.B) {
 		us[l.name], inCalls[l.name] = median(xs), median(ys)
 	}
 
-	var t strings.Builder
-	fmt.Fprintf(&t, "\nServer time per decision (INFO commandstats over %d decisions on 8 goroutines, median of %d)\n\n", n, rounds)
+	fmt.Fprintf(t, "\nServer time per decision (INFO commandstats over %d decisions on 8 goroutines, median of %d)\n\n", n, rounds)
 	t.WriteString("| limiter | µs per decision | of which in calls | vs INCR | vs EVALSHA floor | vs peer (same algorithm) | allowed | calls per decision (µs per call) |\n")
 	t.WriteString("|---|---|---|---|---|---|---|---|\n")
 	for i, l := range ls {
@@ -336,7 +476,7 @@ func BenchmarkRedis(b *testing.B) {
 		if l.name == "incr" || strings.Contains(l.name, "floor") {
 			in = "—"
 		}
-		fmt.Fprintf(&t, "| %s | %.2f | %s | %.2fx | %.2fx | %s | %.0f%% | %s |\n", l.name, us[l.name], in, us[l.name]/us["incr"],
+		fmt.Fprintf(t, "| %s | %.2f | %s | %.2fx | %.2fx | %s | %.0f%% | %s |\n", l.name, us[l.name], in, us[l.name]/us["incr"],
 			us[l.name]/us["evalsha floor"], vsPeer, 100*last.allowed, strings.Join(cmds, ", "))
 		unit := strings.Fields(l.name)[0]
 		if strings.Contains(l.name, "floor") { // three of them: every word
@@ -344,42 +484,4 @@ func BenchmarkRedis(b *testing.B) {
 		}
 		b.ReportMetric(us[l.name], "µs/"+unit)
 	}
-
-	ps := []int{1, 8, 64}
-	const turn = 400 * time.Millisecond
-	rates := map[string][]float64{}  // name/p → decisions/s per round
-	ratios := map[string][]float64{} // name/p → vs INCR of the same round
-	for _, p := range ps {
-		for range rounds {
-			var base float64
-			for _, l := range ls {
-				made, _, err := drive(ctx, l.decide, ids, p, 0, turn)
-				if err != nil {
-					b.Fatalf("%s: %v", l.name, err)
-				}
-				r := float64(made) / turn.Seconds()
-				if l.name == "incr" {
-					base = r
-				}
-				k := fmt.Sprintf("%s/%d", l.name, p)
-				rates[k] = append(rates[k], r)
-				ratios[k] = append(ratios[k], r/base)
-			}
-		}
-	}
-	fmt.Fprintf(&t, "\nDecisions per second at client parallelism P (goroutines on one client, pool 64; median of %d turns of %v)\n\n", rounds, turn)
-	t.WriteString("| limiter |")
-	for _, p := range ps {
-		fmt.Fprintf(&t, " P=%d /s | P=%d vs INCR |", p, p)
-	}
-	t.WriteString("\n|---|" + strings.Repeat("---|---|", len(ps)) + "\n")
-	for _, l := range ls {
-		fmt.Fprintf(&t, "| %s |", l.name)
-		for _, p := range ps {
-			k := fmt.Sprintf("%s/%d", l.name, p)
-			fmt.Fprintf(&t, " %.0f | %.2fx |", median(rates[k]), median(ratios[k]))
-		}
-		t.WriteString("\n")
-	}
-	fmt.Print(t.String())
 }

@@ -21,8 +21,8 @@ var ErrMayEvict = errors.New("the server may evict rate-limit keys (maxmemory-po
 
 // CheckNoEviction asks every primary behind rdb for its maxmemory-policy
 // (CONFIG GET) and returns nil only if each answers noeviction. It works with
-// a *redis.Client, a *redis.ClusterClient (every master) and a *redis.Ring
-// (every shard). Every limiter calls it on its first decision and fails
+// a *redis.Client, a *redis.ClusterClient (every master), a *redis.Ring
+// (every shard) and a *Batcher (the client it sends through). Every limiter calls it on its first decision and fails
 // until it passes; call it yourself at start-up to fail early.
 //
 // A wrong policy gives an error wrapping ErrMayEvict. A server that cannot
@@ -33,6 +33,8 @@ func CheckNoEviction(ctx context.Context, rdb redis.Scripter) error {
 	switch c := rdb.(type) {
 	case assumedNoEviction:
 		return nil
+	case *Batcher:
+		return CheckNoEviction(ctx, c.rdb)
 	case *redis.ClusterClient:
 		return c.ForEachMaster(ctx, checkPolicy)
 	case *redis.Ring:

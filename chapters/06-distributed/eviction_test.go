@@ -202,20 +202,25 @@ func TestEvictionPolicyCheck(t *testing.T) {
 	own := redistest.StartDedicated(t)
 	rdb := redis.NewClient(&redis.Options{Addr: own.Addr()})
 	t.Cleanup(func() { _ = rdb.Close() })
+	bt := newBatcher(t, rdb)
 	for _, policy := range []string{"noeviction", "volatile-lru", "volatile-lfu", "volatile-ttl", "volatile-random",
 		"allkeys-lru", "allkeys-lfu", "allkeys-random"} {
 		require.NoError(t, rdb.ConfigSet(ctx, "maxmemory-policy", policy).Err())
 		err := CheckNoEviction(ctx, rdb)
 		tb := ok(NewTokenBucket(rdb, c3r2))
 		_, decideErr := tb.AllowN(ctx, redistest.ID(t), 1)
+		// Through the Batcher, the check asks the client behind it.
+		_, batchedErr := ok(NewTokenBucket(bt, c3r2)).AllowN(ctx, redistest.ID(t), 1)
 		if policy == "noeviction" {
 			require.NoError(t, err)
 			require.NoError(t, decideErr)
+			require.NoError(t, batchedErr)
 			continue
 		}
 		require.ErrorIs(t, err, ErrMayEvict, policy)
 		require.ErrorContains(t, err, strconv.Quote(policy))
 		require.ErrorIs(t, decideErr, ErrMayEvict, policy)
+		require.ErrorIs(t, batchedErr, ErrMayEvict, policy)
 		_, err = ok(NewTokenBucket(AssumeNoEviction(rdb), c3r2)).AllowN(ctx, redistest.ID(t), 1)
 		require.NoError(t, err, "opted out")
 	}
