@@ -182,3 +182,76 @@ func FuzzGCRAMatchesExactArithmetic(f *testing.F) {
 		checkMatchesExactArithmetic(t, seed, c, 200)
 	})
 }
+
+// TestRetryAfterExactToTheNanosecond: at rates whose T = 1e9/R is not a
+// whole ns (3 and 7 per second), at the top of the domain (1e9 per second,
+// T = 1 ns) and near its bottom (1e-3 per second: T = 1e12 ns, and 1e-3 is
+// not a float64, so T is 2.1e-5 ns short of 1e12), a bucket emptied at 0 is
+// asked for cost k at g ns. Every algorithm must say to retry after exactly
+// ceil(k·T - g) ns, the first whole ns at which exact arithmetic (T of the
+// float64 R, in math/big) has k tokens back (GCRA: TAT + (k-1)·T - now - tau
+// = C·T + (k-1)·T - g - (C-1)·T, the same), and admit the request then
+// (checkRetryAfter). A RetryAfter 1 ns short, or early by any amount, fails
+// the first check; the second checks the retry against the bucket itself.
+// Two cases are the token bucket's traps: at R = 5 and g = 84 ms the float
+// deficit/R is 116 000 000.000000015 ns (rounding it up adds a ns that is
+// not there), and at T = 1000.0005 ns the guess ceil(x - 1e-3) = 1000 ns
+// leaves the bucket 5e-7 tokens short (the check adds the ns); GCRA and
+// the queue take 1000 ns there, a tie within their 1e-3 ns tolerance of
+// time, so they are held only to the cases at least 0.01 ns above a whole ns.
+//
+// The cases keep C·T within 2^40 ns, where the float64 deficit/R is within
+// the 1e-3 ns tolerance of exact, and k·T - g either a whole ns, or at least
+// 0.01 ns above one, or far enough above one that a ns less would leave the
+// bucket ten times the 1e-9-token tolerance short: otherwise that ns less is
+// a tie, which the tolerance may admit.
+func TestRetryAfterExactToTheNanosecond(t *testing.T) {
+	cases := []struct {
+		c    Config
+		g    time.Duration // the second request's arrival, ns after the first
+		cost int
+		want time.Duration
+	}{
+		{Config{4, 3}, 0, 1, 333_333_334},                      // T = 333 333 333.33
+		{Config{4, 3}, time.Millisecond, 2, 665_666_667},       // 2T - 1 ms = 665 666 666.67
+		{Config{4, 3}, 333_333_000, 1, 334},                    // T - g = 333.33 ns
+		{Config{3, 7}, 0, 3, 428_571_429},                      // 3T = 428 571 428.57
+		{Config{3, 7}, 100, 1, 142_857_043},                    // T - 100 = 142 857 042.86
+		{Config{1, 5}, 84 * time.Millisecond, 1, 116_000_000},  // 0.42 tokens, 116 ms to go
+		{Config{1, 1e9 / 1000.0005}, 0, 1, 1001},               // T = 1000.0005 ns
+		{Config{1000, 1e9}, 0, 1, 1},                           // T = 1 ns
+		{Config{1000, 1e9}, 250, 1000, 750},                    // 1000 tokens, 250 back
+		{Config{1000, 1e9}, 999, 1000, 1},                      // one token short
+		{Config{1, 1e-3}, 0, 1, 1_000_000_000_000},             // T = 999 999 999 999.99998
+		{Config{1, 1e-3}, 1, 1, 999_999_999_999},               // T - 1 ns
+		{Config{1, 1e-3}, 500_000_000_000, 1, 500_000_000_000}, // half refilled
+	}
+	for _, tc := range cases {
+		r := new(big.Rat).SetFloat64(tc.c.Rate)
+		x := new(big.Rat).Quo(big.NewRat(int64(tc.cost)*1e9, 1), r)
+		x.Sub(x, big.NewRat(int64(tc.g), 1))
+		frac := new(big.Rat).Sub(x, new(big.Rat).SetInt64(floorRat(x)))
+		nearInTime := frac.Sign() != 0 && frac.Cmp(big.NewRat(1, 100)) < 0
+		short := new(big.Rat).Mul(frac, r) // tokens short a ns before ceil(x), times 1e9
+		if nearInTime && short.Cmp(big.NewRat(10, 1)) < 0 {
+			t.Fatalf("%+v g=%d cost %d: k·T - g = %s ns is a near tie, not a case this test can pin",
+				tc.c, tc.g, tc.cost, x.FloatString(6))
+		}
+		if want := time.Duration(ceilRat(x)); want != tc.want {
+			t.Fatalf("%+v g=%d cost %d: the table says %d ns, exact arithmetic %d", tc.c, tc.g, tc.cost, tc.want, want)
+		}
+		rs := []req{{0, tc.c.Capacity}, {tc.g, tc.cost}}
+		algos := allAlgos
+		if nearInTime { // a tie for GCRA and the queue
+			algos = []algo{tokenBucket}
+		}
+		for _, a := range algos {
+			ds := play(t, a, tc.c, rs)
+			if !ds[0].Allowed || ds[1].Allowed || ds[1].RetryAfter != tc.want {
+				t.Errorf("%s %+v: cost %d at %d ns after emptying it: %+v, want rejected with RetryAfter %d ns",
+					a.name, tc.c, tc.cost, tc.g, ds[1], tc.want)
+			}
+			checkRetryAfter(t, a, tc.c, rs, ds)
+		}
+	}
+}

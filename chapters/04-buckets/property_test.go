@@ -143,9 +143,12 @@ func FuzzGCRAMatchesTokenBucket(f *testing.F) {
 //     no tie tolerance, but it admits whenever the missing tokens would refill
 //     in under 1 ns (durationFromTokens truncates to whole ns), so its
 //     tolerance is R·1e-9 tokens where ours is 1e-9.
-//   - exact rates (125 · 2^k per second, C < R): every quantity either side
+//   - exact rates (125 · 2^k per second, C < R): every quantity x/time/rate
 //     computes is a multiple of 1/8 token, exactly representable, and any
-//     gap of 1 s or more fills the bucket, so both are exact (checked below).
+//     gap of 1 s or more fills the bucket, so it is exact (checked below).
+//     Ours multiplies the gap in ns by R/1e9 (at R = 125, 1.25e-7: not a
+//     float64), so it rounds, by ulps, inside its 1e-9 tolerance: an exact
+//     tie still allows, and the tokens agree within 1e-9 (checked below).
 //   - other rates (1, 2, 3, 0.5, 10, 100/60): both round, by ~1e-15 tokens,
 //     far inside both tolerances; a whole-ms arrival is either an exact tie
 //     or at least 1/(1000·denominator) tokens away from one, so both agree.

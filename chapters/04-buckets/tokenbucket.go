@@ -17,7 +17,7 @@ import (
 // NewTokenBucketLimiter.
 type TokenBucket struct {
 	capacity int
-	rate     float64   // R, tokens per second
+	perNS    float64   // R/1e9, the tokens a nanosecond refills
 	tokens   float64   // as of last
 	last     time.Time // the latest time seen
 }
@@ -27,7 +27,7 @@ func NewTokenBucket(c Config) (*TokenBucket, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	return &TokenBucket{capacity: c.Capacity, rate: c.Rate, tokens: float64(c.Capacity)}, nil
+	return &TokenBucket{capacity: c.Capacity, perNS: c.Rate / 1e9, tokens: float64(c.Capacity)}, nil
 }
 
 // MaxCost is the capacity: a request costing more could never be admitted.
@@ -53,20 +53,22 @@ func (b *TokenBucket) AllowN(now time.Time, cost int) core.Decision {
 	return core.Decision{Allowed: true, Remaining: whole(b.tokens)}
 }
 
-// refill is what the bucket holds elapsed after last: min(C, tokens + R·elapsed).
+// refill is what the bucket holds elapsed after last: min(C, tokens + R·elapsed),
+// elapsed in ns times R per ns, one multiplication.
 func (b *TokenBucket) refill(elapsed time.Duration) float64 {
 	if elapsed <= 0 {
 		return b.tokens
 	}
-	return min(float64(b.capacity), b.tokens+elapsed.Seconds()*b.rate)
+	return min(float64(b.capacity), b.tokens+float64(elapsed)*b.perNS)
 }
 
-// retryAfter is (need - tokens)/R rounded up to a whole ns, less tolNS
-// first so that float noise on a whole ns does not add one; the loop checks
-// it against the refill a later AllowN computes, so it is never early.
+// retryAfter is (need - tokens)/R in ns rounded up, less tolNS first so
+// that float noise on a whole ns does not add one; the loop checks it with
+// the refill's own arithmetic, the one a retry RetryAfter later computes, so
+// it is never early (it rarely adds a ns).
 func (b *TokenBucket) retryAfter(tokens, need float64) time.Duration {
-	d := time.Duration(math.Ceil((need-tokens)/b.rate*1e9 - tolNS))
-	for tokens+d.Seconds()*b.rate < need-core.Tolerance {
+	d := time.Duration(math.Ceil((need-tokens)/b.perNS - tolNS))
+	for tokens+float64(d)*b.perNS < need-core.Tolerance {
 		d++
 	}
 	return d
