@@ -26,9 +26,10 @@ test: vet
 vet:
 	$(GO) vet $(PKGS)
 
-## bench: every in-memory algorithm, with x/time/rate beside the token bucket
+## bench: every in-memory algorithm beside x/time/rate on the same clock, then each
+## package's ratios to it (internal/benchratio)
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./chapters/02-fixed-window ./chapters/03-sliding ./chapters/04-buckets
+	$(GO) test -run '^$$' -bench . -benchmem ./chapters/02-fixed-window ./chapters/03-sliding ./chapters/04-buckets | $(GO) run ./internal/benchratio
 
 ## bench-peers: core.Keyed beside x/time/rate and go-limiter (module bench/, not in go.mod)
 bench-peers:
