@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 	"time"
 
@@ -139,22 +138,13 @@ func (s *Service) ShouldRateLimit(ctx context.Context, req *rls.RateLimitRequest
 		return resp, nil
 	}
 	rules, unlimited := r.domain.limitsToCheck(r.descs)
-	for i := range r.descs {
-		var st *rls.RateLimitResponse_DescriptorStatus
-		switch {
-		case unlimited[i]:
-			st = &rls.RateLimitResponse_DescriptorStatus{Code: rls.RateLimitResponse_OK, LimitRemaining: math.MaxUint32}
-		case rules[i] == nil:
-			st = &rls.RateLimitResponse_DescriptorStatus{Code: rls.RateLimitResponse_OK}
-		default:
-			if st, err = s.decide(ctx, a, r.domain, rules[i], r.descs[i], r.hits[i]); err != nil {
-				return nil, err
-			}
-		}
+	if err := s.decideAll(ctx, a, r, rules, unlimited, resp.Statuses); err != nil {
+		return nil, err
+	}
+	for _, st := range resp.Statuses {
 		if st.Code == rls.RateLimitResponse_OVER_LIMIT {
 			resp.OverallCode = rls.RateLimitResponse_OVER_LIMIT
 		}
-		resp.Statuses[i] = st
 	}
 	return resp, nil
 }
