@@ -2,26 +2,22 @@
 
 package sliding
 
-import "math"
+import "math/bits"
 
 // The counter's two answers beyond allowed or not, Remaining and
-// RetryAfter, are solved rather than searched: a guess from the float
-// estimate, then fits (counter.go) settles it, so the answer is exact and
-// never early. The README's exercise finds RetryAfter by bisection on fits,
+// RetryAfter, are solved rather than searched: Remaining in integers, and
+// RetryAfter from a guess on the float estimate that fits (counter.go)
+// then settles, so both are exact and RetryAfter is never early. The README's exercise finds RetryAfter by bisection on fits,
 // the same answer in more steps.
 
-// remaining is the largest cost in [0, L] that fits: a guess from the
-// float estimate, settled by fits itself so that the two never disagree
-// (the guess needs no tolerance: a guess one off costs one more step).
+// remaining is the largest cost in [0, L] that fits. With q = old*(S-e),
+// fits(k) is q < (L - inside - k + 1)*S, which for whole numbers is
+// k <= L - inside - floor(q/S): the rule solved, in the same 128 bits (the
+// quotient is at most old, so it fits in 64).
 func (c *Counter) remaining(old, inside int, e int64) int {
-	k := min(c.limit, max(0, int(math.Ceil(float64(c.limit-inside)-c.weigh(old, e)))))
-	for k > 0 && !c.fits(old, inside, e, k) {
-		k--
-	}
-	for k < c.limit && c.fits(old, inside, e, k+1) {
-		k++
-	}
-	return k
+	hi, lo := bits.Mul64(uint64(old), uint64(c.size-e))
+	q, _ := bits.Div64(hi, lo, uint64(c.size))
+	return max(0, min(c.limit, c.limit-inside-int(q)))
 }
 
 // retryAt is the first instant after t (in sub-window cur) at which the same
