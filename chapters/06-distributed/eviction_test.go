@@ -31,6 +31,31 @@ func info(t *testing.T, rdb *redis.Client, section, field string) int64 {
 	return 0
 }
 
+// commandCalls reads INFO commandstats: each command's calls run and
+// calls rejected before they ran.
+func commandCalls(t *testing.T, rdb *redis.Client) map[string][2]int64 {
+	t.Helper()
+	out := map[string][2]int64{}
+	for _, line := range strings.Split(ok(rdb.Info(context.Background(), "commandstats").Result()), "\r\n") {
+		name, fields, found := strings.Cut(strings.TrimPrefix(line, "cmdstat_"), ":")
+		if !found || !strings.HasPrefix(line, "cmdstat_") {
+			continue
+		}
+		var c [2]int64
+		for _, f := range strings.Split(fields, ",") {
+			k, v, _ := strings.Cut(f, "=")
+			switch k {
+			case "calls":
+				c[0] = ok(strconv.ParseInt(v, 10, 64))
+			case "rejected_calls":
+				c[1] = ok(strconv.ParseInt(v, 10, 64))
+			}
+		}
+		out[name] = c
+	}
+	return out
+}
+
 // fullRedis starts a Redis of the test's own holding 10,000 keys of 100
 // bytes without an expiry (a cache without TTLs, sessions: someone else's
 // data). Its client keeps one connection (no pipelines, which have a pool
@@ -44,9 +69,8 @@ func fullRedis(t *testing.T) *redis.Client {
 	t.Cleanup(func() { _ = rdb.Close() })
 	ctx := context.Background()
 	// The slowlog keeps a copy of every command slower than 10 ms, and it
-	// counts in used_memory: on a loaded machine a few slow refusals added
-	// 1,024 bytes and failed TestE20_NoScriptWritesPastMaxmemory in CI, and
-	// an entry would move the line TestE20_EvictionOverAdmits draws.
+	// counts in used_memory: on a loaded machine an entry would move the
+	// line TestE20_EvictionOverAdmits draws.
 	require.NoError(t, rdb.ConfigSet(ctx, "slowlog-log-slower-than", "-1").Err())
 	value := strings.Repeat("x", 100)
 	for start := 0; start < 10_000; start += 100 {
@@ -149,10 +173,12 @@ func TestE20_EvictionOverAdmits(t *testing.T) {
 // TestE20_NoScriptWritesPastMaxmemory: under noeviction, a Redis filled
 // past maxmemory refuses every write. The scripts declare themselves
 // writers (the prelude's shebang), so Redis refuses each one before it
-// starts: an error, never a decision, and no byte written. Without the
-// shebang Redis refused only a script's first write, and the sliding log,
-// whose first write is a trim, went on to add its entries: it admitted
-// every request and grew the server past its limit.
+// starts: an error, never a decision, no key written and no command of
+// any script run (INFO commandstats: every EVALSHA rejected, no HSET, ZADD
+// or INCRBY called). Without the shebang Redis refused only a script's
+// first write, and the sliding log, whose first write is a trim, went on
+// to add its entries: it admitted every request and grew the server past
+// its limit.
 func TestE20_NoScriptWritesPastMaxmemory(t *testing.T) {
 	ctx := context.Background()
 	rdb := fullRedis(t)
@@ -164,6 +190,9 @@ func TestE20_NoScriptWritesPastMaxmemory(t *testing.T) {
 		slidingCounterScript, tokenBucketScript, gcraScript} {
 		require.NoError(t, s.Load(ctx, rdb).Err())
 	}
+	// Counted from here: resetting frees the per-command latency
+	// histograms, so it comes before the line is drawn.
+	require.NoError(t, rdb.ConfigResetStat(ctx).Err())
 	used := info(t, rdb, "memory", "used_memory")
 	require.NoError(t, rdb.ConfigSet(ctx, "maxmemory", strconv.FormatInt(used-4096, 10)).Err())
 	err := rdb.Set(ctx, "one-more", "x", 0).Err()
@@ -191,8 +220,27 @@ func TestE20_NoScriptWritesPastMaxmemory(t *testing.T) {
 	}
 	require.Equal(t, keys, ok(rdb.DBSize(ctx).Result()), "no script created a key")
 	grew := info(t, rdb, "memory", "used_memory") - before
-	require.Less(t, grew, int64(1024), "bytes written past maxmemory")
-	t.Logf("300 decisions on a full Redis: 300 OOM errors, no key written, used memory %+d bytes", grew)
+	// What ran since the reset: every EVALSHA (6 warm-ups, then 300) and
+	// the SET refused before they started; besides, only the limiters'
+	// policy checks (CONFIG GET) and this test's own commands.
+	for name, c := range commandCalls(t, rdb) {
+		switch name {
+		case "evalsha":
+			require.Equal(t, [2]int64{0, 306}, c, "EVALSHA calls run and rejected")
+		case "set":
+			require.Equal(t, [2]int64{0, 1}, c, "SET calls run and rejected")
+		case "config|get", "config|set", "config|resetstat", "info", "dbsize":
+		default:
+			require.Zero(t, c[0], "%s was called on a full Redis", name)
+		}
+	}
+	// used_memory also holds each connection's reply buffer, which Redis 7
+	// resizes in its cron (to the largest reply since, doubled when a reply
+	// fills it): between two INFOs it moves in 1 KB steps with nothing
+	// written (CI saw +1,024 twice), and the slowlog copies every command
+	// slower than 10 ms. So the memory is shown, not asserted; the calls
+	// above are the exact test.
+	t.Logf("300 decisions on a full Redis: 300 OOM errors, 300 EVALSHAs rejected, no key written, used memory %+d bytes", grew)
 }
 
 // TestEvictionPolicyCheck: the limiter runs only on a Redis whose
