@@ -48,23 +48,10 @@ func BenchmarkE35_Batching(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
-				b.ResetTimer()
-				begin := time.Now()
-				var wg sync.WaitGroup
-				for g := range callers {
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
-						for i := g; i < b.N; i += callers {
-							if _, err := s.ShouldRateLimit(context.Background(), reqs[g*16+i%16]); err != nil {
-								b.Error(err)
-								return
-							}
-						}
-					}()
-				}
-				wg.Wait()
-				b.ReportMetric(float64(b.N)/time.Since(begin).Seconds(), "decisions/s")
+				perSecond(b, callers, func(g, i int) error {
+					_, err := s.ShouldRateLimit(context.Background(), reqs[g*16+i%16])
+					return err
+				})
 			})
 		}
 	}
@@ -95,23 +82,10 @@ func BenchmarkE35_ScriptsOnly(b *testing.B) {
 				}
 				id := uniqueDomain(b)
 				ctx := context.Background()
-				b.ResetTimer()
-				begin := time.Now()
-				var wg sync.WaitGroup
-				for g := range callers {
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
-						for i := g; i < b.N; i += callers {
-							if _, err := lim.AllowN(ctx, fmt.Sprintf("%s-%d", id, g*16+i%16), 1); err != nil {
-								b.Error(err)
-								return
-							}
-						}
-					}()
-				}
-				wg.Wait()
-				b.ReportMetric(float64(b.N)/time.Since(begin).Seconds(), "decisions/s")
+				perSecond(b, callers, func(g, i int) error {
+					_, err := lim.AllowN(ctx, fmt.Sprintf("%s-%d", id, g*16+i%16), 1)
+					return err
+				})
 			})
 		}
 	}
@@ -168,24 +142,9 @@ func BenchmarkE36_LatencyBudget(b *testing.B) {
 	}
 	for _, w := range ways {
 		b.Run(w.name, func(b *testing.B) {
-			for range 100 { // warm up
-				if err := w.one(); err != nil {
-					b.Fatal(err)
-				}
-			}
-			lat := make([]time.Duration, b.N)
-			b.ResetTimer()
-			for i := range b.N {
-				t0 := time.Now()
-				if err := w.one(); err != nil {
-					b.Fatal(err)
-				}
-				lat[i] = time.Since(t0)
-			}
-			b.StopTimer()
-			slices.Sort(lat)
-			b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds())/1e3, "p50-µs")
-			b.ReportMetric(float64(lat[len(lat)*99/100].Nanoseconds())/1e3, "p99-µs")
+			lat := latencies(b, w.one)
+			b.ReportMetric(micros(lat[len(lat)/2]), "p50-µs")
+			b.ReportMetric(micros(lat[len(lat)*99/100]), "p99-µs")
 		})
 	}
 }
@@ -208,25 +167,54 @@ func BenchmarkDescriptorsPerRequest(b *testing.B) {
 			for i := range n {
 				req.Descriptors = append(req.Descriptors, desc("user", fmt.Sprintf("u%d", i)))
 			}
-			for range 100 { // warm up
-				if _, err := s.ShouldRateLimit(ctx, req); err != nil {
-					b.Fatal(err)
-				}
-			}
-			lat := make([]time.Duration, b.N)
-			b.ResetTimer()
-			for i := range b.N {
-				t0 := time.Now()
-				if _, err := s.ShouldRateLimit(ctx, req); err != nil {
-					b.Fatal(err)
-				}
-				lat[i] = time.Since(t0)
-			}
-			b.StopTimer()
-			slices.Sort(lat)
-			p50 := float64(lat[len(lat)/2].Nanoseconds()) / 1e3
+			lat := latencies(b, func() error { _, err := s.ShouldRateLimit(ctx, req); return err })
+			p50 := micros(lat[len(lat)/2])
 			b.ReportMetric(p50, "p50-µs")
 			b.ReportMetric(p50/float64(n), "p50-µs/descriptor")
 		})
 	}
 }
+
+// perSecond runs b.N calls of one(g, i) on callers goroutines, goroutine g
+// taking i = g, g + callers, …, and reports decisions per second.
+func perSecond(b *testing.B, callers int, one func(g, i int) error) {
+	b.ResetTimer()
+	begin := time.Now()
+	var wg sync.WaitGroup
+	for g := range callers {
+		wg.Go(func() {
+			for i := g; i < b.N; i += callers {
+				if err := one(g, i); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	b.ReportMetric(float64(b.N)/time.Since(begin).Seconds(), "decisions/s")
+}
+
+// latencies warms one up with 100 calls, then times b.N calls one at a
+// time (a closed loop) and returns their latencies, sorted.
+func latencies(b *testing.B, one func() error) []time.Duration {
+	for range 100 {
+		if err := one(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	lat := make([]time.Duration, b.N)
+	b.ResetTimer()
+	for i := range b.N {
+		t0 := time.Now()
+		if err := one(); err != nil {
+			b.Fatal(err)
+		}
+		lat[i] = time.Since(t0)
+	}
+	b.StopTimer()
+	slices.Sort(lat)
+	return lat
+}
+
+func micros(d time.Duration) float64 { return float64(d.Nanoseconds()) / 1e3 }
