@@ -64,11 +64,10 @@ func (s *Service) decideAll(ctx context.Context, a *active, r request, rules []*
 	}
 	errs[0] = count(byKey[keys[0]])
 	wg.Wait()
-	first, err := len(r.descs), error(nil)
-	for g, e := range errs {
-		if e != nil && byKey[keys[g]][0] < first {
-			first, err = byKey[keys[g]][0], e
+	for _, err := range errs { // keys are in the order the request names them
+		if err != nil {
+			return err
 		}
 	}
-	return err
+	return nil
 }
