@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ratelimit-course/ratelimit/core"
+	"github.com/ratelimit-course/ratelimit/internal/redisproc"
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
 )
 
@@ -35,23 +36,14 @@ func info(t *testing.T, rdb *redis.Client, section, field string) int64 {
 // calls rejected before they ran.
 func commandCalls(t *testing.T, rdb *redis.Client) map[string][2]int64 {
 	t.Helper()
+	info := ok(rdb.Info(context.Background(), "commandstats").Result())
 	out := map[string][2]int64{}
-	for _, line := range strings.Split(ok(rdb.Info(context.Background(), "commandstats").Result()), "\r\n") {
-		name, fields, found := strings.Cut(strings.TrimPrefix(line, "cmdstat_"), ":")
-		if !found || !strings.HasPrefix(line, "cmdstat_") {
-			continue
+	for _, line := range strings.Split(info, "\r\n") {
+		if stat, isCmd := strings.CutPrefix(line, "cmdstat_"); isCmd {
+			name, _, _ := strings.Cut(stat, ":")
+			l := "cmdstat_" + name
+			out[name] = [2]int64{redisproc.StatCount(info, l, "calls"), redisproc.StatCount(info, l, "rejected_calls")}
 		}
-		var c [2]int64
-		for _, f := range strings.Split(fields, ",") {
-			k, v, _ := strings.Cut(f, "=")
-			switch k {
-			case "calls":
-				c[0] = ok(strconv.ParseInt(v, 10, 64))
-			case "rejected_calls":
-				c[1] = ok(strconv.ParseInt(v, 10, 64))
-			}
-		}
-		out[name] = c
 	}
 	return out
 }
