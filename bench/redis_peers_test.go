@@ -97,15 +97,12 @@ func (c batchedClient) EvalSha(ctx context.Context, sha1 string, keys []string, 
 // rate of 100/s), on the one client, and then the raw INCR, the peers and
 // the course's scripts again through bt, chapter 06's Batcher on that client.
 func redisLimiters(tb testing.TB, rdb *redis.Client, bt *distributed.Batcher) []redisLimiter {
-	must := func(err error) {
-		if err != nil {
-			tb.Fatal(err)
-		}
-	}
 	// The floor of a script: one declared key, one reply value, no call.
 	floor := redis.NewScript("return 1")
 	floorTime := redis.NewScript("redis.call('TIME') return 1") // what one redis.call adds
-	must(rdb.FunctionLoadReplace(context.Background(), floorLib).Err())
+	if err := rdb.FunctionLoadReplace(context.Background(), floorLib).Err(); err != nil {
+		tb.Fatal(err)
+	}
 
 	alone := []redisLimiter{
 		{name: "incr", decide: func(ctx context.Context, id string) (bool, error) {
