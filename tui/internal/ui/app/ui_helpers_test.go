@@ -1,7 +1,6 @@
 package app
 
 import (
-	"strings"
 	"testing"
 	"time"
 
@@ -13,11 +12,11 @@ import (
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/prefetch"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/reader"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/worst"
+	"github.com/ratelimit-course/ratelimit/tui/internal/ui/uitest"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 )
 
@@ -124,23 +123,6 @@ func appSendWithin(m Model, msg tea.Msg, patience time.Duration) Model {
 	return m
 }
 
-// appKey turns a key name ("enter", "left", "ctrl+c", "a") into a KeyMsg.
-func appKey(s string) tea.KeyMsg {
-	named := map[string]tea.KeyType{
-		"enter": tea.KeyEnter, "esc": tea.KeyEsc, "tab": tea.KeyTab, "shift+tab": tea.KeyShiftTab,
-		"left": tea.KeyLeft, "right": tea.KeyRight, "up": tea.KeyUp, "down": tea.KeyDown,
-		"home": tea.KeyHome, "end": tea.KeyEnd, "backspace": tea.KeyBackspace, "space": tea.KeySpace,
-		"ctrl+c": tea.KeyCtrlC, "ctrl+r": tea.KeyCtrlR, "pgdown": tea.KeyPgDown, "pgup": tea.KeyPgUp,
-	}
-	if k, ok := named[s]; ok {
-		if k == tea.KeySpace {
-			return tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}
-		}
-		return tea.KeyMsg{Type: k}
-	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
-}
-
 func appPress(m Model, keys ...string) Model {
 	for _, k := range keys {
 		m = appSend(m, appKey(k))
@@ -156,68 +138,14 @@ func appType(m Model, s string) Model {
 	return m
 }
 
-// appCheckFrame asserts the frame is h rows, none wider than w, plain text.
-func appCheckFrame(t *testing.T, frame string, w, h int) {
-	t.Helper()
-	rows := strings.Split(frame, "\n")
-	if len(rows) != h {
-		t.Fatalf("frame has %d rows, want %d:\n%s", len(rows), h, frame)
-	}
-	for i, r := range rows {
-		if n := ansi.StringWidth(r); n > w {
-			t.Fatalf("row %d is %d columns wide, more than %d: %q", i+1, n, w, r)
-		}
-	}
-	if strings.Contains(frame, "\x1b") {
-		t.Fatalf("a plain frame contains escape sequences:\n%q", frame)
-	}
-}
-
-func appWant(t *testing.T, frame string, wants ...string) {
-	t.Helper()
-	for _, w := range wants {
-		if !strings.Contains(frame, w) {
-			t.Errorf("screen lacks %q:\n%s", w, frame)
-		}
-	}
-}
-
-func appLacks(t *testing.T, frame string, lacks ...string) {
-	t.Helper()
-	for _, w := range lacks {
-		if strings.Contains(frame, w) {
-			t.Errorf("screen shows %q:\n%s", w, frame)
-		}
-	}
-}
-
-// appRow is the first screen row containing s, or "".
-func appRow(frame, s string) string {
-	for _, r := range strings.Split(frame, "\n") {
-		if strings.Contains(r, s) {
-			return r
-		}
-	}
-	return ""
-}
-
-// appRowStarting is the first screen row that starts with s, or "".
-func appRowStarting(frame, s string) string {
-	for _, r := range strings.Split(frame, "\n") {
-		if strings.HasPrefix(r, s) {
-			return r
-		}
-	}
-	return ""
-}
-
-func appIsQuit(cmd tea.Cmd) bool {
-	if cmd == nil {
-		return false
-	}
-	_, ok := cmd().(tea.QuitMsg)
-	return ok
-}
-
-// flatText joins whitespace runs, so wrapped text compares with its source.
-func flatText(s string) string { return strings.Join(strings.Fields(s), " ") }
+// Keys by name and the frame checks are uitest's, shared with the screens' own tests.
+var (
+	appKey         = uitest.Key
+	appCheckFrame  = uitest.CheckFrame
+	appWant        = uitest.Want
+	appLacks       = uitest.Lacks
+	appRow         = uitest.Row
+	appRowStarting = uitest.RowStarting
+	appIsQuit      = uitest.IsQuit
+	flatText       = uitest.Flat
+)

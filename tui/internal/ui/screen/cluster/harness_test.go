@@ -1,16 +1,15 @@
 package cluster
 
 import (
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 
+	"github.com/ratelimit-course/ratelimit/tui/internal/ui/uitest"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
 
@@ -124,15 +123,6 @@ func appSend(m appModel, msg tea.Msg) appModel {
 	return m
 }
 
-func appKey(s string) tea.KeyMsg {
-	named := map[string]tea.KeyType{"esc": tea.KeyEsc, "left": tea.KeyLeft, "right": tea.KeyRight,
-		"tab": tea.KeyTab, "shift+tab": tea.KeyShiftTab, "ctrl+c": tea.KeyCtrlC}
-	if k, ok := named[s]; ok {
-		return tea.KeyMsg{Type: k}
-	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
-}
-
 func appPress(m appModel, keys ...string) appModel {
 	for _, k := range keys {
 		m = appSend(m, appKey(k))
@@ -140,64 +130,14 @@ func appPress(m appModel, keys ...string) appModel {
 	return m
 }
 
-func appCheckFrame(t *testing.T, frame string, w, h int) {
-	t.Helper()
-	rows := strings.Split(frame, "\n")
-	if len(rows) != h {
-		t.Fatalf("frame has %d rows, want %d:\n%s", len(rows), h, frame)
-	}
-	for i, r := range rows {
-		if n := ansi.StringWidth(r); n > w {
-			t.Fatalf("row %d is %d columns wide, more than %d: %q", i+1, n, w, r)
-		}
-	}
-	if strings.Contains(frame, "\x1b") {
-		t.Fatalf("a plain frame contains escape sequences:\n%q", frame)
-	}
-}
-
-func appWant(t *testing.T, frame string, wants ...string) {
-	t.Helper()
-	for _, w := range wants {
-		if !strings.Contains(frame, w) {
-			t.Errorf("screen lacks %q:\n%s", w, frame)
-		}
-	}
-}
-
-func appLacks(t *testing.T, frame string, lacks ...string) {
-	t.Helper()
-	for _, w := range lacks {
-		if strings.Contains(frame, w) {
-			t.Errorf("screen shows %q:\n%s", w, frame)
-		}
-	}
-}
-
-func appRow(frame, s string) string {
-	for _, r := range strings.Split(frame, "\n") {
-		if strings.Contains(r, s) {
-			return r
-		}
-	}
-	return ""
-}
-
-func appRowStarting(frame, s string) string {
-	for _, r := range strings.Split(frame, "\n") {
-		if strings.HasPrefix(r, s) {
-			return r
-		}
-	}
-	return ""
-}
-
-func appIsQuit(cmd tea.Cmd) bool {
-	if cmd == nil {
-		return false
-	}
-	_, ok := cmd().(tea.QuitMsg)
-	return ok
-}
-
-func flatText(s string) string { return strings.Join(strings.Fields(s), " ") }
+// Keys by name and the frame checks are uitest's, shared with the screens' own tests.
+var (
+	appKey         = uitest.Key
+	appCheckFrame  = uitest.CheckFrame
+	appWant        = uitest.Want
+	appLacks       = uitest.Lacks
+	appRow         = uitest.Row
+	appRowStarting = uitest.RowStarting
+	appIsQuit      = uitest.IsQuit
+	flatText       = uitest.Flat
+)
