@@ -96,7 +96,7 @@ func TestBatcherExactAt64Callers(t *testing.T) {
 func TestBatcherReloadsFlushedScripts(t *testing.T) {
 	rdb := redistest.Client(t)
 	bt := newBatcher(t, rdb)
-	l := ok(NewTokenBucket(AssumeNoEviction(bt), BucketConfig{Capacity: 100, Rate: 1}))
+	l := ok(NewGCRA(AssumeNoEviction(bt), BucketConfig{Capacity: 100, Rate: 1})) // not the exercise's bucket
 	ctx := context.Background()
 	id := redistest.ID(t)
 	_, err := l.AllowN(ctx, id, 1)
@@ -113,7 +113,7 @@ func TestBatcherReloadsFlushedScripts(t *testing.T) {
 	wg.Wait()
 	d, err := l.AllowN(ctx, id, 1)
 	require.NoError(t, err)
-	require.Equal(t, 100-34, d.Remaining, "34 requests spent one token each (refill under 1 token)")
+	require.Equal(t, 100-34, d.Remaining, "34 requests spent one permit each (refill under 1)")
 }
 
 // TestBatcherClose: calls in flight when Close runs all return, those still
