@@ -179,11 +179,26 @@ func (b *Breaker) RetryIn(now time.Time) time.Duration {
 // Redis can share one breaker, so that one verdict about the store covers
 // every call made to it.
 type guarded struct {
-	breaker         *Breaker
-	timeout         time.Duration
+	breaker *Breaker
+	timeout time.Duration
+	// patience is how long the store may be silent before a waiting call
+	// gives up (0: a call fails at its deadline whatever the store does).
+	patience        time.Duration
 	now             func() time.Time // the breaker's clock
 	calls, failures atomic.Int64
+	answered        atomic.Int64 // real time (Unix ns) of the store's latest answer
 }
+
+// silent reports whether the store has answered nothing for patience,
+// counted from the later of its last answer and since (the call's start).
+// With no patience a call fails at its first deadline, answered or not.
+func (g *guarded) silent(since int64) bool {
+	return g.patience == 0 || time.Now().UnixNano()-max(g.answered.Load(), since) >= int64(g.patience)
+}
+
+// maxWait bounds a call that a live store keeps from its answer (its caller
+// set no deadline of its own).
+const maxWait = 30 * time.Second
 
 // do runs fn, one call to the store, through the breaker and under the
 // deadline. fn runs on a goroutine of its own, and do returns when fn does or
@@ -192,6 +207,18 @@ type guarded struct {
 // waits for its ReadTimeout (3 s by default) on a frozen server, and retries
 // a refused dial 5 times. A call abandoned at the deadline finishes on its
 // own and its answer is dropped; the breaker has counted it as a failure.
+//
+// With patience, the deadline judges the store, not the caller's place in
+// a queue. Under load a call can spend its whole deadline waiting behind
+// other calls (in a shared pipeline, for a CPU) while Redis answers each in
+// microseconds; to call that a dead store would open the breaker and hand
+// every decision to the failure mode exactly when limiting matters most. So
+// at each deadline do asks how long the store has been silent, counted from
+// the later of its last answer (to any call) and this call's start: a call
+// fails once that silence reaches patience, and otherwise waits on, until it
+// is answered or its caller gives up (maxWait at most). A store that hangs
+// costs the calls then in flight a patience each; three of them open the
+// breaker, and the calls after it take the failure mode at once.
 //
 // The error is ErrUnavailable (wrapping the cause) when the breaker is open
 // or the store failed or missed the deadline; ctx's error when the caller
@@ -204,7 +231,8 @@ func do[T any](g *guarded, ctx context.Context, fn func(context.Context) (T, err
 		return zero, ErrUnavailable
 	}
 	g.calls.Add(1)
-	cctx, cancel := context.WithTimeout(ctx, g.timeout)
+	since := time.Now().UnixNano()
+	cctx, cancel := context.WithTimeout(ctx, max(g.timeout, maxWait))
 	defer cancel() // also tells an abandoned call to stop, if its client listens
 	type result struct {
 		v   T
@@ -213,13 +241,29 @@ func do[T any](g *guarded, ctx context.Context, fn func(context.Context) (T, err
 	done := make(chan result, 1) // buffered: an abandoned call never blocks
 	go func() {
 		v, err := fn(cctx)
+		if err == nil {
+			g.answered.Store(time.Now().UnixNano())
+		}
 		done <- result{v, err}
 	}()
+	deadline := time.NewTimer(g.timeout)
+	defer deadline.Stop()
 	var r result
-	select {
-	case r = <-done:
-	case <-cctx.Done():
-		r.err = cctx.Err()
+wait:
+	for {
+		select {
+		case r = <-done:
+			break wait
+		case <-cctx.Done():
+			r.err = cctx.Err()
+			break wait
+		case <-deadline.C:
+			if g.silent(since) {
+				r.err = context.DeadlineExceeded // slow or down
+				break wait
+			}
+			deadline.Reset(g.timeout)
+		}
 	}
 	var pe *core.ParamError
 	switch {

@@ -147,8 +147,13 @@ type Outcome struct {
 type GuardConfig struct {
 	Remote  Remote
 	Timeout time.Duration // deadline of one remote call, > 0; a few ms
-	Breaker BreakerConfig
-	Classes map[string]ClassPolicy // endpoint class name → policy
+	// Patience, if > 0, is how long the remote may be silent (answer no
+	// call at all) before a call past its Timeout gives up: a call that
+	// waits while others are answered is in its caller's queue, not on a
+	// dead store. 0: a call fails at its Timeout.
+	Patience time.Duration
+	Breaker  BreakerConfig
+	Classes  map[string]ClassPolicy // endpoint class name → policy
 	// Now is the clock for the breaker and the local buckets; nil means
 	// time.Now. The remote deadline always runs on real time.
 	Now func() time.Time
@@ -188,6 +193,9 @@ func NewGuard(c GuardConfig) (*Guard, error) {
 	if c.Timeout < 0 {
 		return nil, core.BadParam("timeout", c.Timeout, "a duration > 0 (a few ms)")
 	}
+	if c.Patience < 0 {
+		return nil, core.BadParam("patience", c.Patience, "a duration >= 0 (0: none)")
+	}
 	br, err := NewBreaker(c.Breaker)
 	if err != nil {
 		return nil, err
@@ -198,7 +206,7 @@ func NewGuard(c GuardConfig) (*Guard, error) {
 	if c.Now == nil {
 		c.Now = time.Now
 	}
-	g := &Guard{store: guarded{breaker: br, timeout: c.Timeout, now: c.Now}, remote: c.Remote, now: c.Now,
+	g := &Guard{store: guarded{breaker: br, timeout: c.Timeout, patience: c.Patience, now: c.Now}, remote: c.Remote, now: c.Now,
 		classes: map[string]guardClass{}}
 	for name, p := range c.Classes {
 		gc := guardClass{mode: p.Mode}

@@ -254,8 +254,14 @@ func (s *Service) count(ctx context.Context, c counter, d *domainRules, key stri
 	if mode == "" {
 		mode = s.failureMode
 	}
+	select { // a place in front of the store: the wait here is not the store's
+	case s.slots <- struct{}{}:
+	case <-ctx.Done():
+		return core.Decision{}, ctx.Err()
+	}
 	start := time.Now()
 	out, err := s.guard.AllowN(context.WithValue(ctx, counterCtx{}, c), mode, key, cost)
+	<-s.slots
 	s.m.storeTime.Observe(time.Since(start).Seconds())
 	switch {
 	case errors.Is(err, distributed.ErrUnavailable):

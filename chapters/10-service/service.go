@@ -33,6 +33,17 @@ type Options struct {
 	// StoreTimeout is one store call's deadline, enforced by chapter 06's
 	// Guard (0: DefaultStoreTimeout).
 	StoreTimeout time.Duration
+	// StorePatience is how long the store may answer nothing at all before
+	// a decision waiting on it past StoreTimeout takes its domain's failure
+	// mode (0: DefaultStorePatience). A decision that waits while the store
+	// answers others is waiting in the service's own queue, not on a dead
+	// store (chapter 06's Guard, Patience).
+	StorePatience time.Duration
+	// MaxStoreCalls is how many store calls may be in flight at once
+	// (0: DefaultMaxStoreCalls). A decision past it waits for a place, on
+	// its caller's deadline and not the store's: the queue in front of the
+	// store is bounded, and its wait is never taken for a slow store.
+	MaxStoreCalls int
 	// DenyCache is how many over-limit keys the deny cache remembers
 	// (0: DefaultDenyCache; negative: no deny cache).
 	DenyCache int
@@ -53,6 +64,14 @@ const (
 	DefaultStoreTimeout = 50 * time.Millisecond
 	DefaultDenyCache    = 100_000
 	DefaultReloadEvery  = 100 * time.Millisecond
+	// DefaultStorePatience is ten deadlines: a store silent that long is
+	// down, and a service short of CPU does not see a healthy store fall
+	// silent for that long.
+	DefaultStorePatience = 500 * time.Millisecond
+	// DefaultMaxStoreCalls keeps a pipeline short (the Batcher sends up to
+	// four at once), so that the store answers some call every few hundred
+	// microseconds even under load.
+	DefaultMaxStoreCalls = 64
 )
 
 // Service is the rate limit service: Envoy's RateLimitService over gRPC and
@@ -61,6 +80,7 @@ type Service struct {
 	o           Options
 	st          store
 	guard       *distributed.Guard // nil for the in-memory store
+	slots       chan struct{}      // a place per store call in flight (MaxStoreCalls)
 	deny        *denyCache
 	m           *metrics
 	now         func() time.Time
@@ -111,6 +131,18 @@ func Start(ctx context.Context, o Options) (*Service, error) {
 	if o.StoreTimeout < 0 {
 		return nil, core.BadParam("store timeout", o.StoreTimeout, "a duration > 0")
 	}
+	if o.StorePatience == 0 {
+		o.StorePatience = DefaultStorePatience
+	}
+	if o.StorePatience < 0 {
+		return nil, core.BadParam("store patience", o.StorePatience, "a duration > 0")
+	}
+	if o.MaxStoreCalls == 0 {
+		o.MaxStoreCalls = DefaultMaxStoreCalls
+	}
+	if o.MaxStoreCalls < 0 || o.MaxStoreCalls > 100_000 {
+		return nil, core.BadParam("max store calls", o.MaxStoreCalls, "1 to 100,000 calls in flight")
+	}
 	if o.DenyCache == 0 {
 		o.DenyCache = DefaultDenyCache
 	}
@@ -124,7 +156,7 @@ func Start(ctx context.Context, o Options) (*Service, error) {
 		o.Log = io.Discard
 	}
 	s := &Service{o: o, m: newMetrics(), now: o.Now, failureMode: o.FailureMode, log: o.Log,
-		deny: newDenyCache(o.DenyCache), stop: make(chan struct{})}
+		deny: newDenyCache(o.DenyCache), stop: make(chan struct{}), slots: make(chan struct{}, o.MaxStoreCalls)}
 	rules, err := LoadRules(o.Config)
 	if err != nil {
 		return nil, err
@@ -159,7 +191,7 @@ func (s *Service) openStore(ctx context.Context) error {
 		return nil
 	}
 	rs, err := newRedisStore(ctx, redisConfig{addr: s.o.RedisAddr, cluster: s.o.RedisCluster,
-		timeout: s.o.StoreTimeout, batch: !s.o.NoBatch})
+		patience: s.o.StorePatience, batch: !s.o.NoBatch})
 	if err != nil {
 		return err
 	}
@@ -171,8 +203,9 @@ func (s *Service) openStore(ctx context.Context) error {
 		Remote: distributed.RemoteFunc(func(ctx context.Context, key string, cost int) (core.Decision, error) {
 			return ctx.Value(counterCtx{}).(counter).AllowN(ctx, key, cost)
 		}),
-		Timeout: s.o.StoreTimeout,
-		Breaker: distributed.BreakerConfig{Failures: 3, Cooldown: time.Second},
+		Timeout:  s.o.StoreTimeout,
+		Patience: s.o.StorePatience,
+		Breaker:  distributed.BreakerConfig{Failures: 3, Cooldown: time.Second},
 		Classes: map[string]distributed.ClassPolicy{
 			"open":   distributed.OpenPolicy(wide, wide),
 			"closed": distributed.ClosedPolicy(),

@@ -28,10 +28,10 @@ type redisStore struct {
 
 // redisConfig is how the service reaches Redis.
 type redisConfig struct {
-	addr    string
-	cluster []string
-	timeout time.Duration // one call's deadline (the Guard's)
-	batch   bool
+	addr     string
+	cluster  []string
+	patience time.Duration // how long the Guard waits on a silent store
+	batch    bool
 }
 
 // newRedisStore dials, checks that the server will not evict the limiter's
@@ -45,13 +45,13 @@ func newRedisStore(ctx context.Context, c redisConfig) (*redisStore, error) {
 	if len(c.cluster) > 0 {
 		cc := redis.NewClusterClient(&redis.ClusterOptions{
 			Addrs: c.cluster, ContextTimeoutEnabled: true, MaxRetries: -1, DialerRetries: 1,
-			DialTimeout: c.timeout * 4,
+			DialTimeout: c.patience,
 		})
 		client, pipe, where = cc, cc, "Redis Cluster "+strings.Join(c.cluster, ",")
 	} else {
 		rc := redis.NewClient(&redis.Options{
 			Addr: c.addr, ContextTimeoutEnabled: true, MaxRetries: -1, DialerRetries: 1,
-			DialTimeout: c.timeout * 4,
+			DialTimeout: c.patience,
 		})
 		client, pipe, where = rc, rc, "Redis "+c.addr
 	}
@@ -63,7 +63,12 @@ func newRedisStore(ctx context.Context, c redisConfig) (*redisStore, error) {
 	}
 	s := &redisStore{client: client, scripts: client, where: where}
 	if c.batch {
-		b, err := distributed.NewBatcher(pipe, distributed.BatcherOptions{Workers: 4, Max: 256, Timeout: c.timeout})
+		// A pipeline's own deadline is far past the Guard's: a pipeline of
+		// many calls that waited for a CPU is not a dead store, and failing
+		// it would fail every call in it (the Guard judges the store by
+		// whether it answers at all).
+		b, err := distributed.NewBatcher(pipe, distributed.BatcherOptions{Workers: 4, Max: 256,
+			Timeout: min(time.Minute, 10*c.patience)})
 		if err != nil {
 			_ = client.Close()
 			return nil, err

@@ -1,0 +1,134 @@
+package service
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	rlcommon "github.com/envoyproxy/go-control-plane/envoy/extensions/common/ratelimit/v3"
+	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
+
+	"github.com/ratelimit-course/ratelimit/internal/redistest"
+)
+
+// Load must never turn limiting off. 500 keys at 5 an hour admit exactly
+// 2,500 requests however many callers ask at once, and on a healthy store
+// no decision is made by a failure mode: the store deadline and the breaker
+// judge Redis, not the service's own queue in front of it. Each caller
+// sends a fixed number of requests (the loop is bounded in count, not in
+// time), enough that every key is asked more than its limit.
+func TestLoadKeepsLimiting(t *testing.T) {
+	if testing.Short() {
+		t.Skip("load test")
+	}
+	red := redistest.StartDedicated(t)
+	const keys, limit = 500, 5
+	rules := fmt.Sprintf("domain: load\nfailure_mode: open\ndescriptors:\n  - key: k\n    rate_limit: {unit: hour, requests_per_unit: %d}\n", limit)
+	s := start(t, Options{Config: writeRules(t, rules), RedisAddr: red.Addr()}) // the default deadline and patience
+	awayFromHourEnd(t)
+	for _, tc := range []struct {
+		over    string
+		callers int
+	}{{"grpc", 512}, {"http", 512}, {"grpc", 1024}, {"http", 1024}} {
+		t.Run(fmt.Sprintf("%s/%d", tc.over, tc.callers), func(t *testing.T) {
+			tag := fmt.Sprintf("%s%d-", tc.over, tc.callers) // fresh keys for each case
+			ok, over, failed := hammer(t, s, tc.over, tc.callers, 3*keys*limit, func(i int) string {
+				return fmt.Sprintf("%s%d", tag, i%keys)
+			})
+			if ok != keys*limit || failed != 0 {
+				t.Errorf("%d callers over %s: %d admitted, %d refused, %d errors; want exactly %d admitted and no error",
+					tc.callers, tc.over, ok, over, failed, keys*limit)
+			}
+		})
+	}
+	if got := metric(t, s, `ratelimit_store_unavailable_total{domain="load",mode="open"}`); got != "" && got != "0" {
+		t.Errorf("decisions made by the failure mode on a healthy store: %s, want 0", got)
+	}
+}
+
+// awayFromHourEnd waits out the last minute of an hour, so that a test
+// counting against an hourly limit does not see its window reset.
+func awayFromHourEnd(t *testing.T) {
+	t.Helper()
+	if left := time.Until(time.Now().Truncate(time.Hour).Add(time.Hour)); left < time.Minute {
+		t.Logf("waiting %v for the next hour", left)
+		time.Sleep(left + time.Second)
+	}
+}
+
+// hammer sends n requests from callers goroutines at once over gRPC or
+// POST /json, the i-th for key(i), and counts the answers.
+func hammer(t *testing.T, s *Service, over string, callers, n int, key func(int) string) (ok, refused, failed int64) {
+	t.Helper()
+	send := hammerGRPC(t, s)
+	if over == "http" {
+		send = hammerHTTP(t, s, callers)
+	}
+	var next atomic.Int64
+	var okN, overN, errN atomic.Int64
+	var first sync.Once
+	var wg sync.WaitGroup
+	for range callers {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return
+				}
+				code, err := send(key(i))
+				switch {
+				case err != nil:
+					errN.Add(1)
+					first.Do(func() { t.Logf("first error: %v", err) })
+				case code == rls.RateLimitResponse_OK:
+					okN.Add(1)
+				default:
+					overN.Add(1)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return okN.Load(), overN.Load(), errN.Load()
+}
+
+func hammerGRPC(t *testing.T, s *Service) func(string) (rls.RateLimitResponse_Code, error) {
+	c := client(t, s)
+	return func(v string) (rls.RateLimitResponse_Code, error) {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		r, err := c.ShouldRateLimit(ctx, &rls.RateLimitRequest{Domain: "load",
+			Descriptors: []*rlcommon.RateLimitDescriptor{desc("k", v)}})
+		return r.GetOverallCode(), err
+	}
+}
+
+func hammerHTTP(t *testing.T, s *Service, callers int) func(string) (rls.RateLimitResponse_Code, error) {
+	tr := &http.Transport{MaxIdleConnsPerHost: callers}
+	t.Cleanup(tr.CloseIdleConnections)
+	hc := &http.Client{Transport: tr, Timeout: time.Minute}
+	url := "http://" + s.HTTPAddr() + "/json"
+	return func(v string) (rls.RateLimitResponse_Code, error) {
+		body := `{"domain":"load","descriptors":[{"entries":[{"key":"k","value":"` + v + `"}]}]}`
+		resp, err := hc.Post(url, "application/json", strings.NewReader(body))
+		if err != nil {
+			return 0, err
+		}
+		defer resp.Body.Close()
+		var b bytes.Buffer
+		_, _ = b.ReadFrom(resp.Body)
+		switch resp.StatusCode {
+		case http.StatusOK:
+			return rls.RateLimitResponse_OK, nil
+		case http.StatusTooManyRequests:
+			return rls.RateLimitResponse_OVER_LIMIT, nil
+		}
+		return 0, fmt.Errorf("HTTP %d: %s", resp.StatusCode, strings.TrimSpace(b.String()))
+	}
+}
