@@ -66,6 +66,36 @@ func (k *Keyed[A]) AllowN(key string, now time.Time, cost int) (Decision, error)
 	return d, nil
 }
 
+// Peek reports what key has left at now without deciding a request: every
+// Algorithm answers a cost of 0 from its state as it stands and changes
+// nothing (see Algorithm). A key never seen is not created: it has all of a
+// fresh state's room. It is the check that Envoy's rate limit protocol asks
+// for with a descriptor's hits_addend of 0 (chapter 10).
+func (k *Keyed[A]) Peek(key string, now time.Time) (Decision, error) {
+	if t := now.Unix(); t < 0 || t >= endUnix {
+		return Decision{}, CheckTime(now)
+	}
+	s := k.shard(key)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	a, ok := s.keys[key]
+	if !ok {
+		return Decision{Allowed: true, Remaining: k.newState().MaxCost()}, nil
+	}
+	d := a.AllowN(now, 0)
+	d.Allowed, d.RetryAfter = true, 0
+	return d, nil
+}
+
+// Holds reports whether key has state now (a key swept idle has none).
+func (k *Keyed[A]) Holds(key string) bool {
+	s := k.shard(key)
+	s.mu.Lock()
+	_, ok := s.keys[key]
+	s.mu.Unlock()
+	return ok
+}
+
 // Allow decides a request of cost 1, which every valid configuration
 // accepts; a now outside the domain is a zero Decision (not allowed).
 func (k *Keyed[A]) Allow(key string, now time.Time) Decision {

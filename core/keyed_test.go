@@ -271,3 +271,25 @@ func TestKeyedFrom(t *testing.T) {
 		t.Fatal("each key must get its own state with limit 1")
 	}
 }
+
+// Peek reads a key's room and changes nothing: a key never seen is not
+// created, and a key's count stays where it was.
+func TestKeyedPeekCountsNothing(t *testing.T) {
+	k := NewKeyed(func() *counter { return &counter{limit: 3} })
+	now := time.Unix(1000, 0)
+	if d, err := k.Peek("new", now); err != nil || !d.Allowed || d.Remaining != 3 || k.Len() != 0 || k.Holds("new") {
+		t.Fatalf("a key never seen: %+v, %v, %d keys; want 3 left and no key made", d, err, k.Len())
+	}
+	_, _ = k.AllowN("a", now, 2)
+	for range 2 {
+		if d, err := k.Peek("a", now); err != nil || d.Remaining != 1 {
+			t.Fatalf("after 2 of 3: %+v, %v; want 1 left", d, err)
+		}
+	}
+	if d, _ := k.AllowN("a", now, 1); !d.Allowed || d.Remaining != 0 {
+		t.Fatalf("the third unit after two peeks: %+v; want admitted, 0 left", d)
+	}
+	if _, err := k.Peek("a", time.Unix(-1, 0)); err == nil {
+		t.Fatal("a time before the epoch: no error")
+	}
+}

@@ -44,6 +44,15 @@ func (l *limiter) AllowN(ctx context.Context, id string, cost int) (core.Decisio
 	return l.decide(ctx, id, -1, cost)
 }
 
+// Peek reports what id has left now without deciding a request: the script
+// runs with a cost of 0, which each one answers from the state as it stands
+// and counts nothing (a fixed window's count past its limit, left by
+// refusals, reads as not allowed). It is the check that Envoy's rate limit
+// protocol asks for with a descriptor's hits_addend of 0.
+func (l *limiter) Peek(ctx context.Context, id string) (core.Decision, error) {
+	return l.decide(ctx, id, -1, 0)
+}
+
 // AllowNAt is AllowN at an explicit time, in whole milliseconds, inside
 // the course's domain (core.CheckTime: 1970 to 2200) and at most
 // MaxStampAhead ahead of the Redis server's clock (a later time is a
@@ -72,8 +81,10 @@ func (l *limiter) decide(ctx context.Context, id string, nowMs int64, cost int) 
 	if err := checkID(id); err != nil {
 		return core.Decision{}, err
 	}
-	if err := core.CheckCost(cost, l.max); err != nil {
-		return core.Decision{}, err
+	if cost != 0 { // 0 is Peek's
+		if err := core.CheckCost(cost, l.max); err != nil {
+			return core.Decision{}, err
+		}
 	}
 	// On first use, then every PolicyRecheck and after a failed call: a
 	// constructor does not dial.

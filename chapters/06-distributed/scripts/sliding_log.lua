@@ -59,6 +59,9 @@ else
 end
 if at ~= now then seq = 0 end
 
+-- A cost of 0 is a look (Peek): what is left, and nothing logged.
+if cost == 0 then return {1, limit - used, 0} end
+
 if used + cost <= limit then
   local member = string.format('%010d:%d:%d', seq, (newest + cost) % M, cost)
   -- The entry and the latest time in one call.
