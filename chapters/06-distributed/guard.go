@@ -273,6 +273,9 @@ func (g *Guard) AllowN(ctx context.Context, class, key string, cost int) (Outcom
 		return Outcome{Decision: core.Decision{RetryAfter: wait}, Source: SourceNone}, err
 	}
 	g.fallbacks.Add(1)
+	if cost == 0 { // a look (Peek): nothing to spend, and nothing known
+		return Outcome{Decision: core.Decision{Allowed: true}, Source: SourceLocal}, nil
+	}
 	d, err = gc.local.AllowN(key, g.now(), cost)
 	if err != nil {
 		return Outcome{}, err

@@ -2,12 +2,13 @@ package service
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
 
-	rlcommon "github.com/envoyproxy/go-control-plane/envoy/extensions/common/ratelimit/v3"
 	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
 	"google.golang.org/protobuf/types/known/durationpb"
 
@@ -15,17 +16,26 @@ import (
 	"github.com/ratelimit-course/ratelimit/core"
 )
 
-// The bounds on one request. Anything beyond them is refused whole, with one
-// line naming the bound, before anything is counted.
+// What a client controls never turns a request into an error: behind
+// Envoy an error lets the request through (the filter's failure_mode_deny
+// is false by default), so a refusal would be a way past every limit. A
+// request is an error only for what the reference refuses too and no
+// client's content can cause: an empty domain, no descriptors, bytes that
+// are not the protocol. The bounds that protect the service answer, and
+// fail closed:
 const (
-	MaxDescriptors = 64      // descriptors per request
-	MaxEntries     = 16      // entries per descriptor
-	MaxKeyLen      = 256     // bytes of an entry's key
-	MaxValueLen    = 1024    // bytes of an entry's value
-	MaxMessage     = 4 << 20 // bytes of one request, gRPC message or HTTP body
+	// MaxDescriptors is how many descriptors of one request are matched
+	// and counted; each one past it is OVER_LIMIT, counted nowhere.
+	MaxDescriptors = 256
+	// MaxValueLen is the longest value a counter is named by as it is; a
+	// longer one is named by its SHA-256 digest, so a counter's name (and
+	// the state kept for it) stays small whatever a client sends.
+	MaxValueLen = 256
+	// MaxMessage is the largest request, gRPC message or HTTP body.
+	MaxMessage = 4 << 20
 )
 
-// BadRequest is a request the service refuses to decide: gRPC
+// BadRequest is a request the service cannot decide at all: gRPC
 // INVALID_ARGUMENT, HTTP 400. Nothing of it has been counted.
 type BadRequest struct{ Msg string }
 
@@ -37,38 +47,34 @@ func bad(format string, a ...any) error { return &BadRequest{Msg: fmt.Sprintf(fo
 // decide: gRPC UNAVAILABLE, and OVER_LIMIT over HTTP.
 var ErrUnavailable = distributed.ErrUnavailable
 
-// request is a RateLimitRequest checked against the bounds.
+// request is a RateLimitRequest read for deciding: the first
+// MaxDescriptors descriptors' entries and hits.
 type request struct {
 	domain *domainRules
 	descs  [][]Entry
-	hits   []int
+	hits   []int // 0: a check, which counts nothing
+	n      int   // descriptors in the request, MaxDescriptors or fewer of them read
 }
 
-// check validates a request as the reference does (a domain, at least one
-// descriptor) plus the course's bounds. A domain the rules do not name is
-// not an error: as in the reference, every descriptor is then OK with no
-// limit and nothing is counted (request.domain is nil).
+// check reads a request as the reference does: a domain and at least one
+// descriptor, or an error. A domain the rules do not name is not an error:
+// every descriptor is then OK with no limit (request.domain is nil). A
+// descriptor's hits are its own hits_addend if set (0 is a check), else
+// the request's, else 1; any number past the largest limit is refused the
+// same, so it is kept as MaxCount + 1. is_negative_hits is ignored, as the
+// reference ignores it, and so is a descriptor's limit: the rules set every
+// limit, and a client never chooses its own budget.
 func (a *active) check(req *rls.RateLimitRequest) (request, error) {
-	var r request
 	if req.GetDomain() == "" {
-		return r, bad("domain: must not be empty")
+		return request{}, bad("domain: must not be empty")
 	}
-	d := a.rules.domains[req.GetDomain()]
 	ds := req.GetDescriptors()
 	if len(ds) == 0 {
-		return r, bad("descriptors: the list must not be empty")
+		return request{}, bad("descriptors: the list must not be empty")
 	}
-	if len(ds) > MaxDescriptors {
-		return r, bad("descriptors: %d given, at most %d accepted", len(ds), MaxDescriptors)
-	}
-	if req.GetHitsAddend() > core.MaxCount {
-		return r, bad("hits_addend: %d, accepted 0 to %d", req.GetHitsAddend(), core.MaxCount)
-	}
-	r = request{domain: d, descs: make([][]Entry, len(ds)), hits: make([]int, len(ds))}
-	for i, desc := range ds {
-		if err := checkDescriptor(i, desc); err != nil {
-			return request{}, err
-		}
+	read := min(len(ds), MaxDescriptors)
+	r := request{domain: a.rules.domains[req.GetDomain()], descs: make([][]Entry, read), hits: make([]int, read), n: len(ds)}
+	for i, desc := range ds[:read] {
 		es := make([]Entry, len(desc.GetEntries()))
 		for j, e := range desc.GetEntries() {
 			es[j] = Entry{Key: e.GetKey(), Value: e.GetValue()}
@@ -76,38 +82,10 @@ func (a *active) check(req *rls.RateLimitRequest) (request, error) {
 		r.descs[i] = es
 		r.hits[i] = max(1, int(req.GetHitsAddend()))
 		if h := desc.GetHitsAddend(); h != nil {
-			r.hits[i] = int(h.GetValue())
+			r.hits[i] = int(min(h.GetValue(), core.MaxCount+1))
 		}
 	}
 	return r, nil
-}
-
-func checkDescriptor(i int, desc *rlcommon.RateLimitDescriptor) error {
-	es := desc.GetEntries()
-	switch {
-	case len(es) == 0:
-		return bad("descriptors[%d]: no entries", i)
-	case len(es) > MaxEntries:
-		return bad("descriptors[%d]: %d entries, at most %d accepted", i, len(es), MaxEntries)
-	case desc.GetIsNegativeHits():
-		return bad("descriptors[%d].is_negative_hits: not supported", i)
-	case desc.GetLimit() != nil:
-		return bad("descriptors[%d].limit: a limit override is not accepted (the rules set every limit)", i)
-	}
-	if h := desc.GetHitsAddend(); h != nil && (h.GetValue() < 1 || h.GetValue() > core.MaxCount) {
-		return bad("descriptors[%d].hits_addend: %d, accepted 1 to %d", i, h.GetValue(), core.MaxCount)
-	}
-	for j, e := range es {
-		switch {
-		case e.GetKey() == "":
-			return bad("descriptors[%d].entries[%d].key: must not be empty", i, j)
-		case len(e.GetKey()) > MaxKeyLen:
-			return bad("descriptors[%d].entries[%d].key: %d bytes, at most %d accepted", i, j, len(e.GetKey()), MaxKeyLen)
-		case len(e.GetValue()) > MaxValueLen:
-			return bad("descriptors[%d].entries[%d].value: %d bytes, at most %d accepted", i, j, len(e.GetValue()), MaxValueLen)
-		}
-	}
-	return nil
 }
 
 // clip shortens a string quoted back in an error line.
@@ -129,17 +107,23 @@ func (s *Service) ShouldRateLimit(ctx context.Context, req *rls.RateLimitRequest
 		return nil, err
 	}
 	resp := &rls.RateLimitResponse{OverallCode: rls.RateLimitResponse_OK,
-		Statuses: make([]*rls.RateLimitResponse_DescriptorStatus, len(r.descs))}
+		Statuses: make([]*rls.RateLimitResponse_DescriptorStatus, r.n)}
+	for i := len(r.descs); i < r.n; i++ { // past MaxDescriptors: fail closed
+		resp.Statuses[i] = &rls.RateLimitResponse_DescriptorStatus{Code: rls.RateLimitResponse_OVER_LIMIT}
+	}
+	if past := r.n - len(r.descs); past > 0 {
+		s.m.pastBounds.Add(float64(past))
+	}
 	if r.domain == nil { // a domain without rules: nothing matches
-		for i := range resp.Statuses {
+		for i := range r.descs {
 			resp.Statuses[i] = &rls.RateLimitResponse_DescriptorStatus{Code: rls.RateLimitResponse_OK}
 		}
 		s.m.unknownDomain.Inc()
-		return resp, nil
-	}
-	rules, unlimited := r.domain.limitsToCheck(r.descs)
-	if err := s.decideAll(ctx, a, r, rules, unlimited, resp.Statuses); err != nil {
-		return nil, err
+	} else {
+		rules, unlimited := r.domain.limitsToCheck(r.descs)
+		if err := s.decideAll(ctx, a, r, rules, unlimited, resp.Statuses[:len(r.descs)]); err != nil {
+			return nil, err
+		}
 	}
 	for _, st := range resp.Statuses {
 		if st.Code == rls.RateLimitResponse_OVER_LIMIT {
@@ -150,7 +134,10 @@ func (s *Service) ShouldRateLimit(ctx context.Context, req *rls.RateLimitRequest
 }
 
 // counterKey names one counter: the domain and every entry, so each value
-// of a key-only or wildcard rule has its own count, as in the reference.
+// of a key-only or wildcard rule has its own count, as in the reference. A
+// value longer than MaxValueLen is named by its SHA-256 digest, after a
+// byte (0xFF) that no value can hold (a protobuf or JSON string is UTF-8):
+// two long values share a count only if their digests collide.
 func counterKey(domain string, es []Entry) string {
 	var b strings.Builder
 	b.WriteString(domain)
@@ -158,6 +145,12 @@ func counterKey(domain string, es []Entry) string {
 		b.WriteByte(0)
 		b.WriteString(e.Key)
 		b.WriteByte(0)
+		if len(e.Value) > MaxValueLen {
+			sum := sha256.Sum256([]byte(e.Value))
+			b.WriteString("\xffsha256:")
+			b.WriteString(hex.EncodeToString(sum[:]))
+			continue
+		}
 		b.WriteString(e.Value)
 	}
 	return b.String()
@@ -172,18 +165,18 @@ func (s *Service) decide(ctx context.Context, a *active, d *domainRules, rule *R
 	limit := int(rule.RequestsPerUnit)
 	key := counterKey(d.name, es)
 	denyKey := rule.signature() + "\x00" + key
-	over, denyHit, forced := false, false, false
+	over, denyHit, forced, full := false, false, false, false
 	var dec core.Decision
-	switch until, known := s.deny.over(denyKey, now, hits); {
+	switch until, known := s.deny.over(denyKey, now, max(hits, 1)); {
 	case limit == 0: // requests_per_unit: 0 rejects everything, counted nowhere
 		over = true
-	case known:
+	case known: // (for a check: a refusal of one hit stands)
 		over, denyHit = true, true
 		dec.RetryAfter = until.Sub(now)
 	case hits > limit && rule.Algorithm != AlgoFixedWindow:
 		over = true // a cost the bucket can never hold
 	default:
-		cost := hits
+		cost := hits // 0: a check, Peek
 		if hits > limit {
 			// INCRBY hits would leave the window over its limit whatever
 			// it held; counting the limit itself leaves it the same.
@@ -200,10 +193,13 @@ func (s *Service) decide(ctx context.Context, a *active, d *domainRules, rule *R
 				s.m.decisions.WithLabelValues(d.name, rule.Label(), rls.RateLimitResponse_OK.String()).Inc()
 				return &rls.RateLimitResponse_DescriptorStatus{Code: rls.RateLimitResponse_OK}, nil
 			}
-			return nil, err
+			if !errors.Is(err, errStoreFull) {
+				return nil, err
+			}
+			full = true // a fail-closed domain with no room for a new key
 		}
-		over = forced || !dec.Allowed
-		if over {
+		over = full || forced || !dec.Allowed
+		if over && cost > 0 && !full {
 			until := now.Add(dec.RetryAfter)
 			rememberCost := hits
 			if rule.Algorithm == AlgoFixedWindow {
@@ -244,15 +240,24 @@ func (s *Service) decide(ctx context.Context, a *active, d *domainRules, rule *R
 // errFailedOpen marks a decision the store could not make in a fail-open domain.
 var errFailedOpen = errors.New("store unavailable, failed open")
 
-// count asks the rule's counter, through the Guard for a remote store, and
-// records the store's latency and failures.
+// count asks the rule's counter (cost 0: Peek), through the Guard for a
+// remote store, and records the store's latency and failures. The memory
+// store's errStoreFull (no room for a new key) is answered by the domain's
+// failure mode: errFailedOpen for open, errStoreFull itself for closed.
 func (s *Service) count(ctx context.Context, c counter, d *domainRules, key string, cost int) (core.Decision, error) {
-	if s.guard == nil {
-		return c.AllowN(ctx, key, cost)
-	}
 	mode := d.failureMode
 	if mode == "" {
 		mode = s.failureMode
+	}
+	if s.guard == nil {
+		dec, err := askCounter(ctx, c, key, cost)
+		if errors.Is(err, errStoreFull) {
+			s.m.storeFull.WithLabelValues(d.name, mode).Inc()
+			if mode == "open" {
+				return dec, errFailedOpen
+			}
+		}
+		return dec, err
 	}
 	select { // a place in front of the store: the wait here is not the store's
 	case s.slots <- struct{}{}:
@@ -276,6 +281,14 @@ func (s *Service) count(ctx context.Context, c counter, d *domainRules, key stri
 		return core.Decision{}, errFailedOpen
 	}
 	return out.Decision, nil
+}
+
+// askCounter decides cost on c, or with cost 0 reads what the key has left.
+func askCounter(ctx context.Context, c counter, key string, cost int) (core.Decision, error) {
+	if cost == 0 {
+		return c.Peek(ctx, key)
+	}
+	return c.AllowN(ctx, key, cost)
 }
 
 // windowEnd is when the rule's current fixed window ends: windows are

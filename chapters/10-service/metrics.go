@@ -26,6 +26,12 @@ type metrics struct {
 	// answered OK, as the reference does, and worth an alert (a client or
 	// an Envoy route configured against rules that are not loaded).
 	unknownDomain prometheus.Counter
+	// pastBounds counts descriptors past MaxDescriptors, answered
+	// OVER_LIMIT without matching.
+	pastBounds prometheus.Counter
+	// storeFull counts new keys the in-memory store had no room for
+	// (MaxKeys), answered by the domain's failure mode.
+	storeFull *prometheus.CounterVec // domain, mode
 }
 
 func newMetrics() *metrics {
@@ -51,8 +57,12 @@ func newMetrics() *metrics {
 		Help: "Requests refused as invalid (nothing of them is counted), by transport."}, []string{"transport"})
 	m.unknownDomain = prometheus.NewCounter(prometheus.CounterOpts{Name: "ratelimit_unknown_domain_total",
 		Help: "Requests for a domain the rules do not name, answered OK with no limit."})
+	m.pastBounds = prometheus.NewCounter(prometheus.CounterOpts{Name: "ratelimit_descriptors_past_bound_total",
+		Help: "Descriptors past the first 256 of a request, answered OVER_LIMIT without matching."})
+	m.storeFull = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ratelimit_store_full_total",
+		Help: "New keys the in-memory store had no room for (--max-keys), answered by the domain's failure mode."}, []string{"domain", "mode"})
 	m.reg.MustRegister(m.decisions, m.nearLimit, m.shadow, m.denyHits, m.failures, m.storeErrs, m.storeTime,
-		m.reloads, m.badRequest, m.unknownDomain)
+		m.reloads, m.badRequest, m.unknownDomain, m.pastBounds, m.storeFull)
 	return m
 }
 

@@ -259,6 +259,27 @@ func TestE33_SameAnswersAsEnvoyRatelimit(t *testing.T) {
 			len(done), n, time.Since(started).Round(time.Millisecond))
 	}
 
+	// No request of the sequence is an error, on either side: behind Envoy
+	// an error would let it through. And the edge inputs were sent.
+	edges := map[string]int{}
+	for _, ex := range done {
+		if ex.ours.err != nil || ex.peer.err != nil {
+			t.Errorf("an error, which Envoy lets through: %s\n  ours: %s\n  peer: %s", ex.req, ex.ours, ex.peer)
+		}
+		for _, c := range ex.req.cases {
+			if strings.HasPrefix(c, "a ") || strings.HasPrefix(c, "an ") || strings.Contains(c, "entries") ||
+				strings.HasPrefix(c, "one of 65") || strings.Contains(c, "2^32-1") {
+				edges[c]++
+			}
+		}
+	}
+	t.Logf("edge inputs sent: %v", edges)
+	for _, c := range []string{"a value past 1 KiB", "an empty key", "no entries", "17 entries", "a 257-byte key", "one of 65 descriptors"} {
+		if edges[c] == 0 {
+			t.Errorf("edge input %q never sent", c)
+		}
+	}
+
 	// The sequence must have explored what it claims to: every case sent, and
 	// (when it ran to the end) every limited case driven down to 0 remaining,
 	// as the reference says.

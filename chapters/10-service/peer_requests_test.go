@@ -4,6 +4,7 @@ package service
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 
@@ -106,9 +107,9 @@ type peerRequest struct {
 // newPeerRequest draws a request: a domain, one to four descriptors (the same
 // case may come twice: one counter hit twice in one request), and the cost
 // in every form the protocol has: none (1), hits_addend on the request, and
-// hits_addend on a descriptor, 1 to 5. A descriptor's hits_addend of 0 (the
-// reference checks without counting) is left out: this service refuses it,
-// the one difference its README lists (chapter 06's scripts take costs from 1).
+// hits_addend on a descriptor, 0 (a check, counting nothing) to 5. One
+// request in ten also carries what a client could send to get past a limit
+// if it were refused (edgeInput).
 func newPeerRequest(r *rand.Rand) peerRequest {
 	domain := "edge"
 	switch x := r.IntN(100); {
@@ -130,12 +131,60 @@ func newPeerRequest(r *rand.Rand) peerRequest {
 			d.Entries = append(d.Entries, &rlcommon.RateLimitDescriptor_Entry{Key: kv[0], Value: kv[1]})
 		}
 		if r.IntN(5) == 0 {
-			d.HitsAddend = wrapperspb.UInt64(uint64(1 + r.IntN(5)))
+			d.HitsAddend = wrapperspb.UInt64(uint64(r.IntN(6)))
 		}
 		req.Descriptors = append(req.Descriptors, d)
 		names = append(names, c.name)
 	}
-	return peerRequest{req: req, cases: names}
+	p := peerRequest{req: req, cases: names}
+	if r.IntN(10) == 0 {
+		edgeInput(r, &p)
+	}
+	return p
+}
+
+// longValues are values past 1 KiB, which differ only at their end: each
+// must be counted on its own, as the reference counts it.
+var longValues = [3]string{strings.Repeat("v", 1100) + "0", strings.Repeat("v", 1100) + "1", strings.Repeat("v", 2000)}
+
+// edgeInput adds to a request one thing that the service once refused with
+// an error (and so let through behind Envoy): a value past 1 KiB on a
+// key-only rule, a request hits_addend of 2^32-1, an empty key, a descriptor
+// with no entries, one of 17 entries, or 65 descriptors in all.
+func edgeInput(r *rand.Rand, p *peerRequest) {
+	add := func(name string, kv ...string) {
+		d := &rlcommon.RateLimitDescriptor{}
+		for i := 0; i+1 < len(kv); i += 2 {
+			d.Entries = append(d.Entries, &rlcommon.RateLimitDescriptor_Entry{Key: kv[i], Value: kv[i+1]})
+		}
+		p.req.Descriptors = append(p.req.Descriptors, d)
+		p.cases = append(p.cases, name)
+	}
+	switch r.IntN(7) {
+	case 0, 1:
+		add("a value past 1 KiB", "remote_address", longValues[r.IntN(len(longValues))])
+	case 2:
+		if r.IntN(4) == 0 { // rare: it fills a counter for its whole window
+			p.req.HitsAddend = math.MaxUint32
+			p.cases[0] += ", request hits_addend 2^32-1"
+		} else {
+			add("an empty key", "", "v")
+		}
+	case 3:
+		add("no entries")
+	case 4:
+		kv := make([]string, 0, 34)
+		for i := range 17 {
+			kv = append(kv, fmt.Sprint("e", i), "v")
+		}
+		add("17 entries", kv...)
+	case 5:
+		add("a 257-byte key", strings.Repeat("k", 257), "v")
+	case 6:
+		for len(p.req.Descriptors) < 65 {
+			add("one of 65 descriptors", "color", pick(r, "c", 3))
+		}
+	}
 }
 
 // String is the request on one line: domain, hits_addend, and per

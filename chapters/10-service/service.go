@@ -39,6 +39,11 @@ type Options struct {
 	// answers others is waiting in the service's own queue, not on a dead
 	// store (chapter 06's Guard, Patience).
 	StorePatience time.Duration
+	// MaxKeys bounds the keys the in-memory store holds (0: DefaultMaxKeys).
+	// A new key past it is answered by its domain's failure mode (open: OK,
+	// counted nowhere; closed: OVER_LIMIT), and both are counted in
+	// ratelimit_store_full_total; a live counter is never dropped for it.
+	MaxKeys int
 	// MaxStoreCalls is how many store calls may be in flight at once
 	// (0: DefaultMaxStoreCalls). A decision past it waits for a place, on
 	// its caller's deadline and not the store's: the queue in front of the
@@ -68,6 +73,9 @@ const (
 	// down, and a service short of CPU does not see a healthy store fall
 	// silent for that long.
 	DefaultStorePatience = 500 * time.Millisecond
+	// DefaultMaxKeys holds a million keys: about 220 MB of resident
+	// memory, 400 MB at most (TestMaxKeysBoundsMemory measures it).
+	DefaultMaxKeys = 1_000_000
 	// DefaultMaxStoreCalls keeps a pipeline short (the Batcher sends up to
 	// four at once), so that the store answers some call every few hundred
 	// microseconds even under load.
@@ -137,6 +145,12 @@ func Start(ctx context.Context, o Options) (*Service, error) {
 	if o.StorePatience < 0 {
 		return nil, core.BadParam("store patience", o.StorePatience, "a duration > 0")
 	}
+	if o.MaxKeys == 0 {
+		o.MaxKeys = DefaultMaxKeys
+	}
+	if o.MaxKeys < 0 || o.MaxKeys > 1_000_000_000 {
+		return nil, core.BadParam("max keys", o.MaxKeys, "1 to 1,000,000,000 keys")
+	}
 	if o.MaxStoreCalls == 0 {
 		o.MaxStoreCalls = DefaultMaxStoreCalls
 	}
@@ -187,7 +201,7 @@ func Start(ctx context.Context, o Options) (*Service, error) {
 // goes behind chapter 06's Guard with one class per failure mode.
 func (s *Service) openStore(ctx context.Context) error {
 	if s.o.RedisAddr == "" && len(s.o.RedisCluster) == 0 {
-		s.st = newMemoryStore(s.now, time.Second)
+		s.st = newMemoryStore(s.now, time.Second, s.o.MaxKeys)
 		return nil
 	}
 	rs, err := newRedisStore(ctx, redisConfig{addr: s.o.RedisAddr, cluster: s.o.RedisCluster,
@@ -201,7 +215,7 @@ func (s *Service) openStore(ctx context.Context) error {
 	wide := buckets.Config{Capacity: core.MaxCount, Rate: core.MaxRate}
 	g, err := distributed.NewGuard(distributed.GuardConfig{
 		Remote: distributed.RemoteFunc(func(ctx context.Context, key string, cost int) (core.Decision, error) {
-			return ctx.Value(counterCtx{}).(counter).AllowN(ctx, key, cost)
+			return askCounter(ctx, ctx.Value(counterCtx{}).(counter), key, cost)
 		}),
 		Timeout:  s.o.StoreTimeout,
 		Patience: s.o.StorePatience,

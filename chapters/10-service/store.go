@@ -11,6 +11,8 @@ import (
 // chapters' limiters, in memory or as a chapter 06 script on Redis.
 type counter interface {
 	AllowN(ctx context.Context, key string, cost int) (core.Decision, error)
+	// Peek reads what key has left and counts nothing (a check).
+	Peek(ctx context.Context, key string) (core.Decision, error)
 }
 
 // store builds each rule's counter. A rule's counter is built once per

@@ -2,7 +2,9 @@ package service
 
 import (
 	"context"
+	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
@@ -14,35 +16,105 @@ import (
 // keyed is what every core.Keyed offers, whatever its algorithm.
 type keyed interface {
 	AllowN(key string, now time.Time, cost int) (core.Decision, error)
+	Peek(key string, now time.Time) (core.Decision, error)
+	Holds(key string) bool
 	Sweep(now time.Time) int
 	Len() int
 }
+
+// errStoreFull is the memory store's answer for a new key when it already
+// holds MaxKeys: the service answers it by the domain's failure mode. A
+// live counter is never dropped to make room.
+var errStoreFull = errors.New("in-memory store full (--max-keys)")
 
 // memoryStore keeps every count in this process: chapters 02–04 through
 // core.Keyed, one per rule. Nothing is shared with another process, so two
 // replicas of the service would each allow the whole limit (E8).
 type memoryStore struct {
-	now func() time.Time
+	now     func() time.Time
+	maxKeys int
 
 	mu       sync.Mutex
 	counters map[string]*memCounter // by rule signature
+	all      atomic.Pointer[[]*memCounter]
 	stop     chan struct{}
 	wg       sync.WaitGroup
 }
 
+// memCounter is one rule's counts. While prev is set (a reload changed the
+// rule's limit, within a unit of it), a key's first decision carries its
+// count over from the counter it had before.
 type memCounter struct {
-	k   keyed
-	now func() time.Time
+	k     keyed
+	now   func() time.Time
+	store *memoryStore
+	rule  *Rule
+	limit int
+
+	carryMu sync.Mutex
+	prev    *memCounter // nil once no count is left to carry
+	until   time.Time   // when prev's counts have all run out
 }
 
 func (c *memCounter) AllowN(_ context.Context, key string, cost int) (core.Decision, error) {
-	return c.k.AllowN(key, c.now(), cost)
+	now := c.now()
+	if err := c.room(key, now); err != nil {
+		return core.Decision{}, err
+	}
+	return c.k.AllowN(key, now, cost)
+}
+
+func (c *memCounter) Peek(_ context.Context, key string) (core.Decision, error) {
+	now := c.now()
+	if err := c.room(key, now); err != nil {
+		return core.Decision{}, err
+	}
+	return c.k.Peek(key, now)
+}
+
+// room makes sure key may hold state: a key already held may, and a new
+// one only while the store holds fewer than maxKeys (give or take the
+// decisions in flight at that moment). A new key whose rule's limit changed
+// in a reload starts from the count it had.
+func (c *memCounter) room(key string, now time.Time) error {
+	if c.k.Holds(key) {
+		return nil
+	}
+	if c.store.maxKeys > 0 && c.store.keys() >= c.store.maxKeys {
+		return errStoreFull
+	}
+	c.carry(key, now)
+	return nil
+}
+
+// carry counts against key what it had used under its rule's old limit,
+// at most the new limit: a key over its limit stays over when a reload
+// lowers the limit, as on Redis, whose key does not move.
+func (c *memCounter) carry(key string, now time.Time) {
+	c.carryMu.Lock()
+	defer c.carryMu.Unlock()
+	if c.prev == nil || c.k.Holds(key) {
+		return
+	}
+	if !now.Before(c.until) {
+		c.prev = nil
+		return
+	}
+	if !c.prev.k.Holds(key) {
+		return
+	}
+	old, err := c.prev.k.Peek(key, now)
+	if used := c.prev.limit - old.Remaining; err == nil && used > 0 {
+		_, _ = c.k.AllowN(key, now, min(used, c.limit))
+	}
 }
 
 // newMemoryStore starts a sweeper that drops idle keys every sweep, so that
-// the state per key stays bounded by what is live in its window.
-func newMemoryStore(now func() time.Time, sweep time.Duration) *memoryStore {
-	m := &memoryStore{now: now, counters: map[string]*memCounter{}, stop: make(chan struct{})}
+// the state per key stays bounded by what is live in its window; maxKeys
+// bounds the keys held (0: no bound).
+func newMemoryStore(now func() time.Time, sweep time.Duration, maxKeys int) *memoryStore {
+	m := &memoryStore{now: now, maxKeys: maxKeys, counters: map[string]*memCounter{}, stop: make(chan struct{})}
+	m.all.Store(&[]*memCounter{})
 	m.wg.Add(1)
 	go func() {
 		defer m.wg.Done()
@@ -79,9 +151,40 @@ func (m *memoryStore) counter(r *Rule) (counter, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &memCounter{k: k, now: m.now}
+	c := &memCounter{k: k, now: m.now, store: m, limit: int(r.RequestsPerUnit)}
+	for _, old := range m.counters { // the same rule before its limit changed
+		if old.sameCount(r) {
+			c.prev, c.until = old, m.now().Add(window(r))
+		}
+	}
+	c.rule = r
 	m.counters[sig] = c
+	m.publish()
 	return c, nil
+}
+
+// sameCount reports whether c counted what r counts: the same path, unit
+// and algorithm, whatever the limit.
+func (c *memCounter) sameCount(r *Rule) bool {
+	return c.rule != nil && c.rule.Path == r.Path && c.rule.Unit == r.Unit && c.rule.Algorithm == r.Algorithm
+}
+
+// publish makes the counters' list, read without the lock by keys.
+func (m *memoryStore) publish() {
+	all := make([]*memCounter, 0, len(m.counters))
+	for _, c := range m.counters {
+		all = append(all, c)
+	}
+	m.all.Store(&all)
+}
+
+// keys is how many keys the store holds now.
+func (m *memoryStore) keys() int {
+	n := 0
+	for _, c := range *m.all.Load() {
+		n += c.k.Len()
+	}
+	return n
 }
 
 // newKeyed builds the chapter's limiter for a rule: L = requests_per_unit
@@ -110,6 +213,7 @@ func (m *memoryStore) retain(keep map[string]bool) {
 			delete(m.counters, sig)
 		}
 	}
+	m.publish()
 }
 
 func (m *memoryStore) describe() string {

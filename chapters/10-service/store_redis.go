@@ -84,6 +84,7 @@ func (s *redisStore) counter(r *Rule) (counter, error) {
 	w, l := window(r), int(r.RequestsPerUnit)
 	var lim interface {
 		AllowN(ctx context.Context, id string, cost int) (core.Decision, error)
+		Peek(ctx context.Context, id string) (core.Decision, error)
 	}
 	var err error
 	switch r.Algorithm {
@@ -110,6 +111,7 @@ func (s *redisStore) counter(r *Rule) (counter, error) {
 type redisCounter struct {
 	lim interface {
 		AllowN(ctx context.Context, id string, cost int) (core.Decision, error)
+		Peek(ctx context.Context, id string) (core.Decision, error)
 	}
 	unit  string
 	calls *atomic.Int64
@@ -118,6 +120,11 @@ type redisCounter struct {
 func (c redisCounter) AllowN(ctx context.Context, key string, cost int) (core.Decision, error) {
 	c.calls.Add(1)
 	return c.lim.AllowN(ctx, redisID(c.unit+key), cost)
+}
+
+func (c redisCounter) Peek(ctx context.Context, key string) (core.Decision, error) {
+	c.calls.Add(1)
+	return c.lim.Peek(ctx, redisID(c.unit+key))
 }
 
 // redisID escapes a key for chapter 06's hash tag: the identity sits
