@@ -36,6 +36,7 @@ var Chapters = []Entry{
 	{7, chapters.README(7), []screen.Kind{screen.Drill, screen.Mock, screen.Path}},
 	{8, chapters.README(8), nil},
 	{9, chapters.README(9), nil},
+	{10, chapters.README(10), nil},
 }
 
 // pfExample is the worked example the prefetch screen opens on.

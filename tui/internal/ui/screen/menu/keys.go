@@ -15,7 +15,7 @@ var keys = keyMap{
 	Up:       widget.Bind([]string{"up", "k"}, "↑/k", "up"),
 	Down:     widget.Bind([]string{"down", "j"}, "↓/j", "down"),
 	Open:     widget.Bind([]string{"enter"}, "enter", "open"),
-	Jump:     widget.Bind([]string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}, "1-9", "chapter"),
+	Jump:     widget.Bind([]string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "0"}, "1-9 0", "chapter (0 is 10)"),
 	Filter:   widget.Bind([]string{"/"}, "/", "filter"),
 	Lab:      widget.Bind([]string{"L"}, "L", "lab"),
 	Worst:    widget.Bind([]string{"W"}, "W", "worst case"),

@@ -140,6 +140,9 @@ func (m *Model) shortcut(msg tea.KeyMsg) (tea.Msg, bool) {
 		return open(screen.Link{View: it.view, Scenario: -1}), true
 	case key.Matches(msg, keys.Jump):
 		num := int(msg.String()[0] - '0')
+		if num == 0 {
+			num = 10 // the ten chapters' keys are 1 to 9, then 0
+		}
 		if course.Index(num) < 0 {
 			return nil, true
 		}
