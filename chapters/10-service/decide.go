@@ -178,6 +178,7 @@ func (s *Service) decide(ctx context.Context, a *active, d *domainRules, rule *R
 	case limit == 0: // requests_per_unit: 0 rejects everything, counted nowhere
 		over = true
 	case known:
+		noteDeny(ctx, key) // explain.go
 		over, denyHit = true, true
 		dec.RetryAfter = until.Sub(now)
 	case hits > limit && rule.Algorithm != AlgoFixedWindow:
@@ -247,6 +248,7 @@ var errFailedOpen = errors.New("store unavailable, failed open")
 // count asks the rule's counter, through the Guard for a remote store, and
 // records the store's latency and failures.
 func (s *Service) count(ctx context.Context, c counter, d *domainRules, key string, cost int) (core.Decision, error) {
+	noteStore(ctx, key) // explain.go
 	if s.guard == nil {
 		return c.AllowN(ctx, key, cost)
 	}
