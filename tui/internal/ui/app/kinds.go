@@ -8,6 +8,7 @@ import (
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/mock"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/path"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/prefetch"
+	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/service"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/worst"
 )
 
@@ -31,6 +32,8 @@ func kindOf(s screen.Screen) screen.Kind {
 		return screen.Mock
 	case path.Model:
 		return screen.Path
+	case service.Model:
+		return screen.Service
 	}
 	return screen.None
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/path"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/prefetch"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/reader"
+	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/service"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/worst"
 )
 
@@ -108,6 +109,9 @@ func (m Model) openLink(l screen.Link) (tea.Model, tea.Cmd) {
 		return m.show(mk, at), nil
 	case screen.Path:
 		s, at := m.find(screen.Path, func() screen.Screen { return path.New(m.th) })
+		return m.show(s, at), nil
+	case screen.Service:
+		s, at := m.find(screen.Service, func() screen.Screen { return service.New(m.th) })
 		return m.show(s, at), nil
 	}
 	return m, nil
