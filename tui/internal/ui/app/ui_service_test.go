@@ -176,7 +176,7 @@ func TestServiceScreenExamples(t *testing.T) {
 	wantFlat(t, flat, "exact value plan_internal → rule api.plan_internal, unlimited unlimited: OK, counted nowhere")
 	m = appPress(m, "p", "enter")
 	_, flat = serviceFrame(t, m)
-	wantFlat(t, flat, "rule api.plan_free, 100 an hour (gcra), shadow", "no child takes path=/about: no rule here, OK, counted nowhere")
+	wantFlat(t, flat, "rule api.plan_free, 100 an hour (gcra), shadow", "no child takes path=/about: no rule here OK, counted nowhere")
 	m = appPress(m, "p", "enter")
 	_, flat = serviceFrame(t, m)
 	wantFlat(t, flat, "answer at 0.0 s: OK (payments fails closed)", "OK, 2 left, reset 60 s")

@@ -96,11 +96,11 @@ func pathText(tr ch10.Trace) string {
 	}
 	switch {
 	case len(tr.Steps) == 0:
-		return "the domain has no rules: OK, counted nowhere"
+		return "no rules for this domain"
 	case last.End:
 		return walk + " (the tree ends here, entries remain): no rule"
 	case tr.Rule == nil:
-		return walk + ": no rule here, OK, counted nowhere"
+		return walk + ": no rule here"
 	}
 	return walk + " → rule " + ruleText(tr.Rule)
 }
@@ -139,7 +139,7 @@ func (a answer) outcome(th *widget.Theme, i int) string {
 	case tr.Key == "":
 		return "OK, counted nowhere"
 	}
-	s := "the rule itself answered"
+	s := "store not asked: the rule alone refuses it (a limit of 0, or a cost above the bucket)"
 	switch {
 	case tr.Deny:
 		s = th.Paint(widget.StQueued, "deny cache answered") + ", store not asked"
@@ -149,6 +149,8 @@ func (a answer) outcome(th *widget.Theme, i int) string {
 		s = th.Paint(widget.StError, "store not asked: the breaker is open after its failures")
 	case tr.Store:
 		s = "store asked"
+	case a.err != nil:
+		s = "not decided: the request was refused whole first"
 	}
 	switch {
 	case a.err != nil:
