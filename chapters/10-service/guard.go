@@ -14,7 +14,8 @@ import (
 // store does when an Outage is given (outage.go). Each call finds its
 // rule's counter in its context; an Outage switched on fails every call
 // before it reaches the counter, as a store that does not answer would.
-func (s *Service) newGuard() (*distributed.Guard, error) {
+// timeout is one call's deadline.
+func (s *Service) newGuard(timeout time.Duration) (*distributed.Guard, error) {
 	// Fail open admits and counts the failure: a bucket far above any
 	// limit, so the answer is OK (the reference's failure mode allow); the
 	// per-key table stays bounded at DefaultMaxKeys.
@@ -26,7 +27,7 @@ func (s *Service) newGuard() (*distributed.Guard, error) {
 			}
 			return ctx.Value(counterCtx{}).(counter).AllowN(ctx, key, cost)
 		}),
-		Timeout: s.o.StoreTimeout,
+		Timeout: timeout,
 		Breaker: distributed.BreakerConfig{Failures: 3, Cooldown: time.Second},
 		Classes: map[string]distributed.ClassPolicy{
 			"open":   distributed.OpenPolicy(wide, wide),

@@ -3,6 +3,7 @@ package service
 import (
 	"errors"
 	"sync/atomic"
+	"time"
 )
 
 // Outage is a switch that takes the store down, so that a learner (or a
@@ -20,6 +21,9 @@ func (o *Outage) Set(down bool) { o.down.Store(down) }
 // Down reports whether the store is down.
 func (o *Outage) Down() bool { return o != nil && o.down.Load() }
 
+// outageDeadline is the in-memory store's deadline behind the Guard.
+const outageDeadline = 5 * time.Second
+
 // ErrStoreDown is what a store call returns while the outage is on.
 var ErrStoreDown = errors.New("the store is down (an Outage is switched on)")
 
@@ -29,7 +33,10 @@ func (s *Service) guardOutage() error {
 	if s.o.Outage == nil {
 		return nil
 	}
-	g, err := s.newGuard()
+	// An in-memory count takes microseconds: the deadline is only there
+	// because the Guard has one, and is long so that a loaded machine
+	// (the race detector, two cores) never trips the breaker by itself.
+	g, err := s.newGuard(max(s.o.StoreTimeout, outageDeadline))
 	if err != nil {
 		return err
 	}

@@ -164,7 +164,7 @@ func (s *Service) openStore(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	g, err := s.newGuard()
+	g, err := s.newGuard(s.o.StoreTimeout)
 	if err != nil {
 		_ = rs.close()
 		return err
