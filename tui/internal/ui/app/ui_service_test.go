@@ -1,6 +1,8 @@
 package app
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -180,4 +182,35 @@ func TestServiceScreenExamples(t *testing.T) {
 	m = appPress(m, "p", "enter")
 	_, flat = serviceFrame(t, m)
 	wantFlat(t, flat, "answer at 0.0 s: OK (payments fails closed)", "OK, 2 left, reset 60 s")
+}
+
+// c loads a rules file into a new service; a path it refuses keeps the
+// edit open and the old rules in force.
+func TestServiceScreenRulesFile(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "shop.yaml")
+	if err := os.WriteFile(file, []byte("domain: shop\nfailure_mode: closed\ndescriptors:\n  - key: cart\n    rate_limit: {unit: second, requests_per_unit: 2}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := appPress(appNew(t, 80, 24), "S", "c")
+	m = appType(m, filepath.Join(dir, "nothing.yaml"))
+	m = appPress(m, "enter")
+	if !m.typing() {
+		t.Fatal("enter on a missing rules file ended the edit")
+	}
+	_, flat := serviceFrame(t, m)
+	wantFlat(t, flat, "not loaded:", "cannot read", "the service keeps the rules it had", "api fails open")
+	m = appPress(m, "esc")
+	m = appPress(m, "c")
+	m = appType(m, file)
+	m = appPress(m, "enter")
+	_, flat = serviceFrame(t, m)
+	wantFlat(t, flat, "shop fails closed", "cart shop.cart, 2 a second (fixed-window)", "rules loaded into a new service")
+	if strings.Contains(flat, "api fails open") {
+		t.Error("the example rules are still listed")
+	}
+	m = composeRequest(m, "shop", "1", "cart=c1")
+	m = appPress(m, "enter", "enter", "enter")
+	_, flat = serviceFrame(t, m)
+	wantFlat(t, flat, "answer at 0.0 s: OVER_LIMIT (shop fails closed)", "key only cart → rule shop.cart, 2 a second (fixed-window)")
 }

@@ -7,7 +7,7 @@ import (
 
 // keyMap: the service screen.
 type keyMap struct {
-	Send, Request, Example, Traffic, Run, Step, Second, Finish, Outage, Rules key.Binding
+	Send, Request, Example, Traffic, Run, Step, Second, Finish, Outage, Rules, Config key.Binding
 }
 
 var keys = keyMap{
@@ -21,6 +21,7 @@ var keys = keyMap{
 	Finish:  widget.Bind([]string{"end", "G"}, "end", "traffic to its end"),
 	Outage:  widget.Bind([]string{"x"}, "x", "store down/up"),
 	Rules:   widget.Bind([]string{"v"}, "v", "rules"),
+	Config:  widget.Bind([]string{"c"}, "c", "load a rules file"),
 }
 
 func (k keyMap) ShortHelp() []key.Binding {
@@ -29,7 +30,7 @@ func (k keyMap) ShortHelp() []key.Binding {
 
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Send, k.Request, k.Example, k.Rules},
+		{k.Send, k.Request, k.Example, k.Rules, k.Config},
 		{k.Traffic, k.Run, k.Step, k.Second, k.Finish},
 		{k.Outage, widget.FormKeys.NextField, widget.FormKeys.Done, widget.FormKeys.Cancel},
 		{widget.Global.Back, widget.Global.Help, widget.Global.Quit},

@@ -39,6 +39,8 @@ type Model struct {
 	outage   *ch10.Outage
 
 	req, traffic widget.Form // the composer and the driver
+	rulesForm    widget.Form // the rules file (rules.go)
+	config       string      // the rules file the service runs on; "" = the chapter's examples
 	example      int         // the example the composer was last loaded from
 
 	last  *answer // the last request decided, sent alone or by the traffic
@@ -52,10 +54,8 @@ type Model struct {
 // Outage switch and the screen's clock.
 func New(th *widget.Theme) Model {
 	m := Model{th: th, help: widget.NewHelp(th), clock: new(atomic.Int64), outage: &ch10.Outage{},
-		req: widget.NewForm(requestFields), traffic: widget.NewForm(trafficFields)}
-	clock := m.clock
-	s, err := ch10.Start(context.Background(), ch10.Options{Outage: m.outage,
-		Now: func() time.Time { return base.Add(time.Duration(clock.Load())) }})
+		req: widget.NewForm(requestFields), traffic: widget.NewForm(trafficFields), rulesForm: widget.NewForm(rulesFields)}
+	s, err := m.start("")
 	if err != nil {
 		m.startErr = err.Error()
 	}
@@ -113,7 +113,7 @@ func (m Model) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 		if m.svc == nil {
 			return m, nil
 		}
-		if m.req.Editing || m.traffic.Editing {
+		if m.CapturesEsc() {
 			m.editKey(msg)
 			return m, nil
 		}
@@ -125,10 +125,14 @@ func (m Model) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 // editKey is a key while the composer or the driver has the keyboard.
 func (m *Model) editKey(msg tea.KeyMsg) {
 	f := &m.req
-	if m.traffic.Editing {
+	switch {
+	case m.traffic.Editing:
 		f = &m.traffic
+	case m.rulesForm.Editing:
+		m.rulesKey(msg)
+		return
 	}
-	if key.Matches(msg, widget.FormKeys.Done) && f.FirstErr() >= 0 {
+	if keyDone(msg) && f.FirstErr() >= 0 {
 		// A value that cannot be read is not kept: the edit goes on.
 		m.note = "that value cannot be kept: fix it, or esc puts the old one back"
 		return
@@ -187,6 +191,9 @@ func (m *Model) key(msg tea.KeyMsg) {
 		}
 	case key.Matches(msg, keys.Rules):
 		m.rules = !m.rules
+	case key.Matches(msg, keys.Config):
+		m.rulesForm.SetValues([]string{m.config})
+		m.rulesForm.Start(0)
 	}
 }
 
@@ -204,7 +211,7 @@ func (m *Model) startRun() {
 }
 
 // CapturesEsc: esc cancels an edit.
-func (m Model) CapturesEsc() bool { return m.req.Editing || m.traffic.Editing }
+func (m Model) CapturesEsc() bool { return m.req.Editing || m.traffic.Editing || m.rulesForm.Editing }
 
 // Typing: a field has the keyboard.
 func (m Model) Typing() bool { return m.CapturesEsc() }
@@ -223,3 +230,6 @@ func (m Model) Resize(w, h int) screen.Screen {
 	m.w, m.h = w, h
 	return m
 }
+
+// keyDone reports whether msg is the key that ends an edit (enter).
+func keyDone(msg tea.KeyMsg) bool { return key.Matches(msg, widget.FormKeys.Done) }

@@ -38,7 +38,7 @@ func (m Model) View() string {
 		body = append(body, indent(m.traffic.Message(th, trStarts, w-9, 2))...)
 	}
 	body = append(body, "")
-	if m.rules {
+	if m.rules || m.rulesForm.Editing {
 		body = append(body, m.rulesRows()...)
 	} else {
 		body = append(body, m.answerRows()...)
@@ -85,7 +85,7 @@ func (m Model) answerRows() []string {
 	if a == nil {
 		return widget.WrapRows(th, widget.StDim, "enter sends the request above to chapter 10's service, e edits it, "+
 			"p loads another example. t edits the traffic, r starts it, → steps the clock 0.1 s, ] a second, end to the "+
-			"traffic's end. x takes the store down and brings it back. v shows the rules.", m.w, 4)
+			"traffic's end. x takes the store down and brings it back. v shows the rules, c loads others.", m.w, 4)
 	}
 	st := widget.StAllowed
 	switch {
@@ -113,21 +113,6 @@ func (m Model) answerRows() []string {
 	if r := m.run; r != nil && r.sent > 0 {
 		rows = append(rows, "", th.Paint(widget.StHeading, "traffic ")+
 			fmt.Sprintf("%s to %s: %d sent, %s", secs(r.start), secs(r.at(r.sent-1)), r.sent, r.tally))
-	}
-	return rows
-}
-
-// rulesRows: every domain with its failure mode, and its rules.
-func (m Model) rulesRows() []string {
-	th := m.th
-	rows := []string{th.Paint(widget.StDim, "the rules in force (chapter 10's rules/), by domain:")}
-	domain := ""
-	for _, r := range m.svc.Rules().Rules() {
-		if r.Domain != domain {
-			domain = r.Domain
-			rows = append(rows, th.Paint(widget.StHeading, domain)+th.Paint(widget.StDim, " fails "+m.svc.FailureMode(domain)))
-		}
-		rows = append(rows, "  "+strings.TrimPrefix(r.Path, domain+".")+th.Paint(widget.StDim, "  "+ruleText(r)))
 	}
 	return rows
 }
