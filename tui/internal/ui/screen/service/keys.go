@@ -8,6 +8,7 @@ import (
 // keyMap: the service screen.
 type keyMap struct {
 	Send, Request, Example, Traffic, Run, Step, Second, Finish, Outage, Rules, Config key.Binding
+	Up, Down                                                                          key.Binding
 }
 
 var keys = keyMap{
@@ -22,6 +23,8 @@ var keys = keyMap{
 	Outage:  widget.Bind([]string{"x"}, "x", "store down/up"),
 	Rules:   widget.Bind([]string{"v"}, "v", "rules"),
 	Config:  widget.Bind([]string{"c"}, "c", "load a rules file"),
+	Up:      widget.Bind([]string{"up", "k"}, "↑", "rules up"),
+	Down:    widget.Bind([]string{"down", "j"}, "↓", "rules down"),
 }
 
 func (k keyMap) ShortHelp() []key.Binding {
@@ -30,7 +33,7 @@ func (k keyMap) ShortHelp() []key.Binding {
 
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Send, k.Request, k.Example, k.Rules, k.Config},
+		{k.Send, k.Request, k.Example, k.Rules, k.Config, k.Up, k.Down},
 		{k.Traffic, k.Run, k.Step, k.Second, k.Finish},
 		{k.Outage, widget.FormKeys.NextField, widget.FormKeys.Done, widget.FormKeys.Cancel},
 		{widget.Global.Back, widget.Global.Help, widget.Global.Quit},

@@ -54,6 +54,14 @@ func (m *Model) rulesKey(msg tea.KeyMsg) {
 	}
 }
 
+// plural is "1 row", "2 rows".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
 func oneLine(s string) string {
 	first, _, _ := strings.Cut(s, "\n")
 	return first
@@ -66,14 +74,30 @@ func (m Model) rulesRows() []string {
 	row, starts := m.rulesForm.Row(th, m.w-9)
 	rows := []string{th.Paint(widget.StHeading, "rules    ") + row}
 	rows = append(rows, indent(m.rulesForm.Message(th, starts, m.w-9, 4))...)
+	list := m.ruleList()
+	room := m.listRoom(len(rows))
+	top := m.rulesTopIn(len(list), room)
+	if top > 0 {
+		rows = append(rows, th.Paint(widget.StDim, "… "+plural(top, "row")+" above (↑)"))
+		room--
+	}
+	end := min(top+room, len(list))
+	if end < len(list) {
+		end--
+	}
+	rows = append(rows, list[top:end]...)
+	if end < len(list) {
+		rows = append(rows, th.Paint(widget.StDim, "… "+plural(len(list)-end, "row")+" below (↓)"))
+	}
+	return rows
+}
+
+// ruleList is every domain with its failure mode, then its rules.
+func (m Model) ruleList() []string {
+	th := m.th
+	var rows []string
 	domain := ""
-	all := m.svc.Rules().Rules()
-	room := max(m.h-9, 4) // the title, the composer and the driver, the footer
-	for i, r := range all {
-		if len(rows) >= room-1 {
-			rows = append(rows, th.Paint(widget.StDim, fmt.Sprintf("… and %d more rules", len(all)-i)))
-			break
-		}
+	for _, r := range m.svc.Rules().Rules() {
 		if r.Domain != domain {
 			domain = r.Domain
 			rows = append(rows, th.Paint(widget.StHeading, domain)+th.Paint(widget.StDim, " fails "+m.svc.FailureMode(domain)))
@@ -81,4 +105,24 @@ func (m Model) rulesRows() []string {
 		rows = append(rows, "  "+strings.TrimPrefix(r.Path, domain+".")+th.Paint(widget.StDim, "  "+ruleText(r)))
 	}
 	return rows
+}
+
+// listRoom is how many rows the rules list has below the field's used
+// rows: the title, the composer and the driver, a blank and the footer
+// take the rest.
+func (m Model) listRoom(used int) int { return max(m.h-9-used, 3) }
+
+// rulesTopIn is the first row of the list shown: the list fits whole, or
+// its last page (below the "rows above" mark) ends with its last row.
+func (m Model) rulesTopIn(n, room int) int {
+	if n <= room {
+		return 0
+	}
+	return max(min(m.rulesTop, n-(room-1)), 0)
+}
+
+// scrollRules moves the rules list by d rows (the field uses one row when
+// it is not edited).
+func (m *Model) scrollRules(d int) {
+	m.rulesTop = max(m.rulesTopIn(len(m.ruleList()), m.listRoom(1))+d, 0)
 }

@@ -43,11 +43,12 @@ type Model struct {
 	config       string      // the rules file the service runs on; "" = the chapter's examples
 	example      int         // the example the composer was last loaded from
 
-	last  *answer // the last request decided, sent alone or by the traffic
-	run   *run    // the traffic run under way or last finished
-	saved int     // store calls the deny cache saved since the screen opened
-	rules bool    // the rules are shown instead of the answer
-	note  string  // a one-off status line; the next key clears it
+	last     *answer // the last request decided, sent alone or by the traffic
+	run      *run    // the traffic run under way or last finished
+	saved    int     // store calls the deny cache saved since the screen opened
+	rules    bool    // the rules are shown instead of the answer
+	rulesTop int     // the first row of the rules list shown
+	note     string  // a one-off status line; the next key clears it
 }
 
 // New starts chapter 10's Service on the example rules, in memory, with an
@@ -191,6 +192,10 @@ func (m *Model) key(msg tea.KeyMsg) {
 		}
 	case key.Matches(msg, keys.Rules):
 		m.rules = !m.rules
+	case m.rules && key.Matches(msg, keys.Up):
+		m.scrollRules(-1)
+	case m.rules && key.Matches(msg, keys.Down):
+		m.scrollRules(1)
 	case key.Matches(msg, keys.Config):
 		m.rulesForm.SetValues([]string{m.config})
 		m.rulesForm.Start(0)
