@@ -171,6 +171,7 @@ func (s *Service) decide(ctx context.Context, a *active, d *domainRules, rule *R
 	case limit == 0: // requests_per_unit: 0 rejects everything, counted nowhere
 		over = true
 	case known: // (for a check: a refusal of one hit stands)
+		noteDeny(ctx, key) // explain.go
 		over, denyHit = true, true
 		dec.RetryAfter = until.Sub(now)
 	case hits > limit && rule.Algorithm != AlgoFixedWindow:
@@ -245,6 +246,7 @@ var errFailedOpen = errors.New("store unavailable, failed open")
 // store's errStoreFull (no room for a new key) is answered by the domain's
 // failure mode: errFailedOpen for open, errStoreFull itself for closed.
 func (s *Service) count(ctx context.Context, c counter, d *domainRules, key string, cost int) (core.Decision, error) {
+	noteStore(ctx, key) // explain.go
 	mode := d.failureMode
 	if mode == "" {
 		mode = s.failureMode

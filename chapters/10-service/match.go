@@ -12,25 +12,40 @@ type Entry struct{ Key, Value string }
 // that has one. A walk that finds nothing, or a node without children before
 // the entries run out, matches no rule (nil): that descriptor is OK and
 // counted nowhere.
-func (d *domainRules) Match(entries []Entry) *Rule {
+func (d *domainRules) Match(entries []Entry) *Rule { return d.walk(entries, nil) }
+
+// walk is Match, telling step (if not nil) each level's move: the one
+// code path for the decision and for Explain's trace.
+func (d *domainRules) walk(entries []Entry, step func(Step)) *Rule {
 	level := &d.root
 	var found *Rule
 	for i, e := range entries {
 		full := e.Key + "_" + e.Value
+		how, name := Exact, full
 		next := level.children[full]
 		if next == nil {
 			for _, w := range level.wildcards {
 				if strings.HasPrefix(full, w.prefix) {
+					how, name = Wildcard, w.child
 					next = level.children[w.child]
 					break
 				}
 			}
 		}
 		if next == nil {
+			how, name = KeyOnly, e.Key
 			next = level.children[e.Key]
 		}
 		if next != nil && next.rule != nil && i == len(entries)-1 {
 			found = next.rule
+		}
+		if step != nil {
+			st := Step{Entry: e, How: NoMatch}
+			if next != nil {
+				st.How, st.Node, st.Rule = how, name, next.rule
+				st.End = len(next.children) == 0 && i < len(entries)-1
+			}
+			step(st)
 		}
 		if next == nil || len(next.children) == 0 {
 			break

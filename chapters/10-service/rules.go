@@ -3,18 +3,20 @@ package service
 import (
 	"embed"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 )
 
-// The example rules a learner reads first; Options.Config "" loads them.
+// The example rules a learner reads first, one domain a file (api, which
+// fails open, and payments, which fails closed); Options.Config "" loads them.
 //
-//go:embed rules/example.yaml
+//go:embed rules/*.yaml
 var exampleRules embed.FS
 
-const exampleFile = "rules/example.yaml"
+const exampleDir = "rules/"
 
 // RuleError is a rules file refused: the file, the line, the field and what
 // is wrong, on one line. The old rules stay in force when a reload gets one.
@@ -126,12 +128,18 @@ var validKeys = map[string]bool{
 func LoadRules(path string) (*RuleSet, error) {
 	set := &RuleSet{domains: map[string]*domainRules{}, source: path}
 	if path == "" {
-		b, err := exampleRules.ReadFile(exampleFile)
-		if err != nil {
-			return nil, err
+		files, _ := fs.Glob(exampleRules, exampleDir+"*.yaml") // sorted
+		set.source = exampleDir + " (the embedded examples)"
+		for _, f := range files {
+			b, err := exampleRules.ReadFile(f)
+			if err != nil {
+				return nil, err
+			}
+			if err := set.add(f, b); err != nil {
+				return nil, err
+			}
 		}
-		set.source = exampleFile
-		return set, set.add(exampleFile, b)
+		return set, nil
 	}
 	files, err := ruleFiles(path)
 	if err != nil {

@@ -15,7 +15,6 @@ import (
 	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
 	"google.golang.org/grpc"
 
-	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
 	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 	"github.com/ratelimit-course/ratelimit/core"
 )
@@ -62,6 +61,8 @@ type Options struct {
 	Now func() time.Time
 	// Log receives the service's one-line notes: the store, reloads (nil: discarded).
 	Log io.Writer
+	// Outage, if set, is a switch that takes the store down (outage.go).
+	Outage *Outage
 }
 
 // Defaults of Options.
@@ -202,29 +203,14 @@ func Start(ctx context.Context, o Options) (*Service, error) {
 func (s *Service) openStore(ctx context.Context) error {
 	if s.o.RedisAddr == "" && len(s.o.RedisCluster) == 0 {
 		s.st = newMemoryStore(s.now, time.Second, s.o.MaxKeys)
-		return nil
+		return s.guardOutage()
 	}
 	rs, err := newRedisStore(ctx, redisConfig{addr: s.o.RedisAddr, cluster: s.o.RedisCluster,
 		patience: s.o.StorePatience, batch: !s.o.NoBatch})
 	if err != nil {
 		return err
 	}
-	// Fail open admits and counts the failure: a bucket far above any
-	// limit, so the answer is OK (the reference's failure mode allow); the
-	// per-key table stays bounded at DefaultMaxKeys.
-	wide := buckets.Config{Capacity: core.MaxCount, Rate: core.MaxRate}
-	g, err := distributed.NewGuard(distributed.GuardConfig{
-		Remote: distributed.RemoteFunc(func(ctx context.Context, key string, cost int) (core.Decision, error) {
-			return askCounter(ctx, ctx.Value(counterCtx{}).(counter), key, cost)
-		}),
-		Timeout:  s.o.StoreTimeout,
-		Patience: s.o.StorePatience,
-		Breaker:  distributed.BreakerConfig{Failures: 3, Cooldown: time.Second},
-		Classes: map[string]distributed.ClassPolicy{
-			"open":   distributed.OpenPolicy(wide, wide),
-			"closed": distributed.ClosedPolicy(),
-		},
-	})
+	g, err := s.newGuard(s.o.StoreTimeout)
 	if err != nil {
 		_ = rs.close()
 		return err

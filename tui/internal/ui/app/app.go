@@ -23,9 +23,9 @@ import (
 type Model struct {
 	th      *widget.Theme
 	w, h    int
-	stack   []screen.Screen          // the menu first; the top is shown
-	kept    map[string]screen.Screen // screens popped off, by Name, for their next visit
-	showAll bool                     // the ? sheet is up
+	stack   []screen.Screen               // the menu first; the top is shown
+	kept    map[screen.Kind]screen.Screen // screens popped off, by kind, for their next visit
+	showAll bool                          // the ? sheet is up
 	help    help.Model
 	store   *progress.Store
 	plain   bool // chapter text without colour (NO_COLOR, or no colour terminal)
@@ -38,7 +38,7 @@ func New(th *widget.Theme, store *progress.Store, plain, dark bool, note string)
 	return Model{
 		th: th, help: widget.NewHelp(th), store: store, plain: plain, dark: dark,
 		stack: []screen.Screen{menu.New(th).WithNote(note)},
-		kept:  map[string]screen.Screen{},
+		kept:  map[screen.Kind]screen.Screen{},
 	}
 }
 
@@ -156,9 +156,9 @@ func (m Model) broadcast(msg tea.Msg) (tea.Model, tea.Cmd) {
 		cmds = append(cmds, c)
 	}
 	m.kept = maps.Clone(m.kept)
-	for name, s := range m.kept {
+	for k, s := range m.kept {
 		var c tea.Cmd
-		m.kept[name], c = s.Update(msg)
+		m.kept[k], c = s.Update(msg)
 		cmds = append(cmds, c)
 	}
 	return m, tea.Batch(cmds...)
@@ -177,8 +177,8 @@ func (m Model) Close() Model {
 		m.stack[i] = leave(s)
 	}
 	m.kept = maps.Clone(m.kept)
-	for name, s := range m.kept {
-		m.kept[name] = leave(s)
+	for k, s := range m.kept {
+		m.kept[k] = leave(s)
 	}
 	return m
 }
@@ -190,21 +190,21 @@ func leave(s screen.Screen) screen.Screen {
 	return s
 }
 
-// find is the screen called name: on the stack (its index, else -1), kept
+// find is the screen of kind k: on the stack (its index, else -1), kept
 // from an earlier visit, or made by fresh.
-func (m Model) find(name string, fresh func() screen.Screen) (screen.Screen, int) {
+func (m Model) find(k screen.Kind, fresh func() screen.Screen) (screen.Screen, int) {
 	for i := len(m.stack) - 1; i >= 0; i-- {
-		if m.stack[i].Name() == name {
+		if kindOf(m.stack[i]) == k {
 			return m.stack[i], i
 		}
 	}
-	if s, ok := m.kept[name]; ok {
+	if s, ok := m.kept[k]; ok {
 		return s, -1
 	}
 	return fresh(), -1
 }
 
-// show puts s on top at the terminal's size. A screen of the same name
+// show puts s on top at the terminal's size. A screen of the same kind
 // already on the stack (at index at) is gone back to, the screens above it
 // popped; otherwise s is pushed and the screen it covers is left (a play
 // pauses).
@@ -228,8 +228,10 @@ func (m Model) pop() Model {
 		return m
 	}
 	s := leave(m.top())
-	m.kept = maps.Clone(m.kept)
-	m.kept[s.Name()] = s
+	if k := kindOf(s); k != screen.None {
+		m.kept = maps.Clone(m.kept)
+		m.kept[k] = s
+	}
 	m.stack = slices.Clone(m.stack[:len(m.stack)-1])
 	return m.setTop(m.top().Resize(m.w, m.h))
 }

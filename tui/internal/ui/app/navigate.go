@@ -14,18 +14,19 @@ import (
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/path"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/prefetch"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/reader"
+	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/service"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/worst"
 )
 
-// The screens by the names they go by on the stack, and how each is made
+// The screens by their kind on the stack, and how each is made
 // the first time it is opened.
 func (m Model) labScreen() (lab.Model, int) {
-	s, at := m.find("lab", func() screen.Screen { return lab.New(m.th) })
+	s, at := m.find(screen.Lab, func() screen.Screen { return lab.New(m.th) })
 	return s.(lab.Model), at
 }
 
 func (m Model) worstScreen() (worst.Model, int) {
-	s, at := m.find("worst case", func() screen.Screen { return worst.New(m.th) })
+	s, at := m.find(screen.Worst, func() screen.Screen { return worst.New(m.th) })
 	return s.(worst.Model), at
 }
 
@@ -90,24 +91,27 @@ func (m Model) openLink(l screen.Link) (tea.Model, tea.Cmd) {
 		algo, params := s.Left()
 		return m.navigate(screen.OpenWorst{Algo: algo, Params: params})
 	case screen.Prefetch:
-		s, at := m.find("prefetch lab", func() screen.Screen { return prefetch.New(m.th) })
+		s, at := m.find(screen.Prefetch, func() screen.Screen { return prefetch.New(m.th) })
 		return m.show(s, at), nil
 	case screen.Cluster:
-		s, at := m.find("the cluster", func() screen.Screen { return cluster.New(m.th) })
+		s, at := m.find(screen.Cluster, func() screen.Screen { return cluster.New(m.th) })
 		c, cmd := s.(cluster.Model).Open()
 		return m.show(c, at), cmd
 	case screen.Drill:
-		s, at := m.find("question cards", func() screen.Screen { return cards.New(m.th, m.store) })
+		s, at := m.find(screen.Drill, func() screen.Screen { return cards.New(m.th, m.store) })
 		return m.show(s.(cards.Model).Open(), at), nil
 	case screen.Mock:
-		s, at := m.find("mock interview", func() screen.Screen { return mock.New(m.th, m.store) })
+		s, at := m.find(screen.Mock, func() screen.Screen { return mock.New(m.th, m.store) })
 		mk := s.(mock.Model)
 		if !mk.Running() {
 			mk = mk.Choose()
 		}
 		return m.show(mk, at), nil
 	case screen.Path:
-		s, at := m.find("request path", func() screen.Screen { return path.New(m.th) })
+		s, at := m.find(screen.Path, func() screen.Screen { return path.New(m.th) })
+		return m.show(s, at), nil
+	case screen.Service:
+		s, at := m.find(screen.Service, func() screen.Screen { return service.New(m.th) })
 		return m.show(s, at), nil
 	}
 	return m, nil

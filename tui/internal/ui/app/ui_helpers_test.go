@@ -38,22 +38,27 @@ func (m Model) scr() string { return m.top().Name() }
 func (m Model) lab() labscreen.Model { s, _ := m.labScreen(); return s }
 
 func (m Model) mock() mock.Model {
-	s, _ := m.find(scrMock, func() screen.Screen { return mock.New(m.th, m.store) })
+	s, _ := m.find(screen.Mock, func() screen.Screen { return mock.New(m.th, m.store) })
 	return s.(mock.Model)
 }
 
 func (m Model) cards() cards.Model {
-	s, _ := m.find("question cards", func() screen.Screen { return cards.New(m.th, m.store) })
+	s, _ := m.find(screen.Drill, func() screen.Screen { return cards.New(m.th, m.store) })
 	return s.(cards.Model)
 }
 
+// chapter is the highest chapter on the stack, or a new one.
 func (m Model) chapter() reader.Model {
-	s, _ := m.find(scrChapter, func() screen.Screen { return reader.New(m.th, true, true) })
-	return s.(reader.Model)
+	for i := len(m.stack) - 1; i >= 0; i-- {
+		if r, ok := m.stack[i].(reader.Model); ok {
+			return r
+		}
+	}
+	return reader.New(m.th, true, true)
 }
 
 func (m Model) pf() prefetch.Model {
-	s, _ := m.find(scrPrefetch, func() screen.Screen { return prefetch.New(m.th) })
+	s, _ := m.find(screen.Prefetch, func() screen.Screen { return prefetch.New(m.th) })
 	return s.(prefetch.Model)
 }
 

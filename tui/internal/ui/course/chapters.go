@@ -36,6 +36,7 @@ var Chapters = []Entry{
 	{7, chapters.README(7), []screen.Kind{screen.Drill, screen.Mock, screen.Path}},
 	{8, chapters.README(8), nil},
 	{9, chapters.README(9), nil},
+	{10, chapters.README(10), []screen.Kind{screen.Service}},
 }
 
 // pfExample is the worked example the prefetch screen opens on.
@@ -102,6 +103,7 @@ func describeChapter(c Entry) Info {
 var ViewName = map[screen.Kind]string{
 	screen.Lab: "the lab", screen.Worst: "worst-case search", screen.Prefetch: "the prefetch lab", screen.Cluster: "the cluster (E21–E23)",
 	screen.Drill: "question cards", screen.Mock: "mock interview", screen.Path: "the request path",
+	screen.Service: "the service screen",
 }
 
 // inlineText is a block's text without markup.

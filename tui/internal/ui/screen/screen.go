@@ -56,6 +56,7 @@ const (
 	Drill   // the chapter 07 question cards
 	Mock    // the chapter 07 timed mock interview
 	Path    // the chapter 07 request path (interview.Diagram)
+	Service // the chapter 10 service, stepped by the learner
 )
 
 // Link is one screen a chapter or the menu offers: a worked example in the

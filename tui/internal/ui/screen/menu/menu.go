@@ -63,6 +63,7 @@ func menuItems() []list.Item {
 		{screen.Drill, widget.KeyName(keys.Drill), "Question cards", "chapter 07's drill: answer aloud, reveal, score yourself; missed cards come back first"},
 		{screen.Mock, widget.KeyName(keys.Mock), "Mock interview", "the 45-minute track (or the 15-minute short form) on one design question, with a checklist per phase and the pushback"},
 		{screen.Path, widget.KeyName(keys.Path), "The request path", "chapter 07's diagram: each box, the limit that lives there, and what the hop costs"},
+		{screen.Service, widget.KeyName(keys.Service), "The service", "chapter 10's service on a stepped clock: the rule each descriptor matched, the deny cache, a store outage"},
 	} {
 		items = append(items, menuItem{title: t.key + "  " + t.title, desc: t.desc, chapter: -1, view: t.v})
 	}
@@ -140,6 +141,9 @@ func (m *Model) shortcut(msg tea.KeyMsg) (tea.Msg, bool) {
 		return open(screen.Link{View: it.view, Scenario: -1}), true
 	case key.Matches(msg, keys.Jump):
 		num := int(msg.String()[0] - '0')
+		if num == 0 {
+			num = 10 // the ten chapters' keys are 1 to 9, then 0
+		}
 		if course.Index(num) < 0 {
 			return nil, true
 		}
@@ -158,6 +162,8 @@ func (m *Model) shortcut(msg tea.KeyMsg) (tea.Msg, bool) {
 		return open(screen.Link{View: screen.Mock, Scenario: -1}), true
 	case key.Matches(msg, keys.Path):
 		return open(screen.Link{View: screen.Path, Scenario: -1}), true
+	case key.Matches(msg, keys.Service):
+		return open(screen.Link{View: screen.Service, Scenario: -1}), true
 	case key.Matches(msg, keys.Progress):
 		m.resetting = true
 		m.note = "forget every drill score and mock interview? " + widget.KeyName(keys.Progress) +
