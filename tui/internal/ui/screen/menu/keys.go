@@ -9,6 +9,7 @@ import (
 type keyMap struct {
 	Up, Down, Open, Jump, Filter                               key.Binding
 	Lab, Worst, Prefetch, Cluster, Drill, Mock, Path, Progress key.Binding
+	Plan, Ready                                                key.Binding
 }
 
 var keys = keyMap{
@@ -25,6 +26,8 @@ var keys = keyMap{
 	Mock:     widget.Bind([]string{"M"}, "M", "mock interview"),
 	Path:     widget.Bind([]string{"R"}, "R", "the request path"),
 	Progress: widget.Bind([]string{"ctrl+r"}, "ctrl+r", "reset saved progress"),
+	Plan:     widget.Bind([]string{"G"}, "G", "study plans"),
+	Ready:    widget.Bind([]string{"Y"}, "Y", "ready?"),
 }
 
 func (k keyMap) ShortHelp() []key.Binding {
@@ -34,7 +37,7 @@ func (k keyMap) ShortHelp() []key.Binding {
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.Open, k.Jump, k.Filter},
-		{k.Lab, k.Worst, k.Prefetch, k.Cluster, k.Drill, k.Mock, k.Path},
+		{k.Lab, k.Worst, k.Prefetch, k.Cluster, k.Drill, k.Mock, k.Path, k.Plan, k.Ready},
 		{k.Progress, widget.Global.Help, widget.Global.Back, widget.Global.Quit},
 	}
 }
