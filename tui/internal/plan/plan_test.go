@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -228,6 +229,29 @@ func TestAnchorIsGitHubs(t *testing.T) {
 	} {
 		if got := Anchor(c.n, c.heading); got != c.want {
 			t.Errorf("Anchor(%d, %q) = %q, want %q", c.n, c.heading, got, c.want)
+		}
+	}
+}
+
+// The top README's Plans section lists every evening step with its
+// minutes and place, and the plans' totals.
+func TestTheREADMEListsTheEvening(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(moduleRoot(t), "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sec, _ := strings.Cut(string(b), "\n## Plans\n")
+	sec, _, _ = strings.Cut(sec, "\n## ")
+	for _, s := range Evening.Steps {
+		row := fmt.Sprintf("| %s | %d | %s |", s.ID, s.Minutes, s.What)
+		if !strings.Contains(sec, row) || !strings.Contains(sec, s.Where()) {
+			t.Errorf("the README's Plans section lacks %q at %s", row, s.Where())
+		}
+	}
+	for _, want := range []string{fmt.Sprintf("**One evening** (%d minutes", Evening.Minutes()),
+		fmt.Sprintf("**One week** (%d steps, %d minutes", len(Week.Steps), Week.Minutes())} {
+		if !strings.Contains(sec, want) {
+			t.Errorf("the README's Plans section lacks %q", want)
 		}
 	}
 }
