@@ -1,7 +1,6 @@
 package ready
 
 import (
-	"fmt"
 	"strconv"
 
 	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
@@ -74,7 +73,7 @@ func next(p progress.Saved, topics []Topic, n int) []Review {
 	for _, pt := range points {
 		if !pt.ticked {
 			add(pt.Chapter, Review{What: pt.Text, Where: answer(pt.Chapter),
-				Why: fmt.Sprintf("not said in your last mock (%s)", prompt)})
+				Why: "not said in your last mock: " + prompt})
 		}
 	}
 	for _, t := range topics {

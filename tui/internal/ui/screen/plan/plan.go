@@ -25,7 +25,6 @@ type Model struct {
 	plans []plan.Plan
 	p     int // the plan shown, an index into plans
 	cur   int // the step selected
-	top   int // the first step row shown
 	note  string
 	ask   tea.Msg
 }
@@ -52,7 +51,7 @@ func (m Model) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 		case key.Matches(msg, keys.Down):
 			m.cur = min(m.cur+1, n-1)
 		case key.Matches(msg, keys.Switch):
-			m.p, m.cur, m.top = (m.p+1)%len(m.plans), 0, 0
+			m.p, m.cur = (m.p+1)%len(m.plans), 0
 		case key.Matches(msg, keys.Open):
 			if s := m.Selected(); (s.Kind == plan.Read || s.Kind == plan.Exercise) && course.Index(s.Chapter) < 0 {
 				m.note = "chapter " + plan.ChapterID(s.Chapter) + " is not in the app yet: read " + s.Where()

@@ -37,8 +37,8 @@ func (m Model) View() string {
 	footer = append(footer, widget.HelpLine(m.help, keys, w))
 
 	rows := max(m.h-len(body)-len(footer), 1)
-	top := min(max(m.top, m.cur-rows+1), m.cur)
-	top = max(min(top, len(p.Steps)-rows), 0)
+	// The selected step stays on the last row shown once it is below the first screenful.
+	top := max(m.cur-rows+1, 0)
 	for i := top; i < min(top+rows, len(p.Steps)); i++ {
 		body = append(body, m.row(p.Steps[i], i == m.cur))
 	}
