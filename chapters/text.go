@@ -6,6 +6,7 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"path"
 )
 
 //go:embed */README.md
@@ -20,4 +21,14 @@ func README(n int) string {
 	}
 	b, _ := fs.ReadFile(text, matches[0])
 	return string(b)
+}
+
+// Folder returns chapter n's folder name ("04-buckets"), or "" if there is
+// no such chapter.
+func Folder(n int) string {
+	matches, _ := fs.Glob(text, fmt.Sprintf("%02d-*/README.md", n))
+	if len(matches) != 1 {
+		return ""
+	}
+	return path.Dir(matches[0])
 }

@@ -32,8 +32,10 @@ var Commands = []Command{
 	{"cluster", "chapter 06 part 3 (E21–E23) on a real Redis Cluster", runCluster},
 	{"drill", "the chapter 07 interview drill", runDrill},
 	{"interview", "the plan of the chapter 07 timed mock interview", runInterview},
+	{"plan", "the study plans: one evening, one week", runPlan},
+	{"progress", "what is done and what to review next, per topic", runProgress},
 	{"serve", "chapter 10's rate limit service (Envoy's protocol, gRPC and /json)", service.Command},
-	{"--reset-progress", "forget the saved drill scores and mock interviews", runResetProgress},
+	{"--reset-progress", "forget the saved drill scores, mock interviews and plan steps done", runResetProgress},
 }
 
 // Run runs the command line args. With no arguments it runs interactive,
@@ -93,6 +95,6 @@ func runResetProgress(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "tui: could not reset the saved progress:", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "saved progress reset (%s): drill scores and mock interviews start fresh\n", path)
+	fmt.Fprintf(stdout, "saved progress reset (%s): drill scores, mock interviews and plan steps start fresh\n", path)
 	return 0
 }

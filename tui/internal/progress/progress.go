@@ -28,6 +28,11 @@ type Saved struct {
 	Version    int                  `json:"version"`
 	Cards      map[string]CardScore `json:"cards"` // by the card's ID (interview.Question.ID)
 	Interviews []Interview          `json:"interviews"`
+	// The places of the study plans the learner has been (marks.go);
+	// files saved before them load with none.
+	Read      map[string]bool `json:"read,omitempty"`
+	Opened    map[string]bool `json:"opened,omitempty"`
+	Exercises map[string]bool `json:"exercises,omitempty"`
 }
 
 // cardScore is one drill card's record: how often it was got and missed,

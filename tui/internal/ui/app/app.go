@@ -64,7 +64,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.stack[i] = s.Resize(m.w, m.h)
 		}
 		return m, nil
-	case screen.OpenLink, screen.OpenChapter, screen.OpenWorst, screen.LoadWorst, screen.ResetProgress:
+	case screen.OpenLink, screen.OpenChapter, screen.OpenWorst, screen.LoadWorst, screen.ResetProgress, screen.OpenCards:
 		return m.navigate(msg)
 	case tea.KeyMsg:
 		return m.key(msg)
@@ -134,6 +134,7 @@ func (m Model) typing() bool {
 func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 	s, cmd := m.top().Update(msg)
 	m = m.setTop(s)
+	m.recordReading()
 	if a, ok := s.(screen.Asker); ok && a.Ask() != nil {
 		nm, cmd2 := m.Update(a.Ask())
 		return nm, tea.Batch(cmd, cmd2)

@@ -7,7 +7,9 @@ import (
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/lab"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/mock"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/path"
+	planscreen "github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/plan"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/prefetch"
+	readyscreen "github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/ready"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/service"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/worst"
 )
@@ -34,6 +36,10 @@ func kindOf(s screen.Screen) screen.Kind {
 		return screen.Path
 	case service.Model:
 		return screen.Service
+	case planscreen.Model:
+		return screen.Plan
+	case readyscreen.Model:
+		return screen.Ready
 	}
 	return screen.None
 }

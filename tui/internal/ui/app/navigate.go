@@ -3,6 +3,8 @@ package app
 import (
 	tea "github.com/charmbracelet/bubbletea"
 
+	lab5 "github.com/ratelimit-course/ratelimit/chapters/05-lab"
+	"github.com/ratelimit-course/ratelimit/tui/internal/plan"
 	"github.com/ratelimit-course/ratelimit/tui/internal/progress"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/course"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen"
@@ -12,8 +14,10 @@ import (
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/menu"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/mock"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/path"
+	planscreen "github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/plan"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/prefetch"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/reader"
+	readyscreen "github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/ready"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/service"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/worst"
 )
@@ -46,7 +50,12 @@ func (m Model) navigate(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// A chapter opened is a screen of its own: esc from it comes back
 		// to the chapter the learner was reading before, not to this one.
 		r := reader.New(m.th, m.plain, m.dark).Resize(m.w, m.h).(reader.Model)
-		return m.show(r.WithNote(msg.Note).Open(idx, msg.Anchor), -1), nil
+		m = m.show(r.WithNote(msg.Note).Open(idx, msg.Anchor), -1)
+		m.recordReading()
+		return m, nil
+	case screen.OpenCards:
+		s, at := m.find(screen.Drill, func() screen.Screen { return cards.New(m.th, m.store) })
+		return m.show(s.(cards.Model).OpenIDs(msg.IDs), at), nil
 	case screen.OpenWorst:
 		w, at := m.worstScreen()
 		w, cmd := w.Open(msg.Algo, msg.Params)
@@ -63,7 +72,7 @@ func (m Model) navigate(msg tea.Msg) (tea.Model, tea.Cmd) {
 		_, at = m.labScreen()
 		return m.show(l, at), nil
 	case screen.ResetProgress:
-		note := "saved progress reset: drill scores and interviews start fresh"
+		note := "saved progress reset: drill scores, interviews and plan steps start fresh"
 		if _, err := progress.Reset(); err != nil {
 			note = "could not reset the saved progress: " + err.Error()
 		} else {
@@ -84,16 +93,20 @@ func (m Model) openLink(l screen.Link) (tea.Model, tea.Cmd) {
 		s, at := m.labScreen()
 		if l.Scenario >= 0 {
 			s = s.LoadScenario(l.Scenario)
+			m.recordOpened(lab5.Scenarios[l.Scenario].Name)
 		}
 		return m.show(s, at), nil
 	case screen.Worst:
+		m.recordOpened(plan.OpenWorst)
 		s, _ := m.labScreen()
 		algo, params := s.Left()
 		return m.navigate(screen.OpenWorst{Algo: algo, Params: params})
 	case screen.Prefetch:
+		m.recordOpened(plan.OpenPrefetch)
 		s, at := m.find(screen.Prefetch, func() screen.Screen { return prefetch.New(m.th) })
 		return m.show(s, at), nil
 	case screen.Cluster:
+		m.recordOpened(plan.OpenCluster)
 		s, at := m.find(screen.Cluster, func() screen.Screen { return cluster.New(m.th) })
 		c, cmd := s.(cluster.Model).Open()
 		return m.show(c, at), cmd
@@ -108,10 +121,17 @@ func (m Model) openLink(l screen.Link) (tea.Model, tea.Cmd) {
 		}
 		return m.show(mk, at), nil
 	case screen.Path:
+		m.recordOpened(plan.OpenPath)
 		s, at := m.find(screen.Path, func() screen.Screen { return path.New(m.th) })
 		return m.show(s, at), nil
 	case screen.Service:
 		s, at := m.find(screen.Service, func() screen.Screen { return service.New(m.th) })
+		return m.show(s, at), nil
+	case screen.Plan:
+		s, at := m.find(screen.Plan, func() screen.Screen { return planscreen.New(m.th, m.store) })
+		return m.show(s, at), nil
+	case screen.Ready:
+		s, at := m.find(screen.Ready, func() screen.Screen { return readyscreen.New(m.th, m.store) })
 		return m.show(s, at), nil
 	}
 	return m, nil

@@ -250,7 +250,7 @@ func TestDrillScoresSurviveARestart(t *testing.T) {
 	// The menu resets it (ctrl+r), as does tui --reset-progress.
 	// ctrl+r asks first; any other key keeps the scores.
 	m = appPress(m, "esc", "ctrl+r")
-	appWant(t, flatText(m.View()), "forget every drill score and mock interview? ctrl+r again forgets them")
+	appWant(t, flatText(m.View()), "forget every drill score, mock interview and plan step done? ctrl+r again forgets them")
 	if m = appPress(m, "down"); len(m.store.P.Cards) == 0 {
 		t.Fatal("ctrl+r then another key forgets the scores")
 	}

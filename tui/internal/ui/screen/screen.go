@@ -57,6 +57,8 @@ const (
 	Mock    // the chapter 07 timed mock interview
 	Path    // the chapter 07 request path (interview.Diagram)
 	Service // the chapter 10 service, stepped by the learner
+	Plan    // the study plans, step by step (package plan)
+	Ready   // what is done and what to review next (package ready)
 )
 
 // Link is one screen a chapter or the menu offers: a worked example in the
@@ -89,3 +91,7 @@ type (
 	// confirmation).
 	ResetProgress struct{}
 )
+
+// OpenCards opens the drill on the cards IDs (interview.Question.ID), in
+// that order: a study plan's step.
+type OpenCards struct{ IDs []string }

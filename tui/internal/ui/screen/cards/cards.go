@@ -226,3 +226,21 @@ func (m Model) At(i int, revealed bool) Model {
 	m.i, m.reveal, m.follow = min(max(i, 0), max(len(m.order)-1, 0)), revealed, revealed
 	return m
 }
+
+// OpenIDs deals only the cards ids, in that order (a study plan's step);
+// unknown ids are left out, and none known deals the whole drill.
+func (m Model) OpenIDs(ids []string) Model {
+	m = m.Open()
+	var order []int
+	for _, id := range ids {
+		for i, q := range interview.Drill {
+			if q.ID == id {
+				order = append(order, i)
+			}
+		}
+	}
+	if len(order) > 0 {
+		m.order, m.note = order, fmt.Sprintf("the plan's %d cards", len(order))
+	}
+	return m
+}

@@ -9,7 +9,7 @@ import (
 type keyMap struct {
 	Up, Down, Open, Jump, Filter                               key.Binding
 	Lab, Worst, Prefetch, Cluster, Drill, Mock, Path, Progress key.Binding
-	Service                                                    key.Binding
+	Service, Plan, Ready                                       key.Binding
 }
 
 var keys = keyMap{
@@ -27,6 +27,8 @@ var keys = keyMap{
 	Path:     widget.Bind([]string{"R"}, "R", "the request path"),
 	Progress: widget.Bind([]string{"ctrl+r"}, "ctrl+r", "reset saved progress"),
 	Service:  widget.Bind([]string{"S"}, "S", "the service"),
+	Plan:     widget.Bind([]string{"G"}, "G", "study plans"),
+	Ready:    widget.Bind([]string{"Y"}, "Y", "ready?"),
 }
 
 func (k keyMap) ShortHelp() []key.Binding {
@@ -36,7 +38,7 @@ func (k keyMap) ShortHelp() []key.Binding {
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.Open, k.Jump, k.Filter},
-		{k.Lab, k.Worst, k.Prefetch, k.Cluster, k.Drill, k.Mock, k.Path, k.Service},
+		{k.Lab, k.Worst, k.Prefetch, k.Cluster, k.Drill, k.Mock, k.Path, k.Service, k.Plan, k.Ready},
 		{k.Progress, widget.Global.Help, widget.Global.Back, widget.Global.Quit},
 	}
 }

@@ -64,6 +64,8 @@ func menuItems() []list.Item {
 		{screen.Mock, widget.KeyName(keys.Mock), "Mock interview", "the 45-minute track (or the 15-minute short form) on one design question, with a checklist per phase and the pushback"},
 		{screen.Path, widget.KeyName(keys.Path), "The request path", "chapter 07's diagram: each box, the limit that lives there, and what the hop costs"},
 		{screen.Service, widget.KeyName(keys.Service), "The service", "chapter 10's service on a stepped clock: the rule each descriptor matched, the deny cache, a store outage"},
+		{screen.Plan, widget.KeyName(keys.Plan), "Plan: one evening or one week", "the course as steps with their minutes: what to read, open and answer, each marked when done"},
+		{screen.Ready, widget.KeyName(keys.Ready), "Ready? what is still weak", "per topic the cards got and the mock points said, and the next three things to review"},
 	} {
 		items = append(items, menuItem{title: t.key + "  " + t.title, desc: t.desc, chapter: -1, view: t.v})
 	}
@@ -164,9 +166,13 @@ func (m *Model) shortcut(msg tea.KeyMsg) (tea.Msg, bool) {
 		return open(screen.Link{View: screen.Path, Scenario: -1}), true
 	case key.Matches(msg, keys.Service):
 		return open(screen.Link{View: screen.Service, Scenario: -1}), true
+	case key.Matches(msg, keys.Plan):
+		return open(screen.Link{View: screen.Plan, Scenario: -1}), true
+	case key.Matches(msg, keys.Ready):
+		return open(screen.Link{View: screen.Ready, Scenario: -1}), true
 	case key.Matches(msg, keys.Progress):
 		m.resetting = true
-		m.note = "forget every drill score and mock interview? " + widget.KeyName(keys.Progress) +
+		m.note = "forget every drill score, mock interview and plan step done? " + widget.KeyName(keys.Progress) +
 			" again forgets them, any other key keeps them"
 		return nil, true
 	}

@@ -191,3 +191,28 @@ func (m Model) noteRows() []string {
 const ProseWidth = 80
 
 func textWidth(w int) int { return min(max(w, 20), ProseWidth) }
+
+// ReadThrough is what the learner has seen to its end on the screen now:
+// the level-2 headings (as rendered, "## " dropped) whose section's last
+// line is on or above the bottom row, and whether the chapter's last line
+// is shown. The app saves them as the study plans' reading done.
+func (m Model) ReadThrough() (num int, headings []string, end bool) {
+	lines := widget.SplitLines(m.text())
+	bottom := m.vp.YOffset + m.vp.VisibleLineCount() - 1
+	start := -1
+	var title string
+	for i := 0; i <= len(lines); i++ {
+		h, isHeading := "", false
+		if i < len(lines) {
+			h, isHeading = strings.CutPrefix(strings.TrimSpace(ansi.Strip(lines[i])), "## ")
+		}
+		if !isHeading && i < len(lines) {
+			continue
+		}
+		if start >= 0 && i-1 <= bottom {
+			headings = append(headings, title)
+		}
+		start, title = i, h
+	}
+	return course.Chapters[m.idx].Num, headings, m.vp.AtBottom()
+}

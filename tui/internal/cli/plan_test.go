@@ -1,0 +1,98 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ratelimit-course/ratelimit/tui/internal/plan"
+)
+
+// `plan --json` prints exactly {"plans":[{"id","title","minutes","steps":
+// [{"id","kind","chapter","what","where","minutes"}]}]}, each plan's
+// minutes the sum of its steps', the evening within 150.
+func TestPlanJSON(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := run([]string{"plan", "--json"}, &out, &errOut); code != 0 || errOut.Len() > 0 {
+		t.Fatalf("exit %d, stderr %q", code, errOut.String())
+	}
+	var top map[string][]map[string]json.RawMessage
+	if err := json.Unmarshal(out.Bytes(), &top); err != nil || len(top) != 1 {
+		t.Fatalf("not {\"plans\": […]}: %v\n%s", err, out.String())
+	}
+	keys := func(m map[string]json.RawMessage) []string {
+		var k []string
+		for name := range m {
+			k = append(k, name)
+		}
+		slices.Sort(k)
+		return k
+	}
+	plans := top["plans"]
+	if len(plans) < 2 {
+		t.Fatalf("%d plans, want at least 2", len(plans))
+	}
+	for _, p := range plans {
+		if got := keys(p); !slices.Equal(got, []string{"id", "minutes", "steps", "title"}) {
+			t.Fatalf("a plan's keys: %v", got)
+		}
+		var id string
+		var minutes int
+		var steps []map[string]json.RawMessage
+		json.Unmarshal(p["id"], &id)
+		json.Unmarshal(p["minutes"], &minutes)
+		json.Unmarshal(p["steps"], &steps)
+		sum := 0
+		for _, s := range steps {
+			if got := keys(s); !slices.Equal(got, []string{"chapter", "id", "kind", "minutes", "what", "where"}) {
+				t.Fatalf("a step's keys: %v", got)
+			}
+			var m int
+			json.Unmarshal(s["minutes"], &m)
+			sum += m
+		}
+		if sum != minutes || minutes == 0 {
+			t.Errorf("plan %s: minutes %d, its steps sum to %d", id, minutes, sum)
+		}
+		if id == "evening" && (minutes > 150 || string(steps[0]["where"]) != `"chapters/01-framing/README.md#the-idea"`) {
+			t.Errorf("evening: %d minutes, first step at %s", minutes, steps[0]["where"])
+		}
+	}
+	if !strings.Contains(out.String(), `"kind":"mock","chapter":"07","what":"Run the 15-minute mock`) {
+		t.Errorf("the evening's mock step is not in the JSON:\n%s", out.String())
+	}
+}
+
+// The text form lists every step of a plan with its minutes, where and
+// what to say, within 80 columns but for anchors, which are never split.
+func TestPlanText(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := run([]string{"plan", "--id", "evening"}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	s := out.String()
+	if !strings.HasPrefix(s, "One evening · 68 minutes · 17 steps\n") || strings.Contains(s, "One week") {
+		t.Fatalf("the evening's heading:\n%s", s)
+	}
+	for _, st := range plan.Evening.Steps {
+		if !strings.Contains(flat(s), flat(st.Where())) || !strings.Contains(flat(s), flat(st.Say)) {
+			t.Errorf("step %s: its place %q or what to say is missing", st.ID, st.Where())
+		}
+	}
+	for _, l := range strings.Split(s, "\n") {
+		if len([]rune(l)) > 80 && !strings.HasPrefix(l, "  chapters/") {
+			t.Errorf("line over 80 columns: %q", l)
+		}
+	}
+}
+
+// A plan that does not exist is bad input: exit 2, one line, no output.
+func TestPlanBadID(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := run([]string{"plan", "--id", "month"}, &out, &errOut)
+	if code != 2 || out.Len() > 0 || errOut.String() != "plan: invalid --id \"month\": accepted evening or week\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
+	}
+}

@@ -1,0 +1,92 @@
+package ready
+
+import (
+	"strconv"
+
+	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
+	"github.com/ratelimit-course/ratelimit/tui/internal/plan"
+	"github.com/ratelimit-course/ratelimit/tui/internal/progress"
+)
+
+// What to review next, most urgent first, one item per chapter:
+//  1. cards whose last verdict was "missed", in course order;
+//  2. the last mock's points that were not said;
+//  3. topics with no card answered yet, in course order.
+// Each names where to find it: the card in the drill, or the chapter's
+// interview answer in its README.
+
+// point is one checklist point of a finished mock, and whether it was said.
+type point struct {
+	interview.Point
+	ticked bool
+}
+
+// lastMock is the latest finished mock's checklist, point by point, and
+// its prompt's title ("" without one). The checklist is rebuilt from the
+// prompt and the form it ran in (interview.LongForm for the track).
+func lastMock(p progress.Saved) ([]point, string) {
+	if len(p.Interviews) == 0 {
+		return nil, ""
+	}
+	iv := p.Interviews[len(p.Interviews)-1]
+	var pr interview.Prompt
+	for _, q := range interview.Mock {
+		if q.Name == iv.Prompt {
+			pr = q
+		}
+	}
+	phases := pr.Phases
+	if iv.Form == plan.MockTrack {
+		phases = interview.LongForm(pr)
+	}
+	var out []point
+	for j, ph := range phases {
+		ticked := map[int]bool{}
+		if j < len(iv.Phases) {
+			for _, k := range iv.Phases[j].Ticked {
+				ticked[k] = true
+			}
+		}
+		for k, pt := range ph.Checklist {
+			out = append(out, point{pt, ticked[k]})
+		}
+	}
+	return out, pr.Title
+}
+
+func next(p progress.Saved, topics []Topic, n int) []Review {
+	out := []Review{}
+	used := map[string]bool{}
+	add := func(ch string, r Review) {
+		if len(out) < n && !used[ch] {
+			used[ch] = true
+			out = append(out, r)
+		}
+	}
+	for _, q := range interview.Drill {
+		if p.Cards[q.ID].Last == "missed" {
+			add(q.Chapter, Review{What: "card " + q.ID + ": " + q.Q, Where: "tui D (missed cards come first)",
+				Why: "missed the last time you answered it"})
+		}
+	}
+	points, prompt := lastMock(p)
+	for _, pt := range points {
+		if !pt.ticked {
+			add(pt.Chapter, Review{What: pt.Text, Where: answer(pt.Chapter),
+				Why: "not said in your last mock: " + prompt})
+		}
+	}
+	for _, t := range topics {
+		if t.Answered == 0 {
+			add(t.Chapter, Review{What: "chapter " + t.Chapter + " (" + t.Title + "): its cards",
+				Where: "tui D · " + answer(t.Chapter), Why: "no card answered yet"})
+		}
+	}
+	return out
+}
+
+// answer is where chapter ch gives its interview answer.
+func answer(ch string) string {
+	n, _ := strconv.Atoi(ch)
+	return plan.Anchor(n, "The interview answer")
+}
