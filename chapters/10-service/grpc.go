@@ -4,43 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
-	"net/http"
 	"sync"
-	"time"
 
 	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 )
-
-// listen opens the gRPC and HTTP listeners the options ask for.
-func (s *Service) listen() error {
-	if s.o.GRPCAddr != "" {
-		ln, err := net.Listen("tcp", s.o.GRPCAddr)
-		if err != nil {
-			return err
-		}
-		s.grpcLn = ln
-		s.grpcSrv = grpc.NewServer(grpc.MaxRecvMsgSize(MaxMessage), grpc.ForceServerCodec(requestCodec{bad: &s.malformed}))
-		rls.RegisterRateLimitServiceServer(s.grpcSrv, server{s: s})
-		s.wg.Add(1)
-		go func() { defer s.wg.Done(); _ = s.grpcSrv.Serve(ln) }()
-	}
-	if s.o.HTTPAddr != "" {
-		ln, err := net.Listen("tcp", s.o.HTTPAddr)
-		if err != nil {
-			return err
-		}
-		s.httpLn = ln
-		s.httpSrv = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 5 * time.Second}
-		s.wg.Add(1)
-		go func() { defer s.wg.Done(); _ = s.httpSrv.Serve(ln) }()
-	}
-	return nil
-}
 
 // ShouldRateLimit is the gRPC method: a bad request is INVALID_ARGUMENT with
 // the one line, a fail-closed domain without its store is UNAVAILABLE.

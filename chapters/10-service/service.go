@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -46,6 +45,8 @@ type Options struct {
 	Now func() time.Time
 	// Log receives the service's one-line notes: the store, reloads (nil: discarded).
 	Log io.Writer
+
+	limits serverLimits // the transports' timeouts and caps (listen.go); zero: the constants
 }
 
 // Defaults of Options.
@@ -247,20 +248,13 @@ func (s *Service) StoreCalls() int64 {
 	return 0
 }
 
-// Close stops the listeners, the watcher and the store. It is idempotent.
+// Close stops the listeners, lets the calls in flight finish (up to
+// DrainTimeout, then cuts them and reports it), and stops the watcher and
+// the store. It is idempotent.
 func (s *Service) Close() error {
 	s.closeOnce.Do(func() {
 		close(s.stop)
-		if s.grpcSrv != nil {
-			s.grpcSrv.Stop()
-		}
-		if s.httpSrv != nil {
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-			if err := s.httpSrv.Shutdown(ctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-				s.closeErr = err
-			}
-			cancel()
-		}
+		s.closeErr = s.drain()
 		s.wg.Wait()
 		if err := s.st.close(); err != nil && s.closeErr == nil {
 			s.closeErr = err
