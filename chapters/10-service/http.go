@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 
 	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -35,6 +36,10 @@ func (s *Service) serveJSON(w http.ResponseWriter, r *http.Request) {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
 			s.badJSON(w, fmt.Sprintf("body: over %d bytes", MaxMessage))
+			return
+		}
+		if errors.Is(err, os.ErrDeadlineExceeded) { // ReadTimeout: a body sent too slowly
+			http.Error(w, fmt.Sprintf("body: not received in full within %v", s.o.limits.read), http.StatusRequestTimeout)
 			return
 		}
 		s.badJSON(w, "body: "+err.Error())

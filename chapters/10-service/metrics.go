@@ -26,6 +26,7 @@ type metrics struct {
 	// answered OK, as the reference does, and worth an alert (a client or
 	// an Envoy route configured against rules that are not loaded).
 	unknownDomain prometheus.Counter
+	conns         *prometheus.GaugeVec // transport: connections open, at most MaxConns each
 }
 
 func newMetrics() *metrics {
@@ -51,8 +52,10 @@ func newMetrics() *metrics {
 		Help: "Requests refused as invalid (nothing of them is counted), by transport."}, []string{"transport"})
 	m.unknownDomain = prometheus.NewCounter(prometheus.CounterOpts{Name: "ratelimit_unknown_domain_total",
 		Help: "Requests for a domain the rules do not name, answered OK with no limit."})
+	m.conns = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "ratelimit_open_connections",
+		Help: "Client connections open, by transport (grpc, http); each is capped at MaxConns."}, []string{"transport"})
 	m.reg.MustRegister(m.decisions, m.nearLimit, m.shadow, m.denyHits, m.failures, m.storeErrs, m.storeTime,
-		m.reloads, m.badRequest, m.unknownDomain)
+		m.reloads, m.badRequest, m.unknownDomain, m.conns)
 	return m
 }
 
