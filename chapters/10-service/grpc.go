@@ -17,7 +17,7 @@ import (
 func (g server) ShouldRateLimit(ctx context.Context, req *rls.RateLimitRequest) (*rls.RateLimitResponse, error) {
 	if err, ok := g.s.malformed.LoadAndDelete(req); ok {
 		g.s.m.badRequest.WithLabelValues("grpc").Inc()
-		return nil, status.Error(codes.InvalidArgument, "protobuf: "+err.(error).Error())
+		return nil, status.Error(codes.InvalidArgument, clientLine("protobuf: "+err.(error).Error()))
 	}
 	resp, err := g.s.ShouldRateLimit(ctx, req)
 	if err != nil {
@@ -57,18 +57,20 @@ func (c requestCodec) Unmarshal(data []byte, v any) error {
 	return err
 }
 
+// grpcError maps a decision's error to its gRPC status, with the message
+// escaped (clientLine): it may quote what the client sent.
 func grpcError(s *Service, err error) error {
 	var br *BadRequest
 	switch {
 	case errors.As(err, &br):
 		s.m.badRequest.WithLabelValues("grpc").Inc()
-		return status.Error(codes.InvalidArgument, br.Msg)
+		return status.Error(codes.InvalidArgument, clientLine(br.Msg))
 	case errors.Is(err, ErrUnavailable):
-		return status.Error(codes.Unavailable, err.Error())
+		return status.Error(codes.Unavailable, clientLine(err.Error()))
 	case errors.Is(err, context.Canceled):
-		return status.Error(codes.Canceled, err.Error())
+		return status.Error(codes.Canceled, clientLine(err.Error()))
 	case errors.Is(err, context.DeadlineExceeded):
-		return status.Error(codes.DeadlineExceeded, err.Error())
+		return status.Error(codes.DeadlineExceeded, clientLine(err.Error()))
 	}
-	return status.Error(codes.Internal, err.Error())
+	return status.Error(codes.Internal, clientLine(err.Error()))
 }

@@ -60,12 +60,12 @@ func (s *Service) serveJSON(w http.ResponseWriter, r *http.Request) {
 		// Fail closed: refuse, in the response's own words.
 		resp = &rls.RateLimitResponse{OverallCode: rls.RateLimitResponse_OVER_LIMIT}
 	case err != nil:
-		http.Error(w, err.Error(), http.StatusInternalServerError)
+		http.Error(w, clientLine(err.Error()), http.StatusInternalServerError)
 		return
 	}
 	out, err := protojson.Marshal(resp)
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
+		http.Error(w, clientLine(err.Error()), http.StatusInternalServerError)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -75,8 +75,8 @@ func (s *Service) serveJSON(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(out)
 }
 
-// badJSON is the 400: one line, nothing counted.
+// badJSON is the 400: one line, escaped (clientLine), nothing counted.
 func (s *Service) badJSON(w http.ResponseWriter, msg string) {
 	s.m.badRequest.WithLabelValues("http").Inc()
-	http.Error(w, msg, http.StatusBadRequest)
+	http.Error(w, clientLine(msg), http.StatusBadRequest)
 }
