@@ -215,3 +215,36 @@ func (b *syncBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.b.String()
 }
+
+// TestReloadNamesDomains: a reload that drops a domain (its file deleted)
+// and adds one says which in its log line, since the dropped domain's
+// requests are then unlimited; a reload that changes no domain lists them.
+func TestReloadNamesDomains(t *testing.T) {
+	dir := t.TempDir()
+	rule := "descriptors:\n  - key: k\n    rate_limit: {unit: day, requests_per_unit: 1}\n"
+	writeFile(t, dir, "a.yaml", "domain: a\n"+rule)
+	writeFile(t, dir, "b.yaml", "domain: b\n"+rule)
+	var log syncBuffer
+	// Reloads by hand: a watcher could catch the state between the two edits.
+	s := start(t, Options{Config: dir, Log: &log, ReloadEvery: -1})
+	if err := os.Remove(filepath.Join(dir, "a.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, dir, "c.yaml", "domain: c\n"+rule)
+	if err := s.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	want := "rules reloaded from " + dir + "; domains added: c; domains removed: a (their requests are now answered OK, unlimited)\n"
+	if !strings.HasSuffix(log.String(), want) {
+		t.Errorf("log %q does not end with %q", log.String(), want)
+	}
+	if err := s.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	if want := "rules reloaded from " + dir + "; the same 2 domain(s): b, c\n"; !strings.HasSuffix(log.String(), want) {
+		t.Errorf("log %q does not end with %q", log.String(), want)
+	}
+	if got := metric(t, s, `ratelimit_rule_reloads_total{result="success"}`); got != "2" {
+		t.Errorf("reload successes = %q, want 2", got)
+	}
+}
