@@ -68,6 +68,7 @@ type Service struct {
 	failureMode string
 	cur         atomic.Pointer[active]
 	log         io.Writer
+	health      *storeHealth // logs a domain's store failing and recovering
 
 	reloadMu     sync.Mutex
 	lastFiles    string    // fingerprint of the rules files last loaded or refused
@@ -126,6 +127,7 @@ func Start(ctx context.Context, o Options) (*Service, error) {
 	}
 	s := &Service{o: o, m: newMetrics(), now: o.Now, failureMode: o.FailureMode, log: o.Log,
 		deny: newDenyCache(o.DenyCache), stop: make(chan struct{})}
+	s.health = newStoreHealth(s.log, time.Now)
 	rules, err := LoadRules(o.Config)
 	if err != nil {
 		return nil, err
@@ -170,7 +172,9 @@ func (s *Service) openStore(ctx context.Context) error {
 	wide := buckets.Config{Capacity: core.MaxCount, Rate: core.MaxRate}
 	g, err := distributed.NewGuard(distributed.GuardConfig{
 		Remote: distributed.RemoteFunc(func(ctx context.Context, key string, cost int) (core.Decision, error) {
-			return ctx.Value(counterCtx{}).(counter).AllowN(ctx, key, cost)
+			d, err := ctx.Value(counterCtx{}).(counter).AllowN(ctx, key, cost)
+			s.health.storeErr(err)
+			return d, err
 		}),
 		Timeout: s.o.StoreTimeout,
 		Breaker: distributed.BreakerConfig{Failures: 3, Cooldown: time.Second},
