@@ -55,7 +55,7 @@ func (s *Service) drain() error {
 	switch {
 	case grpcCut || errors.Is(httpErr, context.DeadlineExceeded):
 		return fmt.Errorf("drain: calls still in flight after %v were cut (gRPC cut: %t, HTTP cut: %t)",
-			s.o.limits.drain, grpcCut, httpErr != nil)
+			s.o.limits.drain, grpcCut, errors.Is(httpErr, context.DeadlineExceeded))
 	case httpErr != nil:
 		return httpErr
 	}
