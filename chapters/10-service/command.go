@@ -13,20 +13,29 @@ import (
 )
 
 // Command is `tui serve`: it starts the service with the flags of
-// CONTRACT.md §5 and blocks until SIGINT or SIGTERM, then stops cleanly
-// (exit 0). A bad flag or rules file, or a store it cannot reach, exits 2
-// with one line on stderr.
+// CONTRACT.md §5 and blocks until SIGINT or SIGTERM, then drains: the
+// listeners close, the calls in flight are answered (up to DrainTimeout),
+// and it exits 0 (1 if calls had to be cut). A second signal during the
+// drain stops the process at once. A bad flag or rules file, or a store it
+// cannot reach, exits 2 with one line on stderr.
 //
 //	serve [--config FILE|DIR] [--redis HOST:PORT | --redis-cluster A,B,C]
 //	      [--http 127.0.0.1:8080] [--grpc 127.0.0.1:8081] [--failure-mode open|closed]
 func Command(args []string, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	return run(ctx, args, stdout, stderr)
+	return command(args, stdout, stderr, nil)
 }
 
-// run is Command with the stopping context given, for tests.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+// command is Command with a hook called once the service runs, for tests.
+func command(args []string, stdout, stderr io.Writer, started func(*Service)) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	context.AfterFunc(ctx, stop) // the first signal drains; the next one has its default effect
+	return run(ctx, args, stdout, stderr, started)
+}
+
+// run is Command with the stopping context given, for tests; started, if
+// not nil, is called with the service once it runs.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer, started func(*Service)) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var o Options
@@ -37,6 +46,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.HTTPAddr, "http", "127.0.0.1:8080", "HTTP address: POST /json, GET /healthcheck, GET /metrics")
 	fs.StringVar(&o.GRPCAddr, "grpc", "127.0.0.1:8081", "gRPC address: envoy.service.ratelimit.v3.RateLimitService")
 	fs.StringVar(&o.FailureMode, "failure-mode", "open", "open or closed, for domains that set no failure_mode")
+	fs.IntVar(&o.MaxKeys, "max-keys", DefaultMaxKeys, "keys the in-memory store holds at most; a new key past it gets its domain's failure mode")
+	fs.DurationVar(&o.StoreTimeout, "store-timeout", DefaultStoreTimeout, "a store call's deadline, past which a silent store is judged down")
+	fs.DurationVar(&o.StorePatience, "store-patience", DefaultStorePatience, "how long the store may answer nothing before a waiting decision takes its failure mode")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintln(stdout, "usage: serve [--config FILE|DIR] [--redis HOST:PORT | --redis-cluster A,B,C] [--http ADDR] [--grpc ADDR] [--failure-mode open|closed]")
@@ -60,7 +72,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "serving: gRPC %s, HTTP %s (POST /json, GET /healthcheck, GET /metrics); rules %s\n",
 		s.GRPCAddr(), s.HTTPAddr(), s.Rules().source)
+	if started != nil {
+		started(s)
+	}
 	<-ctx.Done()
+	fmt.Fprintf(stdout, "stopping: answering the calls in flight (up to %v; a second signal stops at once)\n", s.o.limits.drain)
 	if err := s.Close(); err != nil {
 		fmt.Fprintln(stderr, "serve: "+oneLine(err.Error()))
 		return 1

@@ -15,7 +15,9 @@ func TestCommand(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var out, errOut syncBuffer
 	done := make(chan int, 1)
-	go func() { done <- run(ctx, []string{"--http", "127.0.0.1:0", "--grpc", "127.0.0.1:0"}, &out, &errOut) }()
+	go func() {
+		done <- run(ctx, []string{"--http", "127.0.0.1:0", "--grpc", "127.0.0.1:0"}, &out, &errOut, nil)
+	}()
 	var addr string
 	poll(t, 20*time.Second, func() bool {
 		m := regexp.MustCompile(`HTTP (127\.0\.0\.1:\d+)`).FindStringSubmatch(out.String())
@@ -49,7 +51,7 @@ func TestCommand(t *testing.T) {
 		{[]string{"--failure-mode", "sideways", "--http", "", "--grpc", ""}, "serve: invalid failure-mode sideways: accepted open or closed"},
 	} {
 		var o, e syncBuffer
-		if code := run(context.Background(), tc.args, &o, &e); code != 2 || !strings.Contains(e.String(), tc.want) || strings.Count(e.String(), "\n") != 1 {
+		if code := run(context.Background(), tc.args, &o, &e, nil); code != 2 || !strings.Contains(e.String(), tc.want) || strings.Count(e.String(), "\n") != 1 {
 			t.Errorf("%v: exit %d, stderr %q, want 2 and one line with %q", tc.args, code, e.String(), tc.want)
 		}
 	}

@@ -274,14 +274,17 @@ func (s *Service) count(ctx context.Context, c counter, d *domainRules, key stri
 	case errors.Is(err, distributed.ErrUnavailable):
 		s.m.storeErrs.Inc()
 		s.m.failures.WithLabelValues(d.name, mode).Inc()
+		s.health.failed(d.name, mode, err)
 		return core.Decision{}, err
 	case err != nil:
 		return core.Decision{}, err
 	case out.Source == distributed.SourceLocal:
 		s.m.storeErrs.Inc()
 		s.m.failures.WithLabelValues(d.name, mode).Inc()
+		s.health.failed(d.name, mode, errFailedOpen)
 		return core.Decision{}, errFailedOpen
 	}
+	s.health.ok(d.name)
 	return out.Decision, nil
 }
 

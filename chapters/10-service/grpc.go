@@ -4,50 +4,20 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
-	"net/http"
 	"sync"
-	"time"
 
 	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 )
-
-// listen opens the gRPC and HTTP listeners the options ask for.
-func (s *Service) listen() error {
-	if s.o.GRPCAddr != "" {
-		ln, err := net.Listen("tcp", s.o.GRPCAddr)
-		if err != nil {
-			return err
-		}
-		s.grpcLn = ln
-		s.grpcSrv = grpc.NewServer(grpc.MaxRecvMsgSize(MaxMessage), grpc.ForceServerCodec(requestCodec{bad: &s.malformed}))
-		rls.RegisterRateLimitServiceServer(s.grpcSrv, server{s: s})
-		s.wg.Add(1)
-		go func() { defer s.wg.Done(); _ = s.grpcSrv.Serve(ln) }()
-	}
-	if s.o.HTTPAddr != "" {
-		ln, err := net.Listen("tcp", s.o.HTTPAddr)
-		if err != nil {
-			return err
-		}
-		s.httpLn = ln
-		s.httpSrv = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 5 * time.Second}
-		s.wg.Add(1)
-		go func() { defer s.wg.Done(); _ = s.httpSrv.Serve(ln) }()
-	}
-	return nil
-}
 
 // ShouldRateLimit is the gRPC method: a bad request is INVALID_ARGUMENT with
 // the one line, a fail-closed domain without its store is UNAVAILABLE.
 func (g server) ShouldRateLimit(ctx context.Context, req *rls.RateLimitRequest) (*rls.RateLimitResponse, error) {
 	if err, ok := g.s.malformed.LoadAndDelete(req); ok {
 		g.s.m.badRequest.WithLabelValues("grpc").Inc()
-		return nil, status.Error(codes.InvalidArgument, "protobuf: "+err.(error).Error())
+		return nil, status.Error(codes.InvalidArgument, clientLine("protobuf: "+err.(error).Error()))
 	}
 	resp, err := g.s.ShouldRateLimit(ctx, req)
 	if err != nil {
@@ -87,18 +57,20 @@ func (c requestCodec) Unmarshal(data []byte, v any) error {
 	return err
 }
 
+// grpcError maps a decision's error to its gRPC status, with the message
+// escaped (clientLine): it may quote what the client sent.
 func grpcError(s *Service, err error) error {
 	var br *BadRequest
 	switch {
 	case errors.As(err, &br):
 		s.m.badRequest.WithLabelValues("grpc").Inc()
-		return status.Error(codes.InvalidArgument, br.Msg)
+		return status.Error(codes.InvalidArgument, clientLine(br.Msg))
 	case errors.Is(err, ErrUnavailable):
-		return status.Error(codes.Unavailable, err.Error())
+		return status.Error(codes.Unavailable, clientLine(err.Error()))
 	case errors.Is(err, context.Canceled):
-		return status.Error(codes.Canceled, err.Error())
+		return status.Error(codes.Canceled, clientLine(err.Error()))
 	case errors.Is(err, context.DeadlineExceeded):
-		return status.Error(codes.DeadlineExceeded, err.Error())
+		return status.Error(codes.DeadlineExceeded, clientLine(err.Error()))
 	}
-	return status.Error(codes.Internal, err.Error())
+	return status.Error(codes.Internal, clientLine(err.Error()))
 }

@@ -26,7 +26,9 @@ func (s *Service) newGuard(timeout time.Duration) (*distributed.Guard, error) {
 			if s.o.Outage.Down() {
 				return core.Decision{}, ErrStoreDown
 			}
-			return askCounter(ctx, ctx.Value(counterCtx{}).(counter), key, cost)
+			d, err := askCounter(ctx, ctx.Value(counterCtx{}).(counter), key, cost)
+			s.health.storeErr(err)
+			return d, err
 		}),
 		Timeout:  timeout,
 		Patience: s.o.StorePatience,

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 
 	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -37,6 +38,10 @@ func (s *Service) serveJSON(w http.ResponseWriter, r *http.Request) {
 			s.badJSON(w, fmt.Sprintf("body: over %d bytes", MaxMessage))
 			return
 		}
+		if errors.Is(err, os.ErrDeadlineExceeded) { // ReadTimeout: a body sent too slowly
+			http.Error(w, fmt.Sprintf("body: not received in full within %v", s.o.limits.read), http.StatusRequestTimeout)
+			return
+		}
 		s.badJSON(w, "body: "+err.Error())
 		return
 	}
@@ -55,12 +60,12 @@ func (s *Service) serveJSON(w http.ResponseWriter, r *http.Request) {
 		// Fail closed: refuse, in the response's own words.
 		resp = &rls.RateLimitResponse{OverallCode: rls.RateLimitResponse_OVER_LIMIT}
 	case err != nil:
-		http.Error(w, err.Error(), http.StatusInternalServerError)
+		http.Error(w, clientLine(err.Error()), http.StatusInternalServerError)
 		return
 	}
 	out, err := protojson.Marshal(resp)
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
+		http.Error(w, clientLine(err.Error()), http.StatusInternalServerError)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -70,8 +75,8 @@ func (s *Service) serveJSON(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(out)
 }
 
-// badJSON is the 400: one line, nothing counted.
+// badJSON is the 400: one line, escaped (clientLine), nothing counted.
 func (s *Service) badJSON(w http.ResponseWriter, msg string) {
 	s.m.badRequest.WithLabelValues("http").Inc()
-	http.Error(w, msg, http.StatusBadRequest)
+	http.Error(w, clientLine(msg), http.StatusBadRequest)
 }

@@ -32,6 +32,7 @@ type metrics struct {
 	// storeFull counts new keys the in-memory store had no room for
 	// (MaxKeys), answered by the domain's failure mode.
 	storeFull *prometheus.CounterVec // domain, mode
+	conns     *prometheus.GaugeVec   // transport: connections open, at most MaxConns each
 }
 
 func newMetrics() *metrics {
@@ -61,8 +62,10 @@ func newMetrics() *metrics {
 		Help: "Descriptors past the first 256 of a request, answered OVER_LIMIT without matching."})
 	m.storeFull = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ratelimit_store_full_total",
 		Help: "New keys the in-memory store had no room for (--max-keys), answered by the domain's failure mode."}, []string{"domain", "mode"})
+	m.conns = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "ratelimit_open_connections",
+		Help: "Client connections open, by transport (grpc, http); each is capped at MaxConns."}, []string{"transport"})
 	m.reg.MustRegister(m.decisions, m.nearLimit, m.shadow, m.denyHits, m.failures, m.storeErrs, m.storeTime,
-		m.reloads, m.badRequest, m.unknownDomain, m.pastBounds, m.storeFull)
+		m.reloads, m.badRequest, m.unknownDomain, m.pastBounds, m.storeFull, m.conns)
 	return m
 }
 

@@ -18,14 +18,15 @@ import (
 func (s *RuleSet) add(file string, b []byte) error {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(b, &doc); err != nil {
-		line := 0 // yaml.v3 puts the line in the message: "yaml: line 3: …"
-		fmt.Sscanf(err.Error(), "yaml: line %d:", &line)
-		return &RuleError{File: file, Line: line, Field: "yaml", Msg: strings.TrimPrefix(err.Error(), fmt.Sprintf("yaml: line %d: ", line))}
+		return syntaxError(file, b, err)
 	}
 	if len(doc.Content) == 0 {
 		return &RuleError{File: file, Line: 1, Field: "domain", Msg: "empty file: a rules file names a domain"}
 	}
 	p := parser{file: file}
+	if err := p.noDuplicateKeys(&doc); err != nil {
+		return err
+	}
 	root := doc.Content[0]
 	if err := p.mapping(root, "domain"); err != nil {
 		return err
@@ -67,6 +68,30 @@ func (s *RuleSet) add(file string, b []byte) error {
 		}
 	}
 	s.domains[d.name] = d
+	return nil
+}
+
+// noDuplicateKeys refuses a key written twice in one mapping, anywhere in
+// the file. yaml.v3 refuses one only when it decodes into a map or a
+// struct, not into nodes, and here the last value won: two `domain:` lines
+// made the whole first domain vanish, two `requests_per_unit:` kept the
+// second limit without a word.
+func (p parser) noDuplicateKeys(n *yaml.Node) error {
+	if n.Kind == yaml.MappingNode {
+		first := map[string]*yaml.Node{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if f, dup := first[k.Value]; dup {
+				return p.err(k, k.Value, fmt.Sprintf("duplicate key (first on line %d): one of the two values would be lost", f.Line))
+			}
+			first[k.Value] = k
+		}
+	}
+	for _, c := range n.Content {
+		if err := p.noDuplicateKeys(c); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

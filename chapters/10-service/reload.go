@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 )
 
@@ -92,8 +93,6 @@ func (s *Service) reloadIfChanged() (bool, error) {
 		fmt.Fprintf(s.log, "rules refused, the old ones stay: %v\n", err)
 		return true, err
 	}
-	s.m.reloads.WithLabelValues("success").Inc()
-	fmt.Fprintf(s.log, "rules reloaded from %s\n", s.o.Config)
 	return true, nil
 }
 
@@ -106,12 +105,12 @@ func (s *Service) Reload() error {
 	err := s.reloadLocked()
 	if err != nil {
 		s.m.reloads.WithLabelValues("failure").Inc()
-	} else {
-		s.m.reloads.WithLabelValues("success").Inc()
 	}
 	return err
 }
 
+// reloadLocked swaps in the rules on disk, counts the success and logs it
+// with the domains it added and removed.
 func (s *Service) reloadLocked() error {
 	rules, err := LoadRules(s.o.Config)
 	if err != nil {
@@ -121,6 +120,41 @@ func (s *Service) reloadLocked() error {
 	if err != nil {
 		return err
 	}
-	s.cur.Store(a)
+	before := s.cur.Swap(a).domainNames
+	s.m.reloads.WithLabelValues("success").Inc()
+	fmt.Fprintln(s.log, reloadedLine(s.o.Config, before, a.domainNames))
 	return nil
+}
+
+// reloadedLine is the log line of a reload: a domain that disappears (a
+// deleted file, a domain renamed) makes its requests unlimited, as an
+// unknown domain's are, so it is named, and so is a new one.
+func reloadedLine(source string, before, after []string) string {
+	was, is := map[string]bool{}, map[string]bool{}
+	for _, d := range before {
+		was[d] = true
+	}
+	var added, removed []string
+	for _, d := range after {
+		is[d] = true
+		if !was[d] {
+			added = append(added, d)
+		}
+	}
+	for _, d := range before {
+		if !is[d] {
+			removed = append(removed, d)
+		}
+	}
+	line := "rules reloaded from " + source
+	if len(added) == 0 && len(removed) == 0 {
+		return line + fmt.Sprintf("; the same %d domain(s): %s", len(after), strings.Join(after, ", "))
+	}
+	if len(added) > 0 {
+		line += "; domains added: " + strings.Join(added, ", ")
+	}
+	if len(removed) > 0 {
+		line += "; domains removed: " + strings.Join(removed, ", ") + " (their requests are now answered OK, unlimited)"
+	}
+	return line
 }

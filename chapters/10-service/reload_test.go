@@ -168,7 +168,16 @@ func TestRuleErrors(t *testing.T) {
 		{"domain: d\ndescriptors:\n  - key: k\n    rate_limit: {unit: day, requests_per_unit: 1, replaces: [{name: ''}]}\n", ":4: replaces: should not have an empty replaces entry"},
 		{"domain: d\ndescriptors:\n  - key: k\n    value: a*b\n", ":3: value: \"a*b\": '*' is accepted only at the end"},
 		{"domain: d\nfailure_mode: maybe\n", ":2: failure_mode: \"maybe\": accepted open or closed"},
-		{"domain: d\ndescriptors:\n  - key: [\n", ":3: yaml: did not find expected node content"},
+		{"domain: d\ndescriptors:\n  - key: [\n", ":3: yaml: did not find expected node content (at the end of the file)"},
+		// yaml.v3 counts a parser error's line from 0: the open `{` on line 4 came back as line 3.
+		{"domain: d\ndescriptors:\n  - key: k\n    rate_limit: {unit: day, requests_per_unit: 1\n", ":4: yaml: did not find expected ',' or '}'"},
+		{"domain: d\ndescriptors:\n  - key: k\n    rate_limit: {unit: day\n  - key: j\n    rate_limit: {unit: day, requests_per_unit: 2}\n", ":4: yaml: did not find expected ',' or '}'"},
+		{"domain: d\n\tdescriptors: []\n", ":2: yaml: found a tab character that violates indentation"},
+		// A key twice in one mapping: before, the last value won without a word.
+		{"domain: a\ndomain: b\n", ":2: domain: duplicate key (first on line 1)"},
+		{"domain: d\ndescriptors:\n  - key: k\n    rate_limit:\n      unit: day\n      requests_per_unit: 1\n      requests_per_unit: 100\n", ":7: requests_per_unit: duplicate key (first on line 6)"},
+		{"domain: d\ndescriptors:\n  - key: k\n    rate_limit: {unit: day, requests_per_unit: 1, unit: hour}\n", ":4: unit: duplicate key (first on line 4)"},
+		{"domain: d\ndescriptors:\n  - key: k\n    key: j\n", ":4: key: duplicate key (first on line 3)"},
 	}
 	for _, tc := range cases {
 		p := writeRules(t, tc.yaml)
@@ -205,4 +214,37 @@ func (b *syncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.b.String()
+}
+
+// TestReloadNamesDomains: a reload that drops a domain (its file deleted)
+// and adds one says which in its log line, since the dropped domain's
+// requests are then unlimited; a reload that changes no domain lists them.
+func TestReloadNamesDomains(t *testing.T) {
+	dir := t.TempDir()
+	rule := "descriptors:\n  - key: k\n    rate_limit: {unit: day, requests_per_unit: 1}\n"
+	writeFile(t, dir, "a.yaml", "domain: a\n"+rule)
+	writeFile(t, dir, "b.yaml", "domain: b\n"+rule)
+	var log syncBuffer
+	// Reloads by hand: a watcher could catch the state between the two edits.
+	s := start(t, Options{Config: dir, Log: &log, ReloadEvery: -1})
+	if err := os.Remove(filepath.Join(dir, "a.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, dir, "c.yaml", "domain: c\n"+rule)
+	if err := s.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	want := "rules reloaded from " + dir + "; domains added: c; domains removed: a (their requests are now answered OK, unlimited)\n"
+	if !strings.HasSuffix(log.String(), want) {
+		t.Errorf("log %q does not end with %q", log.String(), want)
+	}
+	if err := s.Reload(); err != nil {
+		t.Fatal(err)
+	}
+	if want := "rules reloaded from " + dir + "; the same 2 domain(s): b, c\n"; !strings.HasSuffix(log.String(), want) {
+		t.Errorf("log %q does not end with %q", log.String(), want)
+	}
+	if got := metric(t, s, `ratelimit_rule_reloads_total{result="success"}`); got != "2" {
+		t.Errorf("reload successes = %q, want 2", got)
+	}
 }

@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -63,6 +62,8 @@ type Options struct {
 	Log io.Writer
 	// Outage, if set, is a switch that takes the store down (outage.go).
 	Outage *Outage
+
+	limits serverLimits // the transports' timeouts and caps (listen.go); zero: the constants
 }
 
 // Defaults of Options.
@@ -96,6 +97,7 @@ type Service struct {
 	failureMode string
 	cur         atomic.Pointer[active]
 	log         io.Writer
+	health      *storeHealth // logs a domain's store failing and recovering
 
 	reloadMu     sync.Mutex
 	lastFiles    string    // fingerprint of the rules files last loaded or refused
@@ -172,6 +174,7 @@ func Start(ctx context.Context, o Options) (*Service, error) {
 	}
 	s := &Service{o: o, m: newMetrics(), now: o.Now, failureMode: o.FailureMode, log: o.Log,
 		deny: newDenyCache(o.DenyCache), stop: make(chan struct{}), slots: make(chan struct{}, o.MaxStoreCalls)}
+	s.health = newStoreHealth(s.log, time.Now)
 	rules, err := LoadRules(o.Config)
 	if err != nil {
 		return nil, err
@@ -280,20 +283,13 @@ func (s *Service) StoreCalls() int64 {
 	return 0
 }
 
-// Close stops the listeners, the watcher and the store. It is idempotent.
+// Close stops the listeners, lets the calls in flight finish (up to
+// DrainTimeout, then cuts them and reports it), and stops the watcher and
+// the store. It is idempotent.
 func (s *Service) Close() error {
 	s.closeOnce.Do(func() {
 		close(s.stop)
-		if s.grpcSrv != nil {
-			s.grpcSrv.Stop()
-		}
-		if s.httpSrv != nil {
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-			if err := s.httpSrv.Shutdown(ctx); err != nil && !errors.Is(err, http.ErrServerClosed) {
-				s.closeErr = err
-			}
-			cancel()
-		}
+		s.closeErr = s.drain()
 		s.wg.Wait()
 		if err := s.st.close(); err != nil && s.closeErr == nil {
 			s.closeErr = err
