@@ -206,13 +206,7 @@ func TestChapterTablesFit80Columns(t *testing.T) {
 			}
 		}
 	}
-	// The selection table's first column heads each of its records.
-	text := flatText(ansi.Strip(course.Text(course.Index(7), 80, true, true)))
-	for _, want := range []string{"Fixed window", "Sliding log"} {
-		if !strings.Contains(text, want) {
-			t.Errorf("chapter 07 at 80 lacks %q", want)
-		}
-	}
+	// That they stay comparable: TestReaderWideTablesStayComparable.
 }
 
 func lastWord(s string) string {

@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
+	"github.com/ratelimit-course/ratelimit/chapters"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -116,7 +117,10 @@ func prepareMarkdown(src []byte, w int, plain bool) (prose string, blocks []stri
 		// measure agrees on: code is shown with four spaces per tab.
 		blocks = append(blocks, strings.ReplaceAll(string(src[start:end]), "\t", "    "))
 	}
-	edits = append(edits, tableEdits(doc, src, w)...)
+	for _, t := range wideTables(doc, src, w) {
+		edits = append(edits, mdEdit{t.start, t.end, "\n" + mdPlaceholder(len(blocks)) + "\n\n"})
+		blocks = append(blocks, "```\n"+grid(t.rows, w)+"```\n")
+	}
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
@@ -236,7 +240,7 @@ type mdKey struct {
 	plain, dark bool
 }
 
-// chapterText is chapter idx (an index into uiChapters) rendered for w.
+// Text is chapter idx (an index into Chapters) rendered for w.
 func Text(idx, w int, plain, dark bool) string {
 	k := mdKey{idx, w, plain, dark}
 	mdCache.Lock()
@@ -244,7 +248,7 @@ func Text(idx, w int, plain, dark bool) string {
 	if s, ok := mdCache.m[k]; ok {
 		return s
 	}
-	s, err := renderMarkdown(Chapters[idx].README, w, plain, dark)
+	s, err := renderMarkdown(figuresFromRoot(Chapters[idx].README, chapters.Dir(Chapters[idx].Num)), w, plain, dark)
 	if err != nil {
 		s = "This chapter's text could not be rendered: " + err.Error()
 	}
