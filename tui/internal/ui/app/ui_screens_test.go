@@ -112,7 +112,7 @@ func TestChapterScrollsSidewaysForWideCode(t *testing.T) {
 	if m.chapter().Wide() == 0 {
 		t.Fatal("the status row counts no wide code line")
 	}
-	appWant(t, m.View(), "run past the edge: ← → scroll sideways")
+	appWant(t, m.View(), "past the edge: ← → scroll sideways")
 	tail := wide[len(wide)-12:]
 	m = appPress(m, "G") // the commands are near the end
 	for i := 0; i < 60 && !strings.Contains(m.View(), wide[:40]); i++ {
