@@ -89,9 +89,11 @@ type Model struct {
 	cur    int // the checklist point under the cursor
 	record saved.Interview
 	note   string
-	// leaving: esc was pressed once while the clock runs; a second esc
-	// ends the interview, any other key goes on.
-	leaving bool
+	// leaving: esc (or q) was pressed once while the clock runs; the same
+	// key again ends the interview (and q the app), any other key only
+	// answers the question and goes on.
+	leaving key.Binding
+	ask     tea.Msg // what the last key asked the app for (screen.Quit)
 }
 
 // promptItem is one prompt in the chooser.
@@ -249,7 +251,17 @@ func (m Model) finish() Model {
 }
 
 // Update runs the clock, ticks points, and moves between the states.
-func (m Model) Update(msg tea.Msg) (screen.Screen, tea.Cmd) { return m.update(msg) }
+func (m Model) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
+	m.ask = nil
+	return m.update(msg)
+}
+
+// Ask is what the last key asked the app for: screen.Quit once a quit is
+// confirmed and the interview saved.
+func (m Model) Ask() tea.Msg { return m.ask }
+
+// GuardsQuit: while the clock runs, q asks first and saves, as esc does.
+func (m Model) GuardsQuit() bool { return m.state == OnClock }
 
 func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
@@ -268,7 +280,7 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		if m.state == OnClock && msg.ID == m.clock.ID() {
 			ended := m.phase
 			m, cmd := m.nextPhase()
-			m.leaving = false
+			m.leaving = key.Binding{}
 			m.note = fmt.Sprintf("time is up for phase %d: the interview is over", ended+1)
 			if m.state == OnClock {
 				m.note = fmt.Sprintf("time is up for phase %d: on to phase %d, %s", ended+1, m.phase+1,
@@ -308,9 +320,24 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 func (m Model) runningKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	points := m.phases[m.phase].Checklist
 	kind := m.kind(m.phase)
-	leaving := m.leaving
-	m.leaving = false
-	if m.drawn && !key.Matches(msg, widget.Global.Back) {
+	asked := m.leaving
+	m.leaving = key.Binding{}
+	if len(asked.Keys()) > 0 {
+		if !key.Matches(msg, asked) {
+			m.note = "going on"
+			return m, nil // the key answered the question; it does nothing else
+		}
+		// Stop early: the summary counts what was ticked so far.
+		for m.state == OnClock {
+			m, _ = m.nextPhase()
+		}
+		m.note = "stopped early: the phases not reached count as not covered"
+		if key.Matches(msg, widget.Global.Quit) {
+			m.ask = screen.Quit{}
+		}
+		return m, nil
+	}
+	if m.drawn && !key.Matches(msg, widget.Global.Back, widget.Global.Quit) {
 		// The request path is shown: the arrows scroll it, d closes it.
 		if top, ok := path.Scroll(msg, m.top, m.pathRows()); ok {
 			m.top = top
@@ -318,16 +345,14 @@ func (m Model) runningKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		}
 	}
 	switch {
-	case key.Matches(msg, widget.Global.Back) && !leaving:
-		m.leaving = true
+	case key.Matches(msg, widget.Global.Back):
+		m.leaving = widget.Global.Back
 		m.note = "end the interview here? " + widget.KeyName(widget.Global.Back) +
 			" again ends it and saves what you ticked; any other key goes on"
-	case key.Matches(msg, widget.Global.Back):
-		// Stop early: the summary counts what was ticked so far.
-		for m.state == OnClock {
-			m, _ = m.nextPhase()
-		}
-		m.note = "stopped early: the phases not reached count as not covered"
+	case key.Matches(msg, widget.Global.Quit):
+		m.leaving = widget.Global.Quit
+		m.note = "quit the course? " + widget.KeyName(widget.Global.Quit) +
+			" again saves what you ticked and quits; any other key goes on"
 	case key.Matches(msg, keys.NextPhase):
 		return m.nextPhase()
 	case key.Matches(msg, keys.Path) && kind == designPhase:
@@ -486,11 +511,12 @@ func (m Model) phaseRows(ph interview.MockPhase, kind phaseKind, room int) []str
 		}
 		return n
 	}
+	guide := m.guideRows()
 	qs := qrows(2)
-	if len(qs)+1+count(points) > room {
+	if len(guide)+len(qs)+1+count(points) > room {
 		qs = qrows(1)
 	}
-	out := append(qs, label)
+	out := append(append(guide, qs...), label)
 	if len(out)+count(points) <= room {
 		for _, p := range points {
 			out = append(out, p...)
@@ -521,6 +547,24 @@ func (m Model) phaseRows(ph interview.MockPhase, kind phaseKind, room int) []str
 	}
 	more := fmt.Sprintf("  %d above, %d below: %s/%s", from, len(points)-to, widget.KeyName(keys.Up), widget.KeyName(keys.Down))
 	return append(out, th.Paint(widget.StDim, more))
+}
+
+// guideRows are what the track says to open the phase with and what to put
+// on the board, as tui interview prints them (the short form has neither).
+func (m Model) guideRows() []string {
+	if m.short || m.phase >= len(interview.Track) {
+		return nil
+	}
+	th, w, tp := m.th, m.w, interview.Track[m.phase]
+	var out []string
+	for _, g := range []struct{ label, text string }{{"Say first ", tp.SayFirst}, {"Draw      ", tp.Draw}} {
+		if g.text == "" {
+			continue
+		}
+		rows := widget.WrapRows(th, widget.StNone, g.text, w-len(g.label), 4)
+		out = append(out, widget.Hanging(rows, th.Paint(widget.StLabel, g.label), strings.Repeat(" ", len(g.label)))...)
+	}
+	return out
 }
 
 // pushbackRows are the wrap-up: the pushback under the cursor, ticked or
