@@ -147,7 +147,7 @@ func TestDrillSessionScoreAndEndOfDeck(t *testing.T) {
 	m := appPress(appNew(t, 80, 24), "D")
 	n := len(m.cards().Order())
 	m = appPress(m, "space", "y", "space", "m")
-	appWant(t, m.View(), "session 1 got, 1 missed")
+	appWant(t, m.View(), "this session: 1 got, 1 missed")
 	m = m.withTop(m.cards().At(n-1, false))
 	m = appPress(m, "space", "y")
 	f := m.View()

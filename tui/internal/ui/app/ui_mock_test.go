@@ -238,7 +238,7 @@ func TestDrillScoresSurviveARestart(t *testing.T) {
 	}
 	m = appPress(appRestart(t, store, note, 80, 24), "D")
 	f := m.View()
-	appWant(t, f, "1 cards you missed last time come first", flatText(second.Q)[:40], "got 0, missed 1, last missed")
+	appWant(t, f, "1 card you missed last time comes first", flatText(second.Q)[:40], "got 0, missed 1, last missed")
 	if q, _ := m.cards().Card(); q.Topic != second.Topic {
 		t.Fatalf("the first card is %q, want the missed %q", q.Topic, second.Topic)
 	}
