@@ -123,3 +123,13 @@ func TestReaderCountsWideLinesInWords(t *testing.T) {
 	}
 	appWant(t, m.View(), want)
 }
+
+// Chapter 09 offers no worked example of the lab: its "E3" is part of the
+// test filter `E3[01]` (E30 and E31), not example E3.
+func TestReaderChapter09OffersNoUnrelatedExample(t *testing.T) {
+	m := appPress(appNew(t, 80, 24), "9")
+	appLacks(t, m.View(), "in the lab")
+	if m = appPress(m, "enter"); m.scr() != scrChapter {
+		t.Errorf("enter on chapter 09 opened %s", m.scr())
+	}
+}

@@ -71,8 +71,10 @@ func describeChapter(c Entry) Info {
 			info.Summary = firstSentence(inlineText(n, src))
 		}
 	}
+	// A mention is the example's name as a word of its own: "E3" in a test
+	// filter such as `E3[01]` (E30 and E31) is not example E3.
 	mentions := func(ex string) bool {
-		return ex != "" && regexp.MustCompile(`\b`+regexp.QuoteMeta(ex)+`\b`).MatchString(c.README)
+		return ex != "" && regexp.MustCompile(`\b`+regexp.QuoteMeta(ex)+`(?:[^\w\[]|$)`).MatchString(c.README)
 	}
 	// The chapter's own views first (the lab as its worked examples, the
 	// prefetch lab as E13), then the other examples it mentions.
