@@ -102,6 +102,7 @@ func (m *Model) loadScenario(i int) {
 		m.algo = [2]string{s.Left, s.Right}
 	}
 	m.Cursor, m.zoom = 0, 0 // a new sequence starts whole on screen
+	m.note = ""             // it spoke of the sequence replaced
 	m.syncInputs()
 	m.rerun()
 }
