@@ -5,7 +5,7 @@ import (
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
 
-// mockKeys: the timed mock interview.
+// keyMap: the timed mock interview.
 type keyMap struct {
 	Up, Down, Start, Form, Tick, TickN, NextPhase, Pause, Again key.Binding
 	Path, Strong, NextPush, PrevPush                            key.Binding
