@@ -25,7 +25,7 @@ type Entry struct {
 	Views  []screen.Kind
 }
 
-// uiChapters is the course in order.
+// Chapters is the course in order.
 var Chapters = []Entry{
 	{1, chapters.README(1), nil},
 	{2, chapters.README(2), nil},
@@ -38,10 +38,10 @@ var Chapters = []Entry{
 	{9, chapters.README(9), nil},
 }
 
-// pfExample is the worked example the prefetch screen opens on.
+// PrefetchExample is the worked example the prefetch screen opens on.
 const PrefetchExample = "E13"
 
-// chapterInfo is what the menu and the chapter screen say about a chapter.
+// Info is what the menu and the chapter screen say about a chapter.
 type Info struct {
 	Title   string // "05 · The lab: …"
 	Summary string // the first sentence of its first paragraph
@@ -139,7 +139,7 @@ func firstSentence(s string) string {
 	return s
 }
 
-// chapterIndex is the index into uiChapters of chapter num, or -1.
+// Index is the index into Chapters of chapter num, or -1.
 func Index(num int) int {
 	for i, c := range Chapters {
 		if c.Num == num {

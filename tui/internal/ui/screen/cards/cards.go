@@ -40,7 +40,7 @@ func New(th *widget.Theme, store *progress.Store) Model {
 	return Model{th: th, help: widget.NewHelp(th), store: store}
 }
 
-// open deals the cards for this session: missed last time first, then
+// Open deals the cards for this session: missed last time first, then
 // those not scored yet, then those got, each group in course order.
 func (m Model) Open() Model {
 	m.order = progress.DrillOrder(interview.Drill, m.store.P.Cards)

@@ -120,7 +120,7 @@ func (m Model) LoadWorst(r engine.WorstResult) Model {
 // case search opens on.
 func (m Model) Left() (string, engine.Params) { return m.algo[0], m.params }
 
-// keyMap is what the help shows for the lab now.
+// Keys is what the help shows for the lab now.
 func (m Model) Keys() help.KeyMap {
 	if m.Editing {
 		return widget.FormKeys

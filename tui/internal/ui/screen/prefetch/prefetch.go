@@ -58,7 +58,7 @@ type tickMsg struct{ id int }
 
 func tick(id int) tea.Msg { return tickMsg{id} }
 
-// newPfModel starts on E13: 4 nodes, 2 requests each, limit 20, batch 8,
+// New starts on E13: 4 nodes, 2 requests each, limit 20, batch 8,
 // a 1 ms round trip.
 func New(th *widget.Theme) Model {
 	m := Model{th: th, help: widget.NewHelp(th), Form: widget.NewForm(pfFields)}

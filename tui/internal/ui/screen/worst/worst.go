@@ -40,7 +40,7 @@ type Model struct {
 	ask     tea.Msg // load the found sequence into the lab; the root takes it
 }
 
-// worstDoneMsg carries a finished search back to Update.
+// doneMsg carries a finished search back to Update.
 type doneMsg struct {
 	key string
 	res lab.WorstResult
@@ -65,7 +65,7 @@ func New(th *widget.Theme) Model {
 
 func (m Model) algo() string { return lab.Algorithms[max(m.tbl.Cursor(), 0)] }
 
-// open points the screen at an algorithm and budget and starts the search
+// Open points the screen at an algorithm and budget and starts the search
 // if it has not run yet.
 func (m Model) Open(algo string, p lab.Params) (Model, tea.Cmd) {
 	if i := slices.Index(lab.Algorithms, algo); i >= 0 {
