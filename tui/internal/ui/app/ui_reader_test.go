@@ -133,3 +133,27 @@ func TestReaderChapter09OffersNoUnrelatedExample(t *testing.T) {
 		t.Errorf("enter on chapter 09 opened %s", m.scr())
 	}
 }
+
+// No line of a chapter ends in a number whose unit or next digit group
+// starts the line below: chapter 04 read "116" / "000 001.", chapter 01
+// "0.6" / "s", chapter 05 "2" / "shared cores".
+func TestReaderKeepsNumbersWithTheirUnits(t *testing.T) {
+	end := regexp.MustCompile(`[0-9]$`)
+	start := regexp.MustCompile(`^([0-9]{3}\b|(s|ms|µs|ns|min|%|shared|cores|KB|MB|GB)([ ,.;:)]|$))`)
+	for i, c := range course.Chapters {
+		for _, w := range []int{80, 100} {
+			for _, plain := range []bool{true, false} {
+				lines := strings.Split(ansi.Strip(course.Text(i, w, plain, true)), "\n")
+				for j := 0; j+1 < len(lines); j++ {
+					a, b := strings.TrimRight(lines[j], " "), strings.TrimSpace(lines[j+1])
+					if strings.ContainsAny(a+b, "│|") || strings.HasPrefix(lines[j+1], "   ") {
+						continue // a table's cells, or a grid's, wrap in their columns
+					}
+					if end.MatchString(a) && start.MatchString(b) {
+						t.Errorf("chapter %02d at %d (plain %v): %q / %q", c.Num, w, plain, a[max(0, len(a)-25):], b[:min(len(b), 25)])
+					}
+				}
+			}
+		}
+	}
+}

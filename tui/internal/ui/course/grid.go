@@ -5,13 +5,15 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+	wrap "github.com/ratelimit-course/ratelimit/tui/internal/text"
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
 )
 
 // A table too wide for the screen is drawn as a grid of aligned text rows:
 // its columns keep their places, so one row can be read against another,
-// and a cell too long for its column wraps within the column. glamour would
+// and a cell too long for its column wraps within the column (text.Wrap,
+// which keeps a number with its unit). glamour would
 // squeeze the columns until headers read "Algorit…" and words split in two;
 // one record per row keeps the words whole but cannot be compared. The grid
 // is shown as code is, unwrapped: where even the longest word of every
@@ -69,7 +71,7 @@ func grid(rows [][]string, w int) string {
 	for _, r := range rows {
 		for i, c := range r {
 			widths[i] = max(widths[i], ansi.StringWidth(c))
-			for _, word := range strings.Fields(c) {
+			for _, word := range strings.Fields(wrap.Glue(c, "\u2423")) { // words Wrap keeps together
 				floor[i] = max(floor[i], ansi.StringWidth(word))
 			}
 		}
@@ -94,7 +96,7 @@ func grid(rows [][]string, w int) string {
 		height := 1
 		for i := range n {
 			if i < len(r) {
-				cells[i] = wrapWords(r[i], widths[i])
+				cells[i] = wrap.Wrap(r[i], widths[i])
 			}
 			height = max(height, len(cells[i]))
 		}
@@ -129,25 +131,6 @@ func grid(rows [][]string, w int) string {
 		lines = slices.DeleteFunc(lines, func(l string) bool { return l == "" })
 	}
 	return strings.Join(lines, "\n") + "\n"
-}
-
-// wrapWords breaks s into lines of at most w columns between words (a word
-// longer than w stays whole on a line of its own).
-func wrapWords(s string, w int) []string {
-	var lines []string
-	line := ""
-	for _, word := range strings.Fields(s) {
-		switch {
-		case line == "":
-			line = word
-		case ansi.StringWidth(line)+1+ansi.StringWidth(word) <= w:
-			line += " " + word
-		default:
-			lines = append(lines, line)
-			line = word
-		}
-	}
-	return append(lines, line)
 }
 
 func sum(xs []int) int {
