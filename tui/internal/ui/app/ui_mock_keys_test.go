@@ -61,3 +61,32 @@ func TestMockPhasesShowSayFirstAndDraw(t *testing.T) {
 		m = appPress(m, "n")
 	}
 }
+
+// The esc question is read whole at 80 columns, not cut at "…".
+func TestMockEscQuestionWholeAt80(t *testing.T) {
+	f := appPress(appNew(t, 80, 24), "M", "enter", "esc").View()
+	appWant(t, flatText(f), "end the interview here? esc again ends it and saves what you ticked; any other key goes on")
+}
+
+// The summary lists every point missed, each whole, and ↓ scrolls to the
+// last of them ("… and 11 more" did not scroll).
+func TestMockSummaryScrollsToEveryMissedPoint(t *testing.T) {
+	m := appPress(appNew(t, 80, 24), "M", "enter", "esc", "esc")
+	appLacks(t, m.View(), "more")
+	seen := flatText(m.View())
+	for range 60 {
+		m = appPress(m, "down")
+		seen += " " + flatText(m.View())
+	}
+	p := interview.Mock[0]
+	for j, ph := range interview.LongForm(p)[:len(interview.Track)-1] {
+		for _, pt := range ph.Checklist {
+			if !strings.Contains(seen, "ch "+pt.Chapter+" · "+flatText(pt.Text)) {
+				t.Errorf("phase %d: the missed point %q never shows whole", j+1, pt.Text)
+			}
+		}
+	}
+	// At the end, the last point missed is on screen.
+	last := interview.LongForm(p)[len(interview.Track)-2].Checklist
+	appWant(t, flatText(m.View()), flatText(last[len(last)-1].Text))
+}

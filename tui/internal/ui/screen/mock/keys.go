@@ -49,7 +49,7 @@ func (h mockHelp) ShortHelp() []key.Binding {
 		}
 		return []key.Binding{keys.TickN, keys.Tick, keys.NextPhase, keys.Pause, widget.Global.Back, widget.Global.Help}
 	case Done:
-		return []key.Binding{keys.Again, widget.Global.Back, widget.Global.Help}
+		return []key.Binding{keys.Down, keys.Again, widget.Global.Back, widget.Global.Help}
 	}
 	return []key.Binding{keys.Down, keys.Start, keys.Form, widget.Global.Back, widget.Global.Help}
 }

@@ -83,6 +83,7 @@ type Model struct {
 	used   []time.Duration
 	ticked [][]bool
 	cur    int // the checklist point under the cursor
+	sumTop int // the summary's first row shown under its table
 	record saved.Interview
 	note   string
 	// leaving: esc (or q) was pressed once while the clock runs; the same
@@ -238,7 +239,7 @@ func (m Model) finish() Model {
 			}
 		}
 	}
-	m.state, m.record = Done, r
+	m.state, m.record, m.sumTop = Done, r, 0
 	m.store.P.Interviews = append(m.store.P.Interviews, r)
 	if err := m.store.Save(); err != nil {
 		m.note = "not saved: " + err.Error()

@@ -71,8 +71,13 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		case OnClock:
 			return m.runningKey(msg)
 		case Done:
-			if key.Matches(msg, keys.Again) {
+			switch {
+			case key.Matches(msg, keys.Again):
 				return m.start(m.prompt)
+			case key.Matches(msg, keys.Down):
+				return m.scrollSummary(1), nil
+			case key.Matches(msg, keys.Up):
+				return m.scrollSummary(-1), nil
 			}
 		}
 	}

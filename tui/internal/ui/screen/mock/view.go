@@ -12,6 +12,16 @@ import (
 
 // The interview drawn: the chooser, a running phase, the request path.
 
+// footer is the note, wrapped whole (a question the learner must read to
+// answer), over the keys.
+func (m Model) footer() []string {
+	help := widget.HelpLine(m.help, m.Keys(), m.w)
+	if m.note == "" {
+		return []string{help}
+	}
+	return append(widget.WrapRows(m.th, widget.StQueued, m.note, m.w, 3), help)
+}
+
 // clockText is a duration as m:ss.
 func clockText(d time.Duration) string {
 	s := int(max(d, 0).Round(time.Second) / time.Second)
@@ -21,10 +31,7 @@ func clockText(d time.Duration) string {
 // View renders the chooser, the running phase, or the summary.
 func (m Model) View() string {
 	th, w := m.th, m.w
-	footer := []string{widget.HelpLine(m.help, m.Keys(), w)}
-	if m.note != "" {
-		footer = append([]string{th.Paint(widget.StQueued, m.note)}, footer...)
-	}
+	footer := m.footer()
 	title := th.Paint(widget.StTitle, "07 · Mock interview")
 	if m.state == Choosing {
 		form := fmt.Sprintf("   %d-minute track: %d phases, then the pushback", interview.TrackMinutes(), len(interview.Track))
@@ -43,7 +50,7 @@ func (m Model) View() string {
 	title += th.Paint(widget.StDim, " · ") + th.Paint(widget.StLabel, p.Title)
 	body := []string{widget.TitleBar(th, title, w)}
 	if m.state == Done {
-		return widget.Frame(append(body, m.summary()...), footer, w, m.h)
+		return widget.Frame(append(body, m.summary(m.h-len(footer)-len(body))...), footer, w, m.h)
 	}
 	st, ph, kind := m.steps[m.phase], m.phases[m.phase], m.kind(m.phase)
 	left := th.Paint(widget.StLabel, "  "+clockText(m.clock.Timeout)+" left")
