@@ -1,6 +1,10 @@
 package app
 
-import "testing"
+import (
+	"testing"
+
+	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
+)
 
 // The lab's status line tells of what just happened in this lab: it does
 // not follow the learner into the next one.
@@ -23,4 +27,21 @@ func TestLabStatusDoesNotFollowIntoTheNextLab(t *testing.T) {
 		t.Fatalf("chapter 02's enter opened %s", m.scr())
 	}
 	appLacks(t, m.View(), "loaded the worst case")
+}
+
+// The worst-case table shows every textbook bound whole, at 80 columns as
+// at 120 (it cut "2L = 6 (the estimate is not a…" even at 120).
+func TestWorstTableBoundsWhole(t *testing.T) {
+	for _, w := range []int{80, 120} {
+		m := appPress(appNew(t, w, 24), "W")
+		for range lab.Algorithms {
+			if _, _, ok := m.worst().Current(); !ok {
+				m = appSend(m, m.worst().Search())
+			}
+			m = appPress(m, "down")
+		}
+		f := m.View()
+		appCheckFrame(t, f, w, 24)
+		appWant(t, f, "2L = 6 (the estimate is not a bound)", "(departures are T apart)")
+	}
 }
