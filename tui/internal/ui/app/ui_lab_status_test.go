@@ -1,6 +1,7 @@
 package app
 
 import (
+	"strings"
 	"testing"
 
 	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
@@ -43,5 +44,26 @@ func TestWorstTableBoundsWhole(t *testing.T) {
 		f := m.View()
 		appCheckFrame(t, f, w, 24)
 		appWant(t, f, "2L = 6 (the estimate is not a bound)", "(departures are T apart)")
+	}
+}
+
+// The lab's and the prefetch lab's footers end with esc and ? whole at 80
+// columns (they were cut at "…" before "? all keys"), and the lab's hint is
+// whole even after a note.
+func TestLabAndPrefetchFootersWholeAt80(t *testing.T) {
+	for _, keys := range [][]string{{"L"}, {"P"}, {"L", "e", "0", "enter"}} {
+		f := appPress(appNew(t, 80, 24), keys...).View()
+		rows := strings.Split(f, "\n")
+		last := rows[len(rows)-1]
+		if strings.Contains(last, "…") || !strings.HasSuffix(strings.TrimRight(last, " "), "esc back  ? all keys") {
+			t.Errorf("%v: the footer is cut: %q", keys, last)
+		}
+	}
+	m := appPress(appNew(t, 80, 24), "L", "e", "0", "enter")
+	appWant(t, flatText(m.View()), "kept W 1000")
+	for _, l := range strings.Split(m.View(), "\n") {
+		if strings.HasPrefix(l, "hint:") && strings.Contains(l, "…") {
+			t.Errorf("the hint is cut beside the note: %q", l)
+		}
 	}
 }

@@ -1,9 +1,11 @@
 package widget
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -29,10 +31,29 @@ func NewHelp(th *Theme) help.Model {
 	return h
 }
 
-// HelpLine is the short help of k at width w.
+// HelpLine is the short help of k at width w. Where the keys do not fit, the
+// screen's own keys give way from the last, never esc and ? (which lists
+// them all): a line cut at its end with "…" lost exactly those two.
 func HelpLine(h help.Model, k help.KeyMap, w int) string {
-	h.Width = w
-	return h.View(k)
+	h.Width = 0 // no cut: the line is made to fit below
+	var bs []key.Binding
+	for _, b := range k.ShortHelp() {
+		if b.Enabled() {
+			bs = append(bs, b)
+		}
+	}
+	shared := func(b key.Binding) bool { return b.Help() == Global.Back.Help() || b.Help() == Global.Help.Help() }
+	for {
+		line := h.ShortHelpView(bs)
+		i := len(bs) - 1
+		for i >= 0 && shared(bs[i]) {
+			i--
+		}
+		if lipgloss.Width(line) <= w || i < 0 {
+			return ansi.Truncate(line, w, "")
+		}
+		bs = slices.Delete(bs, i, i+1)
+	}
 }
 
 // TitleBar is a screen's first row: the title, cut to leave room, then
