@@ -8,7 +8,6 @@ import (
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/cards"
 	labscreen "github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/lab"
-	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/mock"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/prefetch"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/reader"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/worst"
@@ -36,11 +35,6 @@ func (m Model) scr() string { return m.top().Name() }
 // The screens the tests look into: the one on the stack (the highest), or
 // the one kept from an earlier visit, or a new one.
 func (m Model) lab() labscreen.Model { s, _ := m.labScreen(); return s }
-
-func (m Model) mock() mock.Model {
-	s, _ := m.find(scrMock, func() screen.Screen { return mock.New(m.th, m.store) })
-	return s.(mock.Model)
-}
 
 func (m Model) cards() cards.Model {
 	s, _ := m.find("question cards", func() screen.Screen { return cards.New(m.th, m.store) })

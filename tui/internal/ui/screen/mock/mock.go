@@ -246,25 +246,3 @@ func (m Model) finish() Model {
 	}
 	return m
 }
-
-// What the interview holds, for the app and its tests.
-
-func (m Model) State() State                    { return m.state }
-func (m Model) Clock() timer.Model              { return m.clock }
-func (m Model) Phase() int                      { return m.phase }
-func (m Model) Prompt() int                     { return m.prompt }
-func (m Model) Short() bool                     { return m.short }
-func (m Model) Phases() []interview.MockPhase   { return m.phases }
-func (m Model) Pushback() []interview.Push      { return m.push }
-func (m Model) Drawn() bool                     { return m.drawn }
-func (m Model) Cursor() int                     { return m.cur }
-func (m Model) Ticked() [][]bool                { return m.ticked }
-func (m Model) Record() saved.Interview         { return m.record }
-func (m Model) Used() []time.Duration           { return m.used }
-func (m Model) Planned(phase int) time.Duration { return m.planned(phase) }
-
-// WithMinute sets how long a skeleton minute lasts (tests make it short).
-func (m Model) WithMinute(d time.Duration) Model {
-	m.minute = d
-	return m
-}
