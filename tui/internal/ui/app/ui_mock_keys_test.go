@@ -90,3 +90,17 @@ func TestMockSummaryScrollsToEveryMissedPoint(t *testing.T) {
 	last := interview.LongForm(p)[len(interview.Track)-2].Checklist
 	appWant(t, flatText(m.View()), flatText(last[len(last)-1].Text))
 }
+
+// The chooser shows the selected prompt's question whole; the list's rows
+// cut every question at the edge ("…").
+func TestMockChooserShowsTheQuestionWhole(t *testing.T) {
+	m := appPress(appNew(t, 80, 24), "M")
+	for i, p := range interview.Mock {
+		f := m.View()
+		appLacks(t, f, "…")
+		if !strings.Contains(flatText(f), flatText("“"+p.Ask+"”")) {
+			t.Errorf("prompt %d: the question is not whole:\n%s", i+1, f)
+		}
+		m = appPress(m, "down")
+	}
+}

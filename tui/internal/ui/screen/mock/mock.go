@@ -99,8 +99,15 @@ type promptItem struct {
 	last string
 }
 
-func (i promptItem) Title() string       { return i.p.Title }
-func (i promptItem) Description() string { return i.last + i.p.Ask }
+// The chooser lists the prompts' titles; the question itself, too long for
+// a row, is shown whole under the list for the prompt selected.
+func (i promptItem) Title() string {
+	if i.last == "" {
+		return i.p.Title
+	}
+	return i.p.Title + " · " + i.last
+}
+func (i promptItem) Description() string { return i.p.Ask }
 
 // form is the running or chosen form's name.
 func (m Model) form() string {
@@ -142,6 +149,7 @@ func (i promptItem) FilterValue() string { return i.p.Title }
 
 func New(th *widget.Theme, store *saved.Store) Model {
 	d := list.NewDefaultDelegate()
+	d.ShowDescription = false
 	d.SetSpacing(0)
 	l := list.New(nil, d, 0, 0)
 	l.Title = "Choose the design question"
@@ -168,15 +176,23 @@ func (m Model) Choose() Model {
 		last := ""
 		for _, r := range m.store.P.Interviews {
 			if r.Prompt == p.Name && (r.Form == m.form() || (r.Form == "" && m.short)) {
-				last = fmt.Sprintf("last time %d of %d points; ", r.Covered, r.Points)
+				last = fmt.Sprintf("last time %d of %d points", r.Covered, r.Points)
 			}
 		}
 		items[i] = promptItem{p, last}
 	}
 	m.list.SetItems(items)
-	m.list.SetSize(m.w, max(m.h-3, 3))
+	m.list.SetSize(m.w, m.listRows())
 	return m
 }
+
+// askRows are the rows under the chooser for the selected prompt's question.
+const askRows = 5
+
+// listRows are the chooser list's rows: its title and one row a prompt,
+// within what the title bar, the form's line, the question under the list
+// and the keys leave.
+func (m Model) listRows() int { return max(min(m.h-3-askRows-1, len(interview.Mock)+4), 3) }
 
 // start runs prompt i from its first phase.
 func (m Model) start(i int) (Model, tea.Cmd) {

@@ -29,7 +29,7 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
-		m.list.SetSize(m.w, max(m.h-3, 3))
+		m.list.SetSize(m.w, m.listRows())
 		return m, nil
 	case timer.TickMsg, timer.StartStopMsg:
 		if m.state != OnClock {

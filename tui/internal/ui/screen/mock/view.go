@@ -44,7 +44,11 @@ func (m Model) View() string {
 		}
 		body := []string{widget.TitleBar(th, title+th.Paint(widget.StDim, form), w),
 			th.Paint(widget.StLabel, "  "+widget.KeyName(keys.Form)) + th.Paint(widget.StDim, " switches to "+other)}
-		return widget.Frame(append(body, widget.SplitLines(m.list.View())...), footer, w, m.h)
+		body = append(body, widget.SplitLines(m.list.View())...)
+		if it, ok := m.list.SelectedItem().(promptItem); ok {
+			body = append(append(body, ""), widget.WrapRows(th, widget.StNone, "“"+it.p.Ask+"”", w, askRows)...)
+		}
+		return widget.Frame(body, footer, w, m.h)
 	}
 	p := interview.Mock[m.prompt]
 	title += th.Paint(widget.StDim, " · ") + th.Paint(widget.StLabel, p.Title)
