@@ -7,10 +7,17 @@ CH      ?= 02
 
 ## tui: start the interactive course. Built, then run as itself (not under
 ## `go run`), so it is the terminal's own process and ends when the terminal does.
+## The build runs in the background of a shell that waits for it: a shell
+## only runs a trap between commands, so with the build in the foreground a
+## hang-up (the terminal closed), ^C or a kill would wait for the whole build;
+## `wait` returns at once and the trap ends the build, then the shell.
 TUI_BIN ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/ratelimit-course/tui
 tui:
 	@[ -x "$(TUI_BIN)" ] || echo "tui: building the course first (a minute or two on a cold Go build cache)..."
-	$(GO) build -o "$(TUI_BIN)" ./tui && exec "$(TUI_BIN)"
+	@trap 'kill $$build 2>/dev/null; exit 129' HUP INT TERM; \
+	  $(GO) build -o "$(TUI_BIN)" ./tui & build=$$!; \
+	  wait $$build || exit $$?; \
+	  trap - HUP INT TERM; exec "$(TUI_BIN)"
 
 ## serve: chapter 10's rate limit service (gRPC 127.0.0.1:8081, HTTP 127.0.0.1:8080),
 ## in memory unless given --redis; flags: go run ./tui serve --help

@@ -12,6 +12,16 @@ import (
 //go:embed */README.md
 var text embed.FS
 
+// Dir is chapter n's folder from the repository root ("chapters/02-fixed-window"),
+// or "" if there is no such chapter.
+func Dir(n int) string {
+	matches, _ := fs.Glob(text, fmt.Sprintf("%02d-*/README.md", n))
+	if len(matches) != 1 {
+		return ""
+	}
+	return path.Join("chapters", path.Dir(matches[0]))
+}
+
 // README returns chapter n's text (the README.md of the folder "NN-…"), or ""
 // if there is no such chapter.
 func README(n int) string {

@@ -181,6 +181,8 @@ func TestTmuxCourseAt80x24(t *testing.T) {
 	s.keys("Escape")
 	s.waitFor("Rate limiters for system-design interviews")
 	s.keys("P")
+	s.waitFor("06 · Prefetch", "before request 1 of 8") // it opens before the first request
+	s.keys("End")
 	scr = s.waitFor("06 · Prefetch", "after 8 of 8")
 	for _, w := range []string{"allowed                        8         6", "stranded                       0        14", "wait ms (trips × 1)"} {
 		if !strings.Contains(scr, w) {

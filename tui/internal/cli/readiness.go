@@ -57,7 +57,7 @@ func runProgress(args []string, stdout, stderr io.Writer) int {
 
 // writeReady prints the report for people.
 func writeReady(w io.Writer, r ready.Report, width int) {
-	fmt.Fprintf(w, "Ready? %d mock interviews finished\n\n", r.Mocks)
+	fmt.Fprintf(w, "Ready? %s finished\n\n", text.Count(r.Mocks, "mock interview"))
 	fmt.Fprintf(w, "%-24s %-10s %4s %9s %12s\n", "topic", "answered", "got", "hit rate", "mock points")
 	for _, t := range r.Topics {
 		rate, mock := "-", "-"

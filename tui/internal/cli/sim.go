@@ -40,7 +40,7 @@ scenarios:  cross-boundary-spike prev-crowded-end prev-crowded-start
             instant-burst custom (custom takes --arrivals)
 `
 
-// validation words the range errors).
+// simAccept says what each of sim's flags takes, in the words its range errors use.
 var simAccept = labflag.Accept(map[string]string{
 	"arrivals-file": "a file (- for stdin) of arrivals one per line or comma-separated, " +
 		"integer ms from 0 to 1e12 in non-decreasing order, each line optionally followed by a space and its cost",

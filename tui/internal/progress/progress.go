@@ -21,7 +21,7 @@ import (
 // note saying so, never a crash. Saving goes through a temporary file and a
 // rename, so a crash mid-write leaves the old file whole.
 
-// progressVersion is the file's format; another version starts fresh.
+// Version is the file's format; another version starts fresh.
 const Version = 1
 
 type Saved struct {
@@ -35,7 +35,7 @@ type Saved struct {
 	Exercises map[string]bool `json:"exercises,omitempty"`
 }
 
-// cardScore is one drill card's record: how often it was got and missed,
+// CardScore is one drill card's record: how often it was got and missed,
 // and the last verdict.
 type CardScore struct {
 	Got    int    `json:"got"`
@@ -43,7 +43,7 @@ type CardScore struct {
 	Last   string `json:"last"` // "got" or "missed"
 }
 
-// interviewRecord is one finished mock interview.
+// Interview is one finished mock interview.
 type Interview struct {
 	Prompt  string    `json:"prompt"`
 	Form    string    `json:"form,omitempty"` // "45-minute" or "15-minute" ("" saved before the track: 15)
@@ -62,13 +62,13 @@ type Phase struct {
 	Ticked  []int `json:"ticked"`  // checklist indices covered
 }
 
-// progressStore is the file and what it held.
+// Store is the file and what it held.
 type Store struct {
 	path string
 	P    Saved
 }
 
-// progressPath is where the progress lives: <config dir>/ratelimit-course/progress.json.
+// Path is where the progress lives: <config dir>/ratelimit-course/progress.json.
 func Path() (string, error) {
 	dir, err := os.UserConfigDir()
 	if err != nil {
@@ -81,7 +81,7 @@ func Empty() Saved {
 	return Saved{Version: Version, Cards: map[string]CardScore{}}
 }
 
-// loadProgress reads the learner's progress. note is "" for a good or
+// Load reads the learner's progress. note is "" for a good or
 // missing file, else says why the course started fresh.
 func Load() (st *Store, note string) {
 	st = &Store{P: Empty()}
@@ -112,7 +112,7 @@ func Load() (st *Store, note string) {
 	return st, ""
 }
 
-// save writes the progress; an error is reported, never fatal.
+// Save writes the progress; an error is reported, never fatal.
 func (s *Store) Save() error {
 	if s == nil || s.path == "" {
 		return nil
@@ -140,7 +140,7 @@ func (s *Store) Save() error {
 	return os.Rename(tmp.Name(), s.path)
 }
 
-// resetProgress deletes the saved progress; a missing file is no error.
+// Reset deletes the saved progress; a missing file is no error.
 func Reset() (string, error) {
 	path, err := Path()
 	if err != nil {
@@ -152,7 +152,7 @@ func Reset() (string, error) {
 	return path, nil
 }
 
-// score records a verdict on a drill card.
+// Score records a verdict on a drill card.
 func (s *Store) Score(id string, got bool) {
 	c := s.P.Cards[id]
 	if got {
@@ -165,7 +165,7 @@ func (s *Store) Score(id string, got bool) {
 	s.P.Cards[id] = c
 }
 
-// drillOrder deals cards for a session: those missed last time first, then
+// DrillOrder deals cards for a session: those missed last time first, then
 // those not scored yet, then those got, each group in course order. It
 // returns indices into cards.
 func DrillOrder(cards []interview.Question, scores map[string]CardScore) []int {
@@ -186,7 +186,7 @@ func DrillOrder(cards []interview.Question, scores map[string]CardScore) []int {
 	return order
 }
 
-// chaptersToReview lists the chapters of the points not covered, in order.
+// ChaptersToReview lists the chapters of the points not covered, in order.
 func ChaptersToReview(p interview.Prompt, covered func(phase, point int) bool) []string {
 	var out []string
 	for i, ph := range p.Phases {

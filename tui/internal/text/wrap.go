@@ -6,15 +6,20 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
+// glue stands for a space Glue keeps while Wrap splits s into words.
+const glue = "\u2423"
+
 // Wrap breaks s into lines of at most width display columns, at spaces
-// only: a number ("0.7", "12,100") or an identifier stays on one line. Runs
-// of spaces collapse to one. A word wider than a line is cut, the one
-// break a line's width forces. Escape sequences (colour) take no columns.
+// only: a number ("0.7", "12,100") or an identifier stays on one line, and
+// so do the words Glue keeps together ("0.6 s", "116 000 001"). Runs of
+// spaces collapse to one. A word wider than a line is cut, the one break a
+// line's width forces. Escape sequences (colour) take no columns.
 func Wrap(s string, width int) []string {
 	width = max(width, 1)
 	var lines []string
 	cur, curW := "", 0
-	for _, word := range strings.Fields(s) {
+	for _, word := range strings.Fields(Glue(s, glue)) {
+		word = strings.ReplaceAll(word, glue, " ")
 		ww := ansi.StringWidth(word)
 		switch {
 		case curW > 0 && curW+1+ww <= width:

@@ -33,3 +33,20 @@ func TestWrapKeepsNumbersWhole(t *testing.T) {
 		t.Errorf("hanging: %q", got)
 	}
 }
+
+// A number keeps its unit and its digit groups, and "ch" its number, on
+// one line at every width: "116" / "000 001." and "0.6" / "s" were split.
+func TestWrapKeepsUnitsAndGroupsWithTheirNumber(t *testing.T) {
+	s := "an error of 116 000 001. Retry-After is 0.6 s, on 2 shared cores, L = 3 · ch 07 and 50 % of it"
+	for _, keep := range []string{"116 000 001.", "0.6 s,", "2 shared", "L = 3", "ch 07", "50 %"} {
+		for w := 14; w <= 60; w++ {
+			if lines := Wrap(s, w); !strings.Contains(strings.Join(lines, "\n"), keep) {
+				t.Errorf("width %d splits %q: %q", w, keep, lines)
+				break
+			}
+		}
+	}
+	if got := Glue("at 0, 333 333 333, then 1 000 ns; at 3 ms", "_"); got != "at 0, 333_333_333, then 1_000_ns; at 3_ms" {
+		t.Errorf("Glue = %q", got)
+	}
+}

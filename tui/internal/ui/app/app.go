@@ -68,6 +68,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.navigate(msg)
 	case tea.KeyMsg:
 		return m.key(msg)
+	case screen.Quit:
+		return m.quit()
 	}
 	return m.broadcast(msg)
 }
@@ -111,7 +113,7 @@ func (m Model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return m.quit()
 		}
 		return m, nil // only quitting works on a too-small terminal
-	case !m.typing() && key.Matches(msg, g.Quit):
+	case !m.typing() && key.Matches(msg, g.Quit) && !m.guardsQuit():
 		return m.quit()
 	case !m.typing() && key.Matches(msg, g.Help):
 		m.showAll = true
@@ -120,6 +122,13 @@ func (m Model) key(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m.pop(), nil
 	}
 	return m.route(msg)
+}
+
+// guardsQuit reports whether the screen on top asks before q quits (it
+// takes q itself, and asks for screen.Quit when confirmed).
+func (m Model) guardsQuit() bool {
+	g, ok := m.top().(screen.QuitGuard)
+	return ok && g.GuardsQuit()
 }
 
 // typing reports whether the screen on top takes typed text (q and ? are

@@ -189,7 +189,7 @@ func TestLabelsExplained(t *testing.T) {
 	m = appPress(m, "esc", "?")
 	appWant(t, m.View(), "keeps N: the most values the key held")
 
-	m = appPress(appNew(t, 80, 24), "P")
+	m = appPress(appNew(t, 80, 24), "P", "end")
 	appWant(t, m.View(), "wait ms (trips × 1)", "rtt ms 1")
 	m = labEdit(m, "r", "5")
 	f := m.View()
@@ -314,6 +314,15 @@ func TestLabStepAndPlay(t *testing.T) {
 // E13 on the prefetch screen: the contract's numbers.
 func TestPrefetchE13OnScreen(t *testing.T) {
 	m := appPress(appNew(t, 80, 24), "P")
+	// It opens before the first request, so each step is one key away, and
+	// its title is whole at 80 columns.
+	appWant(t, m.View(), "before request 1 of 8", "after 0 of 8")
+	if title := strings.Split(m.View(), "\n")[0]; strings.Contains(title, "…") {
+		t.Errorf("the title is cut: %q", title)
+	}
+	m = appPress(m, "right")
+	appWant(t, m.View(), "after 1 of 8")
+	m = appPress(m, "end")
 	f := m.View()
 	appWant(t, f, "after 8 of 8")
 	for _, c := range []struct{ row, central, prefetch string }{

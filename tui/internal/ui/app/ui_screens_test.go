@@ -15,7 +15,6 @@ import (
 	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/course"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen"
-	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/mock"
 )
 
 // The menu is a list of every chapter and lab; / filters it.
@@ -112,7 +111,7 @@ func TestChapterScrollsSidewaysForWideCode(t *testing.T) {
 	if m.chapter().Wide() == 0 {
 		t.Fatal("the status row counts no wide code line")
 	}
-	appWant(t, m.View(), "run past the edge: ← → scroll sideways")
+	appWant(t, m.View(), "past the edge: ← → scroll sideways")
 	tail := wide[len(wide)-12:]
 	m = appPress(m, "G") // the commands are near the end
 	for i := 0; i < 60 && !strings.Contains(m.View(), wide[:40]); i++ {
@@ -230,7 +229,7 @@ func TestEveryScreenFitsWhateverTheKeys(t *testing.T) {
 		for i := 0; i < 600; i++ {
 			k := keys[rng.IntN(len(keys))]
 			m = appPress(m, k)
-			if m.scr() == scrMock && m.mock().State() == mock.OnClock && rng.IntN(3) == 0 {
+			if m.scr() == scrMock && m.top().CapturesEsc() && rng.IntN(3) == 0 { // an interview on the clock
 				m = appPress(m, "esc")
 			}
 			appCheckFrame(t, m.View(), sz[0], sz[1])

@@ -25,7 +25,7 @@ type Entry struct {
 	Views  []screen.Kind
 }
 
-// uiChapters is the course in order.
+// Chapters is the course in order.
 var Chapters = []Entry{
 	{1, chapters.README(1), nil},
 	{2, chapters.README(2), nil},
@@ -39,10 +39,10 @@ var Chapters = []Entry{
 	{10, chapters.README(10), []screen.Kind{screen.Service}},
 }
 
-// pfExample is the worked example the prefetch screen opens on.
+// PrefetchExample is the worked example the prefetch screen opens on.
 const PrefetchExample = "E13"
 
-// chapterInfo is what the menu and the chapter screen say about a chapter.
+// Info is what the menu and the chapter screen say about a chapter.
 type Info struct {
 	Title   string // "05 · The lab: …"
 	Summary string // the first sentence of its first paragraph
@@ -72,8 +72,10 @@ func describeChapter(c Entry) Info {
 			info.Summary = firstSentence(inlineText(n, src))
 		}
 	}
+	// A mention is the example's name as a word of its own: "E3" in a test
+	// filter such as `E3[01]` (E30 and E31) is not example E3.
 	mentions := func(ex string) bool {
-		return ex != "" && regexp.MustCompile(`\b`+regexp.QuoteMeta(ex)+`\b`).MatchString(c.README)
+		return ex != "" && regexp.MustCompile(`\b`+regexp.QuoteMeta(ex)+`(?:[^\w\[]|$)`).MatchString(c.README)
 	}
 	// The chapter's own views first (the lab as its worked examples, the
 	// prefetch lab as E13), then the other examples it mentions.
@@ -139,7 +141,7 @@ func firstSentence(s string) string {
 	return s
 }
 
-// chapterIndex is the index into uiChapters of chapter num, or -1.
+// Index is the index into Chapters of chapter num, or -1.
 func Index(num int) int {
 	for i, c := range Chapters {
 		if c.Num == num {

@@ -3,6 +3,7 @@ package course
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -13,6 +14,8 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
+	"github.com/ratelimit-course/ratelimit/chapters"
+	wrap "github.com/ratelimit-course/ratelimit/tui/internal/text"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
@@ -80,6 +83,9 @@ type mdEdit struct {
 
 const mdHyphen = "\u2011"
 
+// mdGlue stands for a space that must not become a line break.
+const mdGlue = "\u2423"
+
 // prepareMarkdown returns the README with its top-level code blocks replaced
 // by placeholder paragraphs (and the blocks themselves, in order), hyphens
 // in running text made non-breaking, and the lines of paragraphs and list
@@ -116,7 +122,10 @@ func prepareMarkdown(src []byte, w int, plain bool) (prose string, blocks []stri
 		// measure agrees on: code is shown with four spaces per tab.
 		blocks = append(blocks, strings.ReplaceAll(string(src[start:end]), "\t", "    "))
 	}
-	edits = append(edits, tableEdits(doc, src, w)...)
+	for _, t := range wideTables(doc, src, w) {
+		edits = append(edits, mdEdit{t.start, t.end, "\n" + mdPlaceholder(len(blocks)) + "\n\n"})
+		blocks = append(blocks, "```\n"+grid(t.rows, w)+"```\n")
+	}
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
@@ -127,6 +136,18 @@ func prepareMarkdown(src []byte, w int, plain bool) (prose string, blocks []stri
 		case ast.KindCodeSpan:
 			if e, ok := codeSpanText(n, src); ok && plain {
 				edits = append(slices.DeleteFunc(edits, func(d mdEdit) bool { return d.start >= e.start && d.end <= e.end }), e)
+				return ast.WalkSkipChildren, nil
+			}
+			// In colour a code span stays code; its hyphens, like those of
+			// running text, must not be where glamour breaks and miscounts.
+			for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+				if t, ok := c.(*ast.Text); ok {
+					for p := t.Segment.Start; p < t.Segment.Stop; p++ {
+						if src[p] == '-' {
+							edits = append(edits, mdEdit{p, p + 1, mdHyphen})
+						}
+					}
+				}
 			}
 			return ast.WalkSkipChildren, nil
 		case ast.KindParagraph, ast.KindTextBlock:
@@ -161,7 +182,26 @@ func prepareMarkdown(src []byte, w int, plain bool) (prose string, blocks []stri
 		out = slices.Concat(out[:e.start], []byte(e.repl), out[e.end:])
 		last = e.start
 	}
-	return flattenLists(out), blocks
+	// The spaces that must not break (a number and its unit, the groups of
+	// a number) are written as mdGlue while glamour wraps.
+	return glueProse(flattenLists(out)), blocks
+}
+
+// nestedItem is a list item inside another: glamour wraps those a few
+// columns too wide and its second wrap cuts the line where it overflows,
+// so a glued number there would be cut in two rather than moved whole.
+var nestedItem = regexp.MustCompile(`^\s+([-*+]|[0-9]+[.)]) `)
+
+// glueProse writes the spaces of prose that must not break as mdGlue,
+// except in nested list items.
+func glueProse(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if !nestedItem.MatchString(l) {
+			lines[i] = wrap.Glue(l, mdGlue)
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 func mdPlaceholder(i int) string { return fmt.Sprintf("RATELIMITCODEBLOCK%dX", i) }
@@ -185,7 +225,7 @@ func renderMarkdown(src string, w int, plain, dark bool) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	out = strings.ReplaceAll(out, mdHyphen, "-")
+	out = strings.ReplaceAll(strings.ReplaceAll(out, mdHyphen, "-"), mdGlue, " ")
 	if len(blocks) == 0 {
 		return out, nil
 	}
@@ -236,7 +276,7 @@ type mdKey struct {
 	plain, dark bool
 }
 
-// chapterText is chapter idx (an index into uiChapters) rendered for w.
+// Text is chapter idx (an index into Chapters) rendered for w.
 func Text(idx, w int, plain, dark bool) string {
 	k := mdKey{idx, w, plain, dark}
 	mdCache.Lock()
@@ -244,7 +284,7 @@ func Text(idx, w int, plain, dark bool) string {
 	if s, ok := mdCache.m[k]; ok {
 		return s
 	}
-	s, err := renderMarkdown(Chapters[idx].README, w, plain, dark)
+	s, err := renderMarkdown(figuresFromRoot(Chapters[idx].README, chapters.Dir(Chapters[idx].Num)), w, plain, dark)
 	if err != nil {
 		s = "This chapter's text could not be rendered: " + err.Error()
 	}

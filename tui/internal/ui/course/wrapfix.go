@@ -8,21 +8,17 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/yuin/goldmark/ast"
-	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
 )
 
-// Two more things prepared in the markdown before glamour renders it, each
-// a glamour v1.0.0 behaviour a learner read wrong:
+// One more thing prepared in the markdown before glamour renders it, a
+// glamour v1.0.0 behaviour a learner read wrong (wide tables: grid.go):
 //
 //   - Without colour, an inline code span is its text between backticks,
 //     written as literal text: glamour's paragraph wrapper measures a line
 //     with a code span a column or two short, and the document's second
 //     wrap then cuts the last word of the line in two ("3 × 0." / "7",
 //     "give 1." / "50").
-//   - A table too wide for the screen is shown as one record per row,
-//     "column: value" a line, instead of glamour's squeezed columns, which
-//     cut headers ("Algorit…") and split words mid-word.
 
 // mdPunct is what a backslash escapes in literal text: the characters that
 // could start markup there (glamour prints the backslash before others).
@@ -74,52 +70,6 @@ func codeSpanText(n ast.Node, src []byte) (mdEdit, bool) {
 	}
 	text := strings.Join(strings.Fields(strings.Join(parts, " ")), " ")
 	return mdEdit{start, end, "\\`" + mdLiteral(text) + "\\`"}, true
-}
-
-// tableEdits writes every top-level table wider than w as records.
-func tableEdits(doc ast.Node, src []byte, w int) []mdEdit {
-	var edits []mdEdit
-	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
-		if n.Kind() != east.KindTable {
-			continue
-		}
-		var rows [][]string
-		for r := n.FirstChild(); r != nil; r = r.NextSibling() {
-			var cells []string
-			for c := r.FirstChild(); c != nil; c = c.NextSibling() {
-				cells = append(cells, inlineText(c, src))
-			}
-			rows = append(rows, cells)
-		}
-		if len(rows) < 2 || tableWidth(rows) <= w-2 {
-			continue
-		}
-		start, end := tableSpan(n, src)
-		if start < 0 {
-			continue
-		}
-		var b strings.Builder
-		b.WriteString("\n")
-		head := rows[0]
-		for _, row := range rows[1:] {
-			for i, cell := range row {
-				switch {
-				case i == 0:
-					fmt.Fprintf(&b, "**%s**", mdLiteral(cell))
-				case i < len(head):
-					fmt.Fprintf(&b, "%s: %s", mdLiteral(head[i]), mdLiteral(cell))
-				default:
-					b.WriteString(mdLiteral(cell))
-				}
-				if i < len(row)-1 {
-					b.WriteString("\\\n")
-				}
-			}
-			b.WriteString("\n\n")
-		}
-		edits = append(edits, mdEdit{start, end, b.String()})
-	}
-	return edits
 }
 
 // tableWidth is the width glamour's table takes with every cell on one

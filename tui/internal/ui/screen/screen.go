@@ -41,6 +41,11 @@ type Asker interface{ Ask() tea.Msg }
 // stack or the app quits: a play under way, a cluster's processes.
 type Leaver interface{ Leave() Screen }
 
+// QuitGuard is a screen with something a quit would lose (an interview on
+// the clock): while GuardsQuit, q is the screen's own key, and the screen
+// asks for Quit once the learner has confirmed and it has saved.
+type QuitGuard interface{ GuardsQuit() bool }
+
 // Sheeter is a screen whose ? sheet explains more than its keys.
 type Sheeter interface{ Sheet(w int) []string }
 
@@ -90,6 +95,8 @@ type (
 	// ResetProgress asks to forget the saved progress (after the menu's
 	// confirmation).
 	ResetProgress struct{}
+	// Quit ends the app, as q does (after a QuitGuard's confirmation).
+	Quit struct{}
 )
 
 // OpenCards opens the drill on the cards IDs (interview.Question.ID), in

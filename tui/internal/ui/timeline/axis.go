@@ -76,7 +76,7 @@ func (a Axis) Col(t int64) int { return min(max(a.rawCol(t), 0), a.Cols-1) }
 // in reports whether t is on the plot.
 func (a Axis) in(t int64) bool { return t >= a.T0 && t < a.T1 }
 
-// arrivalCols places the markers (-1: off the plot). Requests that land in
+// ArrivalCols places the markers (-1: off the plot). Requests that land in
 // the same column are nudged right by up to 6 columns so each stays visible,
 // but never onto or past the next window boundary (multiples of W): there
 // the cluster is pushed left instead, so no request appears to sit in a

@@ -19,7 +19,7 @@ type Track struct {
 	Cursor   int
 }
 
-// trackRows draws one side: arrivals, upstream and the frame row.
+// TrackRows draws one side: arrivals, upstream and the frame row.
 func TrackRows(th *widget.Theme, tr Track, ax Axis, acols []int) []string {
 	c := widget.NewCanvas(ax.Cols, 3)
 	res := tr.Res
@@ -160,7 +160,7 @@ func TrackRows(th *widget.Theme, tr Track, ax Axis, acols []int) []string {
 	return out
 }
 
-// queued reports whether r was allowed and sent later than it arrived.
+// Queued reports whether r was allowed and sent later than it arrived.
 func Queued(r lab.Request) bool {
 	return r.Allowed && r.SentMS != nil && *r.SentMS != r.ArrivalMS
 }
@@ -181,7 +181,7 @@ func sentCol(r lab.Request, i int, ax Axis, acols []int) int {
 	return acols[i]
 }
 
-// axisRow labels the time axis at a step that leaves room for the numbers.
+// AxisRow labels the time axis at a step that leaves room for the numbers.
 func AxisRow(th *widget.Theme, ax Axis, w int64) string {
 	c := widget.NewCanvas(ax.Cols, 1)
 	span := ax.T1 - ax.T0

@@ -2,7 +2,7 @@ package widget
 
 import "strings"
 
-// labMarker is request i's label: 1–9, then a–z (10–35), then A–Z (36–61),
+// Marker is request i's label: 1–9, then a–z (10–35), then A–Z (36–61),
 // then '•'. The arrivals row shows it where a request arrived, the upstream
 // row where a queued one left.
 func Marker(i int) rune {
@@ -19,7 +19,7 @@ func Marker(i int) rune {
 
 // timeAxis maps ms to plot columns over whole windows covering every arrival
 
-// canvas is a grid of styled cells for the timelines and bars.
+// Canvas is a grid of styled cells for the timelines and bars.
 type Canvas struct {
 	w     int
 	runes [][]rune
@@ -50,7 +50,7 @@ func (c *Canvas) Get(x, y int) rune {
 	return c.runes[y][x]
 }
 
-// text writes s from column x, cell by cell.
+// Text writes s from column x, cell by cell.
 func (c *Canvas) Text(x, y int, s string, st StyleID) {
 	for _, r := range s {
 		c.Set(x, y, r, st)
@@ -58,7 +58,7 @@ func (c *Canvas) Text(x, y int, s string, st StyleID) {
 	}
 }
 
-// row paints one canvas row, one style run at a time.
+// Row paints one canvas row, one style run at a time.
 func (c *Canvas) Row(th *Theme, y int) string {
 	var b strings.Builder
 	rs, ss := c.runes[y], c.sts[y]

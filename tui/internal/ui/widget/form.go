@@ -15,7 +15,7 @@ import (
 	"github.com/ratelimit-course/ratelimit/tui/internal/text"
 )
 
-// form is a row of text fields edited in place, shared by the lab and the
+// Form is a row of text fields edited in place, shared by the lab and the
 // prefetch screens: which field has the keyboard, each field's message, and
 // what esc goes back to. The screens embed it and decide what a field's text
 // means; each keystroke that leaves the fields valid re-runs the screen.
@@ -36,7 +36,7 @@ type Form struct {
 	full  string // the last key did not fit the field: says so until the next key
 }
 
-// fieldSpec is one field: its label on screen, the parameter name the
+// FieldSpec is one field: its label on screen, the parameter name the
 // engines use in their errors, and one line on what it means.
 type FieldSpec struct {
 	Label, Param, About string
@@ -44,7 +44,7 @@ type FieldSpec struct {
 	Empty               string // shown, dimmed, for a blank value
 }
 
-// formMax is the most fields a form has (six in the lab and the prefetch lab).
+// FormMax is the most fields a form has (six in the lab and the prefetch lab).
 const FormMax = 6
 
 func NewForm(spec []FieldSpec) Form {
@@ -59,7 +59,7 @@ func NewForm(spec []FieldSpec) Form {
 	return f
 }
 
-// setValues writes vals into the fields and clears their messages.
+// SetValues writes vals into the fields and clears their messages.
 func (f *Form) SetValues(vals []string) {
 	for i := 0; i < f.N; i++ {
 		f.Inputs[i].SetValue(vals[i])
@@ -78,7 +78,7 @@ func (f *Form) Values() []string {
 	return out
 }
 
-// firstErr is the first field with a message, or -1.
+// FirstErr is the first field with a message, or -1.
 func (f *Form) FirstErr() int {
 	for i := 0; i < f.N; i++ {
 		if f.Errs[i] != "" {
@@ -88,7 +88,7 @@ func (f *Form) FirstErr() int {
 	return -1
 }
 
-// start gives field i the keyboard; the texts as they are now are what esc
+// Start gives field i the keyboard; the texts as they are now are what esc
 // goes back to.
 func (f *Form) Start(i int) {
 	if !f.Editing {
@@ -116,7 +116,7 @@ func (f *Form) Stop() {
 	}
 }
 
-// formEvent is what a key did to the form.
+// FormEvent is what a key did to the form.
 type FormEvent int
 
 const (
@@ -163,7 +163,7 @@ func (f *Form) Key(msg tea.KeyMsg) FormEvent {
 	return FormNothing
 }
 
-// fieldError words a refused value the same way for every field:
+// FieldError words a refused value the same way for every field:
 // "W = 0 is not accepted: use a whole number of ms from 1 to 1e12".
 // by names the algorithm when only one side refuses it.
 func (f *Form) FieldError(i int, value, accept, by string) string {
@@ -184,7 +184,7 @@ func (f *Form) plainAccept(accept string) string {
 	return accept
 }
 
-// paramError attaches an engine's *core.ParamError to the field it names
+// ParamError attaches an engine's *core.ParamError to the field it names
 // (or to fallback) and reports which field that was.
 func (f *Form) ParamError(err error, fallback int, by string) int {
 	i := fallback
@@ -202,7 +202,7 @@ func (f *Form) ParamError(err error, fallback int, by string) int {
 	return i
 }
 
-// row draws "label value  label value …" and returns each field's start
+// Row draws "label value  label value …" and returns each field's start
 // column (where its message points). The focused field is the text input's
 // own view; the long field gets the room left.
 func (f *Form) Row(th *Theme, w int) (string, []int) {
@@ -244,7 +244,7 @@ func (f *Form) Row(th *Theme, w int) (string, []int) {
 	return b.String(), starts
 }
 
-// message is the focused field's message while it has one, else the first
+// Message is the focused field's message while it has one, else the first
 // field's, with its caret under the start of that field: the message to the
 // caret's right if it fits, to its left if that fits, else on the rows below.
 // While a valid field is edited it is that field's line of explanation.
@@ -274,7 +274,7 @@ func (f *Form) Message(th *Theme, starts []int, w, rows int) []string {
 	return append(out, WrapRows(th, StError, msg, w, rows-1)...)
 }
 
-// wrapRows wraps s into at most n rows of w columns, the last ending in "…"
+// WrapRows wraps s into at most n rows of w columns, the last ending in "…"
 // when something is left over.
 func WrapRows(th *Theme, st StyleID, s string, w, n int) []string {
 	if n <= 0 {

@@ -13,13 +13,13 @@ func Bind(keys []string, help, desc string) key.Binding {
 	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 }
 
-// keyName is how a binding's key is written in a sentence on screen.
+// KeyName is how a binding's key is written in a sentence on screen.
 func KeyName(b key.Binding) string { return b.Help().Key }
 
-// keyHint is "key desc", as the help line writes a binding.
+// KeyHint is "key desc", as the help line writes a binding.
 func KeyHint(b key.Binding) string { return b.Help().Key + " " + b.Help().Desc }
 
-// globalKeys work on every screen (q and ? are text while a field is edited).
+// GlobalKeyMap work on every screen (q and ? are text while a field is edited).
 type GlobalKeyMap struct {
 	Quit, ForceQuit, Help, Back key.Binding
 }
@@ -31,7 +31,7 @@ var Global = GlobalKeyMap{
 	Back:      Bind([]string{"esc"}, "esc", "back"),
 }
 
-// stepKeys move a cursor over positions (lab requests, prefetch steps).
+// StepKeyMap move a cursor over positions (lab requests, prefetch steps).
 type StepKeyMap struct {
 	Prev, Next, First, Last, Play key.Binding
 }
@@ -44,7 +44,7 @@ var Step = StepKeyMap{
 	Play:  Bind([]string{" "}, "space", "play/pause"),
 }
 
-// formKeys move between the fields of a form while one is edited.
+// FormKeyMap move between the fields of a form while one is edited.
 type FormKeyMap struct {
 	NextField, PrevField, Done, Cancel key.Binding
 }

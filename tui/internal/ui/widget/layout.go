@@ -1,9 +1,11 @@
 package widget
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 )
@@ -14,7 +16,7 @@ const (
 	MinH = 24
 )
 
-// newHelp is the help.Model every screen's footer uses, in the course's
+// NewHelp is the help.Model every screen's footer uses, in the course's
 // styles (plain under NO_COLOR).
 func NewHelp(th *Theme) help.Model {
 	h := help.New()
@@ -29,20 +31,39 @@ func NewHelp(th *Theme) help.Model {
 	return h
 }
 
-// helpLine is the short help of k at width w.
+// HelpLine is the short help of k at width w. Where the keys do not fit, the
+// screen's own keys give way from the last, never esc and ? (which lists
+// them all): a line cut at its end with "…" lost exactly those two.
 func HelpLine(h help.Model, k help.KeyMap, w int) string {
-	h.Width = w
-	return h.View(k)
+	h.Width = 0 // no cut: the line is made to fit below
+	var bs []key.Binding
+	for _, b := range k.ShortHelp() {
+		if b.Enabled() {
+			bs = append(bs, b)
+		}
+	}
+	shared := func(b key.Binding) bool { return b.Help() == Global.Back.Help() || b.Help() == Global.Help.Help() }
+	for {
+		line := h.ShortHelpView(bs)
+		i := len(bs) - 1
+		for i >= 0 && shared(bs[i]) {
+			i--
+		}
+		if lipgloss.Width(line) <= w || i < 0 {
+			return ansi.Truncate(line, w, "")
+		}
+		bs = slices.Delete(bs, i, i+1)
+	}
 }
 
-// titleBar is a screen's first row: the title, cut to leave room, then
+// TitleBar is a screen's first row: the title, cut to leave room, then
 // "? keys" at the right edge.
 func TitleBar(th *Theme, title string, w int) string {
 	left := ansi.Truncate(title, max(w-9, 1), "…")
 	return left + strings.Repeat(" ", max(1, w-6-lipgloss.Width(left))) + th.Paint(StDim, "? keys")
 }
 
-// frame lays out a screen of exactly h rows, none wider than w: the body
+// Frame lays out a screen of exactly h rows, none wider than w: the body
 // rows that fit, blank rows, then the footer pinned to the bottom.
 func Frame(body, footer []string, w, h int) string {
 	room := max(h-len(footer), 0)
@@ -65,10 +86,10 @@ func Frame(body, footer []string, w, h int) string {
 	return strings.Join(rows, "\n")
 }
 
-// splitLines splits rendered text into rows.
+// SplitLines splits rendered text into rows.
 func SplitLines(s string) []string { return strings.Split(s, "\n") }
 
-// hanging prefixes the first row with first and the others with rest.
+// Hanging prefixes the first row with first and the others with rest.
 func Hanging(rows []string, first, rest string) []string {
 	for i := range rows {
 		if i == 0 {

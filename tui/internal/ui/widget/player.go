@@ -7,7 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// player is the cursor of a stepped screen (the lab, the prefetch lab):
+// Player is the cursor of a stepped screen (the lab, the prefetch lab):
 // positions 0..last, moved by the step keys, or played one position per
 // tick. playID discards the ticks of an earlier play.
 type Player struct {
@@ -16,10 +16,10 @@ type Player struct {
 	playID  int
 }
 
-// playEvery is the play speed: one position per tick.
+// PlayEvery is the play speed: one position per tick.
 const PlayEvery = 450 * time.Millisecond
 
-// stepKey handles the step keys over 0..last; tick makes the screen's tick
+// StepKey handles the step keys over 0..last; tick makes the screen's tick
 // message for a play id. It reports whether msg was one of them. Stepping
 // with the arrows keeps a play going; home and end stop it.
 func (p *Player) StepKey(msg tea.KeyMsg, last int, tick func(id int) tea.Msg) (tea.Cmd, bool) {
@@ -62,7 +62,7 @@ func (p *Player) next(tick func(id int) tea.Msg) tea.Cmd {
 	return tea.Tick(PlayEvery, func(time.Time) tea.Msg { return tick(id) })
 }
 
-// advance moves a play on by one position for the tick of play id, and
+// Advance moves a play on by one position for the tick of play id, and
 // stops it at last.
 func (p *Player) Advance(id, last int, tick func(id int) tea.Msg) tea.Cmd {
 	if !p.Playing || id != p.playID {

@@ -23,7 +23,7 @@ const (
 	GlyphTicked    = '✓' // interview: a point covered
 )
 
-// styleID names one role on screen; the theme maps roles to lipgloss styles.
+// StyleID names one role on screen; the theme maps roles to lipgloss styles.
 type StyleID int
 
 const (
@@ -44,7 +44,7 @@ const (
 	nStyles
 )
 
-// theme holds the style of every role, all on lipgloss's default renderer
+// Theme holds the style of every role, all on lipgloss's default renderer
 // (the terminal the course draws on), so the Bubbles components and the
 // course's own text agree on colours and on NO_COLOR.
 type Theme struct {
@@ -71,7 +71,7 @@ func NewTheme() *Theme {
 	return t
 }
 
-// paint renders s in the role's style.
+// Paint renders s in the role's style.
 func (t *Theme) Paint(id StyleID, s string) string {
 	if id == StNone || s == "" {
 		return s

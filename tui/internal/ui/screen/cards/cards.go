@@ -40,7 +40,7 @@ func New(th *widget.Theme, store *progress.Store) Model {
 	return Model{th: th, help: widget.NewHelp(th), store: store}
 }
 
-// open deals the cards for this session: missed last time first, then
+// Open deals the cards for this session: missed last time first, then
 // those not scored yet, then those got, each group in course order.
 func (m Model) Open() Model {
 	m.order = progress.DrillOrder(interview.Drill, m.store.P.Cards)
@@ -48,6 +48,9 @@ func (m Model) Open() Model {
 	m.got, m.missed, m.end = 0, 0, false
 	if missed := m.missedCount(); missed > 0 {
 		m.note = fmt.Sprintf("%d cards you missed last time come first", missed)
+		if missed == 1 {
+			m.note = "1 card you missed last time comes first"
+		}
 	}
 	return m
 }
@@ -147,8 +150,19 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 }
 
 func (m Model) CapturesEsc() bool { return false }
-func (m Model) Keys() help.KeyMap { return keys }
-func (m Model) Name() string      { return "question cards" }
+func (m Model) Keys() help.KeyMap { return m.shownKeys() }
+
+// shownKeys are the keys that score only once there is an answer to score
+// against: before it, y and m only say to reveal it first.
+func (m Model) shownKeys() keyMap {
+	k := keys
+	if !m.reveal {
+		k.Got.SetEnabled(false)
+		k.Missed.SetEnabled(false)
+	}
+	return k
+}
+func (m Model) Name() string { return "question cards" }
 
 // Resize gives the cards the terminal's size.
 func (m Model) Resize(w, h int) screen.Screen {
@@ -181,9 +195,13 @@ func (m Model) View() string {
 	if sc.Got+sc.Missed > 0 {
 		scored = fmt.Sprintf("got %d, missed %d, last %s", sc.Got, sc.Missed, sc.Last)
 	}
+	// The title keeps to what fits 80 columns whole; the session's score and
+	// the topic have rows of their own.
 	title := th.Paint(widget.StTitle, "07 · Interview drill") +
-		th.Paint(widget.StDim, fmt.Sprintf("   card %d of %d · session %d got, %d missed · chapter %s · %s", m.i+1, len(m.order), m.got, m.missed, q.Chapter, q.Topic))
-	body := []string{widget.TitleBar(th, title, w), th.Paint(widget.StDim, "this card: "+scored), th.Paint(widget.StHeading, "Question")}
+		th.Paint(widget.StDim, fmt.Sprintf("   card %d of %d · chapter %s", m.i+1, len(m.order), q.Chapter))
+	body := []string{widget.TitleBar(th, title, w),
+		th.Paint(widget.StDim, fmt.Sprintf("this card: %s · this session: %d got, %d missed", scored, m.got, m.missed)),
+		th.Paint(widget.StHeading, "Question") + th.Paint(widget.StDim, " · "+q.Topic)}
 	for _, l := range widget.WrapRows(th, widget.StNone, q.Q, w-2, 4) {
 		body = append(body, "  "+l)
 	}

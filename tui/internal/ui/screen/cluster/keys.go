@@ -5,7 +5,7 @@ import (
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
 
-// clusterKeys: chapter 06's run on a real Redis Cluster.
+// keyMap: chapter 06's run on a real Redis Cluster.
 type keyMap struct {
 	Prev, Next, Part, Again, Stop key.Binding
 }

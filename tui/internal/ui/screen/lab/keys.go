@@ -5,7 +5,7 @@ import (
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
 
-// labKeys: the chapter 05 lab.
+// keyMap: the chapter 05 lab.
 type keyMap struct {
 	ZoomIn, ZoomOut, ZoomReset                             key.Binding
 	Scenario, ScenarioBack                                 key.Binding

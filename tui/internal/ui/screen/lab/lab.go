@@ -40,7 +40,7 @@ type Model struct {
 	ask         tea.Msg // the screen the last key opens; the root takes it
 }
 
-// labTickMsg advances play; id discards ticks of an earlier play.
+// tickMsg advances play; id discards ticks of an earlier play.
 type tickMsg struct{ id int }
 
 func tick(id int) tea.Msg { return tickMsg{id} }
@@ -102,6 +102,7 @@ func (m *Model) loadScenario(i int) {
 		m.algo = [2]string{s.Left, s.Right}
 	}
 	m.Cursor, m.zoom = 0, 0 // a new sequence starts whole on screen
+	m.note = ""             // it spoke of the sequence replaced
 	m.syncInputs()
 	m.rerun()
 }
@@ -117,7 +118,7 @@ func (m *Model) loadArrivals(arr []int64, p engine.Params, left string) {
 	m.rerun()
 }
 
-// values are the fields' texts for the values in use.
+// fieldValues are the fields' texts for the values in use.
 func (m *Model) fieldValues() []string {
 	p := m.params
 	return []string{

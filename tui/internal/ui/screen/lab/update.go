@@ -87,9 +87,11 @@ func (m Model) Typing() bool { return m.Editing }
 func (m Model) Name() string { return "lab" }
 func (m Model) Ask() tea.Msg { return m.ask }
 
-// Leave pauses a play: the lab keeps its place for the next visit.
+// Leave pauses a play: the lab keeps its place for the next visit, but
+// not its status line, which told of what happened on this one.
 func (m Model) Leave() screen.Screen {
 	m.Pause()
+	m.note = ""
 	return m
 }
 
@@ -118,7 +120,7 @@ func (m Model) LoadWorst(r engine.WorstResult) Model {
 // case search opens on.
 func (m Model) Left() (string, engine.Params) { return m.algo[0], m.params }
 
-// keyMap is what the help shows for the lab now.
+// Keys is what the help shows for the lab now.
 func (m Model) Keys() help.KeyMap {
 	if m.Editing {
 		return widget.FormKeys

@@ -268,11 +268,14 @@ func (m Model) footer(w int) []string {
 				s.Name, widget.KeyName(keys.Scenario), widget.KeyName(keys.ScenarioBack))
 		}
 	}
-	if len(msgs) == 0 {
-		if m.note != "" {
-			msgs = widget.WrapRows(th, widget.StQueued, m.note, w, 2)
-		}
-		msgs = append(msgs, widget.WrapRows(th, widget.StDim, hint, w, 3-len(msgs))...)
+	switch {
+	case len(msgs) > 0:
+	case m.note != "":
+		// The note says what the last key did; the hint is back at the
+		// next key, whole, rather than squeezed into a row beside it.
+		msgs = widget.WrapRows(th, widget.StQueued, m.note, w, 3)
+	default:
+		msgs = widget.WrapRows(th, widget.StDim, hint, w, 3)
 	}
 	for len(msgs) < 2 {
 		msgs = append(msgs, "")

@@ -5,7 +5,7 @@ import (
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
 
-// menuKeys: the chapter list.
+// keyMap: the chapter list.
 type keyMap struct {
 	Up, Down, Open, Jump, Filter                               key.Binding
 	Lab, Worst, Prefetch, Cluster, Drill, Mock, Path, Progress key.Binding

@@ -18,16 +18,17 @@ import (
 // / filters it. Under the list, the selected chapter's first sentence.
 
 // menuItem is one entry: a chapter (chapter >= 0, an index into
-// uiChapters) or a screen.
+// course.Chapters) or a screen.
 type menuItem struct {
 	title, desc string
+	body        string // a chapter's text, for the filter (filter.go)
 	chapter     int
 	view        screen.Kind
 }
 
 func (i menuItem) Title() string       { return i.title }
 func (i menuItem) Description() string { return i.desc }
-func (i menuItem) FilterValue() string { return i.title + " " + i.desc }
+func (i menuItem) FilterValue() string { return i.title + " " + i.desc + bodySep + i.body }
 
 type Model struct {
 	th   *widget.Theme
@@ -48,7 +49,7 @@ func menuItems() []list.Item {
 		for _, l := range info.Links {
 			desc += " [" + l.Label + "]"
 		}
-		items = append(items, menuItem{title: info.Title, desc: desc, chapter: i})
+		items = append(items, menuItem{title: info.Title, desc: desc, body: course.Chapters[i].README, chapter: i})
 	}
 	for _, t := range []struct {
 		v          screen.Kind
@@ -83,6 +84,7 @@ func New(th *widget.Theme) Model {
 	l.SetShowStatusBar(false)
 	l.SetShowHelp(false)
 	l.DisableQuitKeybindings()
+	l.Filter = filterItems
 	l.KeyMap.CursorUp, l.KeyMap.CursorDown, l.KeyMap.Filter = keys.Up, keys.Down, keys.Filter
 	for _, b := range []*key.Binding{&l.KeyMap.ShowFullHelp, &l.KeyMap.CloseFullHelp, &l.KeyMap.GoToStart, &l.KeyMap.GoToEnd} {
 		*b = key.NewBinding(key.WithDisabled())

@@ -5,7 +5,7 @@ import (
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
 
-// mockKeys: the timed mock interview.
+// keyMap: the timed mock interview.
 type keyMap struct {
 	Up, Down, Start, Form, Tick, TickN, NextPhase, Pause, Again key.Binding
 	Path, Strong, NextPush, PrevPush                            key.Binding
@@ -49,7 +49,7 @@ func (h mockHelp) ShortHelp() []key.Binding {
 		}
 		return []key.Binding{keys.TickN, keys.Tick, keys.NextPhase, keys.Pause, widget.Global.Back, widget.Global.Help}
 	case Done:
-		return []key.Binding{keys.Again, widget.Global.Back, widget.Global.Help}
+		return []key.Binding{keys.Down, keys.Again, widget.Global.Back, widget.Global.Help}
 	}
 	return []key.Binding{keys.Down, keys.Start, keys.Form, widget.Global.Back, widget.Global.Help}
 }

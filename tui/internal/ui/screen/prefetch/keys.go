@@ -5,7 +5,7 @@ import (
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
 
-// pfKeys: the chapter 06 prefetch lab.
+// keyMap: the chapter 06 prefetch lab.
 type keyMap struct {
 	Edit, Nodes, PerNode, Limit, Batch, RTT, Order, BatchToggle key.Binding
 }

@@ -58,14 +58,13 @@ type tickMsg struct{ id int }
 
 func tick(id int) tea.Msg { return tickMsg{id} }
 
-// newPfModel starts on E13: 4 nodes, 2 requests each, limit 20, batch 8,
+// New starts on E13: 4 nodes, 2 requests each, limit 20, batch 8,
 // a 1 ms round trip.
 func New(th *widget.Theme) Model {
 	m := Model{th: th, help: widget.NewHelp(th), Form: widget.NewForm(pfFields)}
 	m.cfg = distributed.PrefetchConfig{Nodes: 4, PerNode: 2, Limit: 20, Batch: 8, RTTMS: 1}
 	m.syncInputs()
-	m.rerun()
-	m.Cursor = len(m.res.Steps)
+	m.rerun() // the cursor at 0: nothing decided yet, the first step one key away
 	return m
 }
 

@@ -7,7 +7,6 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/lipgloss/table"
 	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
-	"github.com/ratelimit-course/ratelimit/tui/internal/text"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
 
@@ -45,12 +44,9 @@ func pfStateAt(res distributed.PrefetchResult, nodes, k int) []pfNodeState {
 // per node, the arrival strip, central vs prefetch.
 func (m Model) View() string {
 	th, w, c := m.th, m.w, m.cfg
-	order := "round-robin"
-	if len(c.Order) > 0 {
-		order = "order " + text.JoinInts(c.Order, ",") // the order in use, not the one being typed
-	}
+	// The title keeps to what fits 80 columns; the order is on the fields' row.
 	title := th.Paint(widget.StTitle, "06 · Prefetch") + th.Paint(widget.StDim,
-		fmt.Sprintf("   %d nodes × %d · limit %d · batch %d · rtt %d ms · %s", c.Nodes, c.PerNode, c.Limit, c.Batch, c.RTTMS, order))
+		fmt.Sprintf("   %d nodes × %d · limit %d · batch %d · rtt %d ms", c.Nodes, c.PerNode, c.Limit, c.Batch, c.RTTMS))
 	body := []string{widget.TitleBar(th, title, w)}
 	footer := m.footer(w)
 	if m.runErr != "" {

@@ -7,10 +7,11 @@ import (
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
 
-// chapterKeys: reading a chapter. Links are the chapter's worked examples
+// keyMap: reading a chapter. Links are the chapter's worked examples
 // and views, one number key each (built per chapter).
 type keyMap struct {
 	Up, Down, PageDown, PageUp, Left, Right, Top, Bottom, Next, Prev key.Binding
+	NextSection, PrevSection                                         key.Binding
 	Links                                                            []key.Binding
 }
 
@@ -23,8 +24,11 @@ var keys = keyMap{
 	Right:    widget.Bind([]string{"right", "l"}, "→", "scroll right (wide code)"),
 	Top:      widget.Bind([]string{"home", "g"}, "g", "top"),
 	Bottom:   widget.Bind([]string{"end", "G"}, "G", "bottom"),
-	Next:     widget.Bind([]string{"n", "tab"}, "n", "next chapter"),
-	Prev:     widget.Bind([]string{"N", "shift+tab"}, "N", "previous chapter"),
+	Next:     widget.Bind([]string{"n", "tab"}, "n/tab", "next chapter"),
+	Prev:     widget.Bind([]string{"N", "shift+tab"}, "N/shift+tab", "previous chapter"),
+	// A chapter runs to hundreds of lines: its headings are the way through.
+	NextSection: widget.Bind([]string{"]", "}"}, "]", "next section"),
+	PrevSection: widget.Bind([]string{"[", "{"}, "[", "previous section"),
 }
 
 // withLinks is the map for a chapter whose links are labels: enter and 1
@@ -53,7 +57,7 @@ func (k keyMap) ShortHelp() []key.Binding {
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageDown, k.PageUp, k.Top, k.Bottom},
-		{k.Left, k.Right, k.Next, k.Prev},
+		{k.NextSection, k.PrevSection, k.Left, k.Right, k.Next, k.Prev},
 		append(append([]key.Binding{}, k.Links...), widget.Global.Back, widget.Global.Help, widget.Global.Quit),
 	}
 }

@@ -28,11 +28,12 @@ type Model struct {
 	w, h  int
 	help  help.Model
 	vp    viewport.Model
-	idx   int // index into uiChapters
+	idx   int // index into course.Chapters
 	keys  keyMap
 	plain bool // render without colour (NO_COLOR, or no colour terminal)
 	dark  bool
 	wide  int     // rendered lines wider than the viewport
+	heads []int   // the rows on which the chapter's sections start
 	ask   tea.Msg // the link the last key opens; the root takes it
 }
 
@@ -47,7 +48,7 @@ func New(th *widget.Theme, plain, dark bool) Model {
 	return Model{th: th, help: widget.NewHelp(th), vp: vp, plain: plain, dark: dark}
 }
 
-// open shows chapter idx from its top, or from the first line that holds
+// Open shows chapter idx from its top, or from the first line that holds
 // anchor (a heading's text).
 func (m Model) Open(idx int, anchor string) Model {
 	m.idx = idx
@@ -84,6 +85,7 @@ func (m Model) layout() Model {
 	}
 	text := m.text()
 	m.vp.SetContent(text)
+	m.heads = course.HeadingRows(text, course.Headings(m.idx))
 	m.wide = 0
 	for _, l := range widget.SplitLines(text) {
 		if lipgloss.Width(l) > m.w {
@@ -114,6 +116,20 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 			m.vp.GotoTop()
 		case key.Matches(msg, m.keys.Bottom):
 			m.vp.GotoBottom()
+		case key.Matches(msg, m.keys.NextSection):
+			for _, r := range m.heads {
+				if r > m.vp.YOffset && !m.vp.AtBottom() {
+					m.vp.SetYOffset(r)
+					break
+				}
+			}
+		case key.Matches(msg, m.keys.PrevSection):
+			for i := len(m.heads) - 1; i >= 0; i-- {
+				if r := m.heads[i]; r < m.vp.YOffset {
+					m.vp.SetYOffset(r)
+					break
+				}
+			}
 		case key.Matches(msg, m.keys.Next):
 			m.note = ""
 			return m.Open((m.idx+1)%n, ""), nil
@@ -136,7 +152,7 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 }
 
 func (m Model) CapturesEsc() bool { return false }
-func (m Model) Keys() help.KeyMap { return m.keys }
+func (m Model) Keys() help.KeyMap { return m.shownKeys() }
 func (m Model) Name() string      { return "chapter" }
 func (m Model) Ask() tea.Msg      { return m.ask }
 
@@ -159,10 +175,27 @@ func (m Model) View() string {
 		status += fmt.Sprintf("  ↓ %d more lines", m.vp.TotalLineCount()-m.vp.YOffset-m.vp.VisibleLineCount())
 	}
 	if m.wide > 0 {
-		status += fmt.Sprintf("  · %d code lines run past the edge: %s %s scroll sideways", m.wide, widget.KeyName(m.keys.Left), widget.KeyName(m.keys.Right))
+		lines := "lines run"
+		if m.wide == 1 {
+			lines = "line runs"
+		}
+		status += fmt.Sprintf("  · %d %s past the edge: %s %s scroll sideways", m.wide, lines, widget.KeyName(m.keys.Left), widget.KeyName(m.keys.Right))
 	}
 	body := append(append([]string{title}, m.noteRows()...), widget.SplitLines(m.vp.View())...)
 	return widget.Frame(body, []string{th.Paint(widget.StDim, status), widget.HelpLine(m.help, m.Keys(), w)}, w, m.h)
+}
+
+// shownKeys are the keys that do something now: at the end of the text
+// there is no page down to offer.
+func (m Model) shownKeys() keyMap {
+	k := m.keys
+	if m.vp.AtBottom() {
+		k.PageDown.SetEnabled(false)
+	}
+	if len(m.heads) == 0 || m.vp.AtBottom() {
+		k.NextSection.SetEnabled(false)
+	}
+	return k
 }
 
 // LinkKeys are the keys of the chapter's links, in the order of its links.

@@ -52,7 +52,7 @@ func (m Model) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 func (m Model) View() string {
 	th, w, r := m.th, m.w, m.Report()
 	body := []string{widget.TitleBar(th, th.Paint(widget.StTitle, "Ready?")+
-		th.Paint(widget.StDim, fmt.Sprintf("   %d mock interviews finished", r.Mocks)), w),
+		th.Paint(widget.StDim, "   "+text.Count(r.Mocks, "mock interview")+" finished"), w),
 		th.Paint(widget.StHeading, fmt.Sprintf("%-24s %-10s %4s %9s %12s", "topic", "cards", "got", "hit rate", "mock points"))}
 	for _, t := range r.Topics {
 		rate, mock := "-", "-"

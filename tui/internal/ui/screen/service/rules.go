@@ -2,7 +2,7 @@ package service
 
 import (
 	"context"
-	"fmt"
+	"github.com/ratelimit-course/ratelimit/tui/internal/text"
 	"strings"
 	"time"
 
@@ -54,14 +54,6 @@ func (m *Model) rulesKey(msg tea.KeyMsg) {
 	}
 }
 
-// plural is "1 row", "2 rows".
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}
-
 func oneLine(s string) string {
 	first, _, _ := strings.Cut(s, "\n")
 	return first
@@ -78,7 +70,7 @@ func (m Model) rulesRows() []string {
 	room := m.listRoom(len(rows))
 	top := m.rulesTopIn(len(list), room)
 	if top > 0 {
-		rows = append(rows, th.Paint(widget.StDim, "… "+plural(top, "row")+" above (↑)"))
+		rows = append(rows, th.Paint(widget.StDim, "… "+text.Count(top, "row")+" above (↑)"))
 		room--
 	}
 	end := min(top+room, len(list))
@@ -87,7 +79,7 @@ func (m Model) rulesRows() []string {
 	}
 	rows = append(rows, list[top:end]...)
 	if end < len(list) {
-		rows = append(rows, th.Paint(widget.StDim, "… "+plural(len(list)-end, "row")+" below (↓)"))
+		rows = append(rows, th.Paint(widget.StDim, "… "+text.Count(len(list)-end, "row")+" below (↓)"))
 	}
 	return rows
 }

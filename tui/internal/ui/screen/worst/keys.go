@@ -5,7 +5,7 @@ import (
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
 
-// worstKeys: the worst-case search table.
+// keyMap: the worst-case search table.
 type keyMap struct {
 	Up, Down, Load, SearchAll key.Binding
 }

@@ -40,7 +40,7 @@ type Model struct {
 	ask     tea.Msg // load the found sequence into the lab; the root takes it
 }
 
-// worstDoneMsg carries a finished search back to Update.
+// doneMsg carries a finished search back to Update.
 type doneMsg struct {
 	key string
 	res lab.WorstResult
@@ -54,18 +54,26 @@ func New(th *widget.Theme) Model {
 	for _, b := range []*key.Binding{&km.PageUp, &km.PageDown, &km.HalfPageUp, &km.HalfPageDown, &km.GotoTop, &km.GotoBottom} {
 		*b = key.NewBinding(key.WithDisabled())
 	}
-	t := table.New(table.WithColumns([]table.Column{
-		{Title: "  algorithm", Width: 19}, {Title: "worst in W", Width: 10}, {Title: "over", Width: 5}, {Title: "textbook bound", Width: 30},
-	}), table.WithHeight(len(lab.Algorithms)+1), table.WithFocused(true), table.WithKeyMap(km))
+	t := table.New(table.WithColumns(columns(80)), table.WithHeight(len(lab.Algorithms)+1), table.WithFocused(true), table.WithKeyMap(km))
 	t.SetStyles(table.Styles{Header: th.S[widget.StLabel].PaddingRight(1), Cell: th.S[widget.StNone].PaddingRight(1), Selected: th.S[widget.StSelected]})
 	m := Model{th: th, help: widget.NewHelp(th), tbl: t, results: map[string]worstEntry{}, running: map[string]bool{}}
 	m.fillRows()
 	return m
 }
 
+// columns are the table's columns for a screen w columns wide: the bound
+// takes what the others leave (each cell has a column of padding), so
+// "about R*W = 2 (departures are T apart)" is whole at 80 columns.
+func columns(w int) []table.Column {
+	return []table.Column{
+		{Title: "  algorithm", Width: 19}, {Title: "worst in W", Width: 10}, {Title: "over", Width: 5},
+		{Title: "textbook bound", Width: max(w-(19+10+5+4), 30)},
+	}
+}
+
 func (m Model) algo() string { return lab.Algorithms[max(m.tbl.Cursor(), 0)] }
 
-// open points the screen at an algorithm and budget and starts the search
+// Open points the screen at an algorithm and budget and starts the search
 // if it has not run yet.
 func (m Model) Open(algo string, p lab.Params) (Model, tea.Cmd) {
 	if i := slices.Index(lab.Algorithms, algo); i >= 0 {
@@ -141,6 +149,7 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
+		m.tbl.SetColumns(columns(m.w))
 	case doneMsg:
 		delete(m.running, msg.key)
 		e := worstEntry{res: msg.res}
@@ -185,7 +194,7 @@ func (m Model) Ask() tea.Msg      { return m.ask }
 
 // Resize gives the screen the terminal's size.
 func (m Model) Resize(w, h int) screen.Screen {
-	m.w, m.h = w, h
+	m, _ = m.update(tea.WindowSizeMsg{Width: w, Height: h})
 	return m
 }
 

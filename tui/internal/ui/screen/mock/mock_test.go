@@ -1,0 +1,372 @@
+package mock
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/bubbles/timer"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
+	"github.com/ratelimit-course/ratelimit/tui/internal/progress"
+	"github.com/ratelimit-course/ratelimit/tui/internal/ui/uitest"
+	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
+)
+
+// The mock interview's own tests: they drive the screen by keys, as the app
+// does, and read what it holds where the screen does not show it (a tick
+// under the cursor, the record saved). The app's tests drive it from the
+// menu, by what a learner sees.
+
+// newModel is the mock at 80×24 on a fresh, private progress file, on its
+// chooser, as M opens it.
+func newModel(t testing.TB) Model {
+	t.Helper()
+	lipgloss.SetColorProfile(termenv.Ascii)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	store, _ := progress.Load()
+	return fresh(store)
+}
+
+// fresh is the mock on store, as a new process would open it.
+func fresh(store *progress.Store) Model {
+	return New(widget.NewTheme(), store).Resize(80, 24).(Model)
+}
+
+// send delivers msg and then what its commands send back, as the runtime
+// would, except commands that wait (ticks): the tests deliver those.
+func send(m Model, msg tea.Msg) Model { return sendWithin(m, msg, 100*time.Millisecond) }
+
+// sendWithin is send waiting up to patience for each command.
+func sendWithin(m Model, msg tea.Msg, patience time.Duration) Model {
+	s, cmd := m.Update(msg)
+	m = s.(Model)
+	queue := []tea.Cmd{cmd}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		ch := make(chan tea.Msg, 1)
+		go func() { ch <- c() }()
+		var out tea.Msg
+		select {
+		case out = <-ch:
+		case <-time.After(patience):
+			continue
+		}
+		switch out := out.(type) {
+		case tea.BatchMsg:
+			queue = append(queue, out...)
+		case nil, tea.QuitMsg:
+		default:
+			s, cmd := m.Update(out)
+			m = s.(Model)
+			queue = append(queue, cmd)
+		}
+	}
+	return m
+}
+
+func press(m Model, keys ...string) Model {
+	for _, k := range keys {
+		m = send(m, uitest.Key(k))
+	}
+	return m
+}
+
+// runClock delivers the running clock's ticks, one after another, until
+// it has run for d or the phase changed.
+func runClock(t *testing.T, m Model, d time.Duration) Model {
+	t.Helper()
+	phase := m.phase
+	for end := m.clock.Timeout - d; m.state == OnClock && m.phase == phase && m.clock.Timeout > end; {
+		// Update alone: the next tick is this loop's, not the runtime's.
+		nm, _ := m.Update(timer.TickMsg{ID: m.clock.ID()})
+		m = nm.(Model)
+		if m.clock.Timeout <= 0 && m.phase == phase {
+			nm, _ = m.Update(timer.TimeoutMsg{ID: m.clock.ID()})
+			m = nm.(Model)
+		}
+	}
+	return m
+}
+
+// The mock interview end to end, in its 15-minute short form (f): a
+// prompt, a clock per phase that moves on by itself, the interviewer's
+// questions and a checklist, a summary.
+func TestMockInterviewRunsOnTheClock(t *testing.T) {
+	m := press(newModel(t), "f")
+	f := m.View()
+	for _, p := range interview.Mock {
+		uitest.Want(t, f, p.Title)
+	}
+	m = press(m, "down", "enter") // the login question
+	p := interview.Mock[1]
+	if m.state != OnClock || m.prompt != 1 {
+		t.Fatalf("enter starts the interview on the chosen prompt: state %d prompt %d", m.state, m.prompt)
+	}
+	f = m.View()
+	uitest.Want(t, f, "Phase 1 of 4", interview.Skeleton[0].Title, "3:00 left", p.Phases[0].Questions[0][:30])
+	for _, pt := range p.Phases[0].Checklist {
+		uitest.Want(t, f, pt.Text[:20])
+	}
+
+	// The clock counts down and pauses.
+	m = runClock(t, m, 10*time.Second)
+	uitest.Want(t, m.View(), "2:50 left")
+	m = press(m, "p")
+	if m.clock.Running() {
+		t.Fatal("p pauses the clock")
+	}
+	uitest.Want(t, m.View(), "paused")
+	m = press(m, "p")
+
+	// Tick points 1 and 3, untick 3, tick 2 with space after moving up.
+	m = press(m, "1", "3", "3", "up", "space")
+	if got := m.ticked[0]; !got[0] || !got[1] || got[2] {
+		t.Fatalf("ticked %v, want points 1 and 2", got)
+	}
+	uitest.Want(t, m.View(), "[✓] 1", "[✓] 2", "[ ] 3")
+
+	// The phase ends by itself when its clock runs out.
+	m = runClock(t, m, 4*time.Minute)
+	if m.phase != 1 {
+		t.Fatalf("phase %d after the first clock ran out", m.phase+1)
+	}
+	uitest.Want(t, m.View(), "Phase 2 of 4", "5:00 left")
+	// Move on early after a minute; tick everything in phase 3.
+	m = runClock(t, m, time.Minute)
+	m = press(m, "n")
+	for k := range p.Phases[2].Checklist {
+		m = press(m, fmt.Sprint(k+1))
+	}
+	m = press(m, "n", "n")
+	if m.state != Done {
+		t.Fatalf("n after the last phase shows the summary: state %d", m.state)
+	}
+	f = m.View()
+	covered := 2 + len(p.Phases[2].Checklist)
+	points := 0
+	for _, ph := range p.Phases {
+		points += len(ph.Checklist)
+	}
+	uitest.Want(t, f, fmt.Sprintf("%d of %d points covered", covered, points))
+	for _, c := range []struct{ row, used, planned, covered string }{
+		{"1 " + interview.Skeleton[0].Title, "3:00", "3:00", fmt.Sprintf("2 of %d", len(p.Phases[0].Checklist))},
+		{"2 " + interview.Skeleton[1].Title, "1:00", "5:00", fmt.Sprintf("0 of %d", len(p.Phases[1].Checklist))},
+		{"3 " + interview.Skeleton[2].Title, "0:00", "4:00", fmt.Sprintf("%d of %d", len(p.Phases[2].Checklist), len(p.Phases[2].Checklist))},
+	} {
+		row := uitest.Row(f, c.row)
+		if !strings.Contains(row, c.used) || !strings.Contains(row, c.planned) || !strings.Contains(row, c.covered) {
+			t.Errorf("summary row %q: want used %s, planned %s, covered %s", row, c.used, c.planned, c.covered)
+		}
+	}
+	missed := p.Phases[1].Checklist[0]
+	uitest.Want(t, f, "Missed", "ch "+missed.Chapter+" · "+missed.Text[:20], "Review chapters")
+	review := uitest.Row(f, "Review chapters")
+	for _, ch := range m.record.Review {
+		if !strings.Contains(review, ch) {
+			t.Errorf("review row %q lacks chapter %s", review, ch)
+		}
+	}
+	if strings.Contains(review, p.Phases[2].Checklist[0].Chapter) && !strings.Contains(fmt.Sprint(progress.ChaptersToReview(p, func(j, k int) bool { return m.ticked[j][k] })), p.Phases[2].Checklist[0].Chapter) {
+		t.Errorf("a chapter only of covered points is not to review: %q", review)
+	}
+
+	// Saved: a restart shows how it went last time.
+	store, note := progress.Load()
+	if note != "" || len(store.P.Interviews) != 1 || store.P.Interviews[0].Covered != covered {
+		t.Fatalf("the interview was not saved: note %q, %+v", note, store.P.Interviews)
+	}
+	m2 := press(fresh(store), "f")
+	uitest.Want(t, m2.View(), fmt.Sprintf("last time %d of %d points", covered, points))
+}
+
+// The clock moves on by itself: with a short skeleton minute, the timer's
+// own ticks (delivered as the runtime would) carry the interview through
+// every phase to its summary, each phase using its planned time.
+func TestMockClockAdvancesByItself(t *testing.T) {
+	m := newModel(t)
+	m.minute = 60 * time.Millisecond // a tick per ms
+	m = press(m, "enter")
+	// Each tick is 1 ms away; a loaded machine may deliver one late, so
+	// wait for it (failed under load with send's 100 ms).
+	m = sendWithin(m, timer.TickMsg{ID: m.clock.ID()}, 5*time.Second)
+	if m.state != Done {
+		t.Fatalf("the clocks ran out but the interview is in phase %d, state %d", m.phase+1, m.state)
+	}
+	for j, used := range m.used {
+		if used != m.planned(j) {
+			t.Errorf("phase %d used %v, planned %v", j+1, used, m.planned(j))
+		}
+	}
+}
+
+// The mock runs the 45-minute track by default (chapter 07's LongForm,
+// timed by Track); f on the chooser switches to the 15-minute short form.
+func TestMockChoosesTheTrackOrTheShortForm(t *testing.T) {
+	m := newModel(t)
+	uitest.Want(t, m.View(), "45-minute track", "f switches to the 15-minute short form")
+	m = press(m, "enter")
+	p := interview.Mock[0]
+	if m.short || len(m.phases) != len(interview.Track) {
+		t.Fatalf("enter starts the short form (%v) or %d phases", m.short, len(m.phases))
+	}
+	uitest.Want(t, m.View(), "Phase 1 of 4", interview.Track[0].Title, "5:00 left")
+	for j, st := range interview.Track {
+		if m.planned(j) != time.Duration(st.Minutes)*time.Minute {
+			t.Errorf("phase %d planned %v, want %d min", j+1, m.planned(j), st.Minutes)
+		}
+		if got, want := len(m.phases[j].Checklist), len(interview.LongForm(p)[j].Checklist); got != want {
+			t.Errorf("phase %d: %d points, want LongForm's %d", j+1, got, want)
+		}
+	}
+	m = press(m.Choose(), "f")
+	uitest.Want(t, m.View(), "15-minute short form", "f switches to the 45-minute track")
+	m = press(m, "enter")
+	if !m.short || m.planned(0) != 3*time.Minute || len(m.push) != 0 {
+		t.Fatalf("f then enter: short %v, phase 1 planned %v", m.short, m.planned(0))
+	}
+	uitest.Want(t, m.View(), interview.Skeleton[0].Title, "3:00 left")
+}
+
+// In the track's design phase d shows the request path (chapter 07's
+// Diagram) on the clock, scrolled by the arrows, every row within 80
+// columns; d closes it. Other phases have no diagram key.
+func TestMockDesignPhaseShowsTheRequestPath(t *testing.T) {
+	m := press(newModel(t), "enter", "d")
+	if m.drawn {
+		t.Fatal("d in the scoping phase shows the request path")
+	}
+	m = press(m, "n")
+	uitest.Want(t, m.View(), "d the request path")
+	m = press(m, "d")
+	f := m.View()
+	if !m.drawn || m.state != OnClock {
+		t.Fatal("d in the design phase shows the request path, on the clock")
+	}
+	uitest.CheckFrame(t, f, 80, 24)
+	uitest.Want(t, f, "Phase 2 of 4", "10:00 left", "The request path", "[client]", "[edge / WAF]")
+	m = press(m, "pgdown", "pgdown")
+	f = m.View()
+	uitest.Want(t, f, "[limiter service]", interview.ServiceHopCost[:30], "[Redis Cluster]")
+	uitest.CheckFrame(t, f, 80, 24)
+	m = press(m, "d")
+	if m.drawn {
+		t.Fatal("d again closes the request path")
+	}
+	uitest.Want(t, m.View(), "The interviewer asks", "What is the limiter's API?")
+}
+
+// The track's wrap-up throws the prompt's pushbacks one at a time: a shows
+// what a strong answer contains and the chapter that proves it, space
+// ticks it as answered, → the next; the summary lists those to review.
+func TestMockWrapUpThrowsPushbackOneAtATime(t *testing.T) {
+	m := press(newModel(t), "enter", "n", "n", "n")
+	pushes := interview.PushbackFor(interview.Mock[0])
+	if len(pushes) < 2 || !slices.Equal(idsOf(m.push), idsOf(pushes)) {
+		t.Fatalf("the wrap-up throws %v, want %v", idsOf(m.push), idsOf(pushes))
+	}
+	f := uitest.Flat(m.View())
+	uitest.Want(t, f, "Phase 4 of 4", fmt.Sprintf("pushes back (1 of %d)", len(pushes)), pushes[0].Prompt)
+	if strings.Contains(f, pushes[1].Prompt) || strings.Contains(f, pushes[0].Strong[0][:30]) {
+		t.Fatalf("more than the first pushback, or its answer, before a key:\n%s", m.View())
+	}
+	m = press(m, "a")
+	f = uitest.Flat(m.View())
+	uitest.Want(t, f, "A strong answer contains", pushes[0].Strong[0][:30], "proven in chapter "+pushes[0].Chapter, "card "+pushes[0].Card)
+	uitest.CheckFrame(t, m.View(), 80, 24)
+	m = press(m, "right")
+	f = uitest.Flat(m.View())
+	uitest.Want(t, f, "(2 of", pushes[1].Prompt)
+	if strings.Contains(f, pushes[0].Prompt) || strings.Contains(f, "A strong answer contains") {
+		t.Fatalf("→ shows the next pushback alone, its answer hidden:\n%s", m.View())
+	}
+	m = press(m, "space", "n")
+	if m.state != Done || !m.ticked[3][1] {
+		t.Fatalf("space ticks pushback 2, n ends: state %d, ticked %v", m.state, m.ticked[3])
+	}
+	r := m.record
+	want := slices.DeleteFunc(idsOf(pushes), func(id string) bool { return id == pushes[1].ID })
+	if r.Form != FormTrack || !slices.Equal(r.Pushback, want) {
+		t.Fatalf("record: form %q, pushback to review %v, want %v", r.Form, r.Pushback, want)
+	}
+	f = m.View()
+	uitest.CheckFrame(t, f, 80, 24)
+	uitest.Want(t, f, "Summary (45-minute)", "Pushback to review", "“"+pushes[0].Prompt[:20], "Review chapters")
+	if strings.Contains(f, pushes[1].Prompt[:20]) {
+		t.Errorf("the pushback answered is listed to review:\n%s", f)
+	}
+	if st, _ := progress.Load(); len(st.P.Interviews) != 1 || !slices.Equal(st.P.Interviews[0].Pushback, want) {
+		t.Fatalf("the pushbacks to review are not saved: %+v", st.P.Interviews)
+	}
+}
+
+func idsOf(ps []interview.Push) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, p.ID)
+	}
+	return out
+}
+
+// Every phase of the track fits 80×24 for every prompt: the cursor
+// reaches the last point and shows it; every pushback's strong answer and
+// its proof fit.
+func TestMockTrackEveryPhaseFitsTheScreen(t *testing.T) {
+	for i, p := range interview.Mock {
+		m := newModel(t)
+		for range i {
+			m = press(m, "down")
+		}
+		m = press(m, "enter")
+		for j, ph := range interview.LongForm(p) {
+			uitest.CheckFrame(t, m.View(), 80, 24)
+			uitest.Want(t, m.View(), fmt.Sprintf("Phase %d of 4", j+1), "left")
+			if j < 3 {
+				for range len(ph.Checklist) - 1 {
+					m = press(m, "down")
+				}
+				f := uitest.Flat(m.View())
+				uitest.CheckFrame(t, m.View(), 80, 24)
+				words := strings.Fields(ph.Checklist[len(ph.Checklist)-1].Text)
+				if end := strings.Join(words[len(words)-2:], " "); !strings.Contains(f, end) {
+					t.Errorf("%s phase %d: the last point's end %q is off the screen:\n%s", p.Name, j+1, end, m.View())
+				}
+			} else {
+				for k, q := range m.push {
+					m = press(m, "a")
+					f := uitest.Flat(m.View())
+					uitest.CheckFrame(t, m.View(), 80, 24)
+					words := strings.Fields(q.Strong[len(q.Strong)-1])
+					if end := strings.Join(words[len(words)-2:], " "); !strings.Contains(f, end) || !strings.Contains(f, "card "+q.Card) {
+						t.Errorf("%s pushback %d: the strong answer's end %q or its card is off the screen:\n%s", p.Name, k+1, end, m.View())
+					}
+					m = press(m, "right")
+				}
+			}
+			m = press(m, "n")
+		}
+		uitest.CheckFrame(t, m.View(), 80, 24)
+		uitest.Want(t, m.View(), "Review chapters")
+	}
+}
+
+// A phase whose time runs out says so as the next one begins.
+func TestMockPhaseTimeOutIsAnnounced(t *testing.T) {
+	m := press(newModel(t), "enter")
+	m = send(m, timer.TimeoutMsg{ID: m.clock.ID()})
+	if m.phase != 1 {
+		t.Fatalf("the timeout of phase 1 leaves phase %d", m.phase+1)
+	}
+	uitest.Want(t, uitest.Flat(m.View()), "time is up for phase 1: on to phase 2")
+	if m = press(m, "down"); strings.Contains(m.View(), "time is up") {
+		t.Error("the notice outlives the next key")
+	}
+}

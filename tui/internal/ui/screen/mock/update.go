@@ -1,0 +1,163 @@
+package mock
+
+import (
+	"fmt"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/timer"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen"
+	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/path"
+	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
+)
+
+// Update runs the clock, ticks points, and moves between the states.
+func (m Model) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
+	m.ask = nil
+	return m.update(msg)
+}
+
+// Ask is what the last key asked the app for: screen.Quit once a quit is
+// confirmed and the interview saved.
+func (m Model) Ask() tea.Msg { return m.ask }
+
+// GuardsQuit: while the clock runs, q asks first and saves, as esc does.
+func (m Model) GuardsQuit() bool { return m.state == OnClock }
+
+func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.w, m.h = msg.Width, msg.Height
+		m.list.SetSize(m.w, m.listRows())
+		return m, nil
+	case timer.TickMsg, timer.StartStopMsg:
+		if m.state != OnClock {
+			return m, nil
+		}
+		var cmd tea.Cmd
+		m.clock, cmd = m.clock.Update(msg)
+		return m, cmd
+	case timer.TimeoutMsg:
+		if m.state == OnClock && msg.ID == m.clock.ID() {
+			ended := m.phase
+			m, cmd := m.nextPhase()
+			m.leaving = key.Binding{}
+			m.note = fmt.Sprintf("time is up for phase %d: the interview is over", ended+1)
+			if m.state == OnClock {
+				m.note = fmt.Sprintf("time is up for phase %d: on to phase %d, %s", ended+1, m.phase+1,
+					m.steps[m.phase].Title)
+			}
+			return m, cmd
+		}
+		return m, nil
+	case tea.KeyMsg:
+		m.note = ""
+		switch m.state {
+		case Choosing:
+			if key.Matches(msg, keys.Start) {
+				return m.start(m.list.Index())
+			}
+			if key.Matches(msg, keys.Form) {
+				m.short = !m.short
+				idx := m.list.Index()
+				m = m.Choose()
+				m.list.Select(idx)
+				return m, nil
+			}
+			var cmd tea.Cmd
+			m.list, cmd = m.list.Update(msg)
+			return m, cmd
+		case OnClock:
+			return m.runningKey(msg)
+		case Done:
+			switch {
+			case key.Matches(msg, keys.Again):
+				return m.start(m.prompt)
+			case key.Matches(msg, keys.Down):
+				return m.scrollSummary(1), nil
+			case key.Matches(msg, keys.Up):
+				return m.scrollSummary(-1), nil
+			}
+		}
+	}
+	return m, nil
+}
+
+func (m Model) runningKey(msg tea.KeyMsg) (Model, tea.Cmd) {
+	points := m.phases[m.phase].Checklist
+	kind := m.kind(m.phase)
+	asked := m.leaving
+	m.leaving = key.Binding{}
+	if len(asked.Keys()) > 0 {
+		if !key.Matches(msg, asked) {
+			m.note = "going on"
+			return m, nil // the key answered the question; it does nothing else
+		}
+		// Stop early: the summary counts what was ticked so far.
+		for m.state == OnClock {
+			m, _ = m.nextPhase()
+		}
+		m.note = "stopped early: the phases not reached count as not covered"
+		if key.Matches(msg, widget.Global.Quit) {
+			m.ask = screen.Quit{}
+		}
+		return m, nil
+	}
+	if m.drawn && !key.Matches(msg, widget.Global.Back, widget.Global.Quit) {
+		// The request path is shown: the arrows scroll it, d closes it.
+		if top, ok := path.Scroll(msg, m.top, m.pathRows()); ok {
+			m.top = top
+			return m, nil
+		}
+	}
+	switch {
+	case key.Matches(msg, widget.Global.Back):
+		m.leaving = widget.Global.Back
+		m.note = "end the interview here? " + widget.KeyName(widget.Global.Back) +
+			" again ends it and saves what you ticked; any other key goes on"
+	case key.Matches(msg, widget.Global.Quit):
+		m.leaving = widget.Global.Quit
+		m.note = "quit the course? " + widget.KeyName(widget.Global.Quit) +
+			" again saves what you ticked and quits; any other key goes on"
+	case key.Matches(msg, keys.NextPhase):
+		return m.nextPhase()
+	case key.Matches(msg, keys.Path) && kind == designPhase:
+		m.drawn = !m.drawn
+	case key.Matches(msg, keys.Strong) && kind == pushbackPhase:
+		m.strong[m.cur] = !m.strong[m.cur]
+	case key.Matches(msg, keys.NextPush) && kind == pushbackPhase:
+		m.cur = min(m.cur+1, len(points)-1)
+	case key.Matches(msg, keys.PrevPush) && kind == pushbackPhase:
+		m.cur = max(m.cur-1, 0)
+	case key.Matches(msg, keys.Pause):
+		return m, m.clock.Toggle()
+	case key.Matches(msg, keys.Up):
+		m.cur = max(m.cur-1, 0)
+	case key.Matches(msg, keys.Down):
+		m.cur = min(m.cur+1, len(points)-1)
+	case key.Matches(msg, keys.Tick):
+		m.ticked[m.phase][m.cur] = !m.ticked[m.phase][m.cur]
+	case key.Matches(msg, keys.TickN):
+		if k := int(msg.String()[0] - '1'); k < len(points) {
+			m.cur = k
+			m.ticked[m.phase][k] = !m.ticked[m.phase][k]
+		}
+	}
+	return m, nil
+}
+
+// CapturesEsc: while the clock runs, esc (twice) ends the interview into
+// its summary.
+func (m Model) CapturesEsc() bool { return m.state == OnClock }
+func (m Model) Keys() help.KeyMap { return mockHelp{m.state, m.kind(m.phase), m.drawn} }
+func (m Model) Name() string      { return "mock interview" }
+
+// Running reports whether an interview is on the clock.
+func (m Model) Running() bool { return m.state == OnClock }
+
+// Resize gives the interview the terminal's size.
+func (m Model) Resize(w, h int) screen.Screen {
+	m, _ = m.update(tea.WindowSizeMsg{Width: w, Height: h})
+	return m
+}
