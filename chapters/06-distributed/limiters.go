@@ -50,7 +50,10 @@ func (l *limiter) AllowN(ctx context.Context, id string, cost int) (core.Decisio
 // refusals, reads as not allowed). It is the check that Envoy's rate limit
 // protocol asks for with a descriptor's hits_addend of 0.
 func (l *limiter) Peek(ctx context.Context, id string) (core.Decision, error) {
-	return l.decide(ctx, id, -1, 0)
+	if err := checkID(id); err != nil {
+		return core.Decision{}, err
+	}
+	return l.run(ctx, id, -1, 0)
 }
 
 // AllowNAt is AllowN at an explicit time, in whole milliseconds, inside
@@ -81,11 +84,14 @@ func (l *limiter) decide(ctx context.Context, id string, nowMs int64, cost int) 
 	if err := checkID(id); err != nil {
 		return core.Decision{}, err
 	}
-	if cost != 0 { // 0 is Peek's
-		if err := core.CheckCost(cost, l.max); err != nil {
-			return core.Decision{}, err
-		}
+	if err := core.CheckCost(cost, l.max); err != nil {
+		return core.Decision{}, err
 	}
+	return l.run(ctx, id, nowMs, cost)
+}
+
+// run runs the script for a checked id and cost (0: Peek's look).
+func (l *limiter) run(ctx context.Context, id string, nowMs int64, cost int) (core.Decision, error) {
 	// On first use, then every PolicyRecheck and after a failed call: a
 	// constructor does not dial.
 	if err := l.policy.ensure(ctx, l.rdb); err != nil {

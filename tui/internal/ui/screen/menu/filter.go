@@ -2,6 +2,7 @@ package menu
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/charmbracelet/bubbles/list"
@@ -25,8 +26,7 @@ func filterItems(term string, targets []string) []list.Rank {
 	typed := words(term)
 	var head, body []list.Rank
 	for i, t := range targets {
-		short, long, _ := strings.Cut(t, bodySep)
-		shortWords, longWords := words(short), words(long)
+		shortWords, longWords := splitTarget(t)
 		switch {
 		case all(typed, func(w string) bool { return hasPrefix(shortWords, w) }):
 			head = append(head, list.Rank{Index: i})
@@ -35,6 +35,22 @@ func filterItems(term string, targets []string) []list.Rank {
 		}
 	}
 	return append(head, body...)
+}
+
+// split holds each entry's words, title and description apart from its
+// chapter text: the filter runs at every key typed, and a chapter's text is
+// thousands of words, split once.
+var split sync.Map // FilterValue → [2][]string
+
+func splitTarget(t string) (short, long []string) {
+	if v, ok := split.Load(t); ok {
+		w := v.([2][]string)
+		return w[0], w[1]
+	}
+	s, l, _ := strings.Cut(t, bodySep)
+	w := [2][]string{words(s), words(l)}
+	split.Store(t, w)
+	return w[0], w[1]
 }
 
 // words are s's words in lower case: runs of letters and digits.
