@@ -135,7 +135,7 @@ var Drill = []Question{
 		SayFirst: "Don't split the key: prefetch quota locally and accept that some of it strands."},
 	{ID: "06/fail open or closed", Chapter: "06", Topic: "fail open or closed",
 		Q: "Redis times out. Does the limiter allow or reject?",
-		A: "It depends on the endpoint, decided in advance. Login, OTP and password reset fail closed (a clear temporary error or a stricter local limit), " +
+		A: "It depends on the endpoint, decided in advance. Login, OTP and password reset fail closed (503 with Retry-After, not 429: the client is not over its quota; or a stricter local limit), " +
 			"or an attacker just has to break the counter. Ordinary reads fail open through a small per-node token bucket, bounded and never unlimited. " +
 			"Billed calls use a local limit of about global / node count. Keep the Redis timeout to a few ms and put a breaker in front.",
 		SayFirst: "Decided per endpoint in advance: closed for login and OTP, open through a small local bucket for reads."},

@@ -190,7 +190,7 @@ var Week = Plan{
 		{ID: "w60", Kind: Read, Chapter: 10, Section: "The idea in code", Minutes: 9,
 			What: "Read chapter 10: The idea in code",
 			Say:  "I can explain descriptors, the rule tree, the deny cache and the failure modes in the service's code."},
-		{ID: "w61", Kind: Read, Chapter: 10, Section: "The trap", Minutes: 1,
+		{ID: "w61", Kind: Read, Chapter: 10, Section: "The trap", Minutes: 2,
 			What: "Read chapter 10: The trap",
 			Say:  "I know what a rate limit service gets wrong most often."},
 		{ID: "w62", Kind: Read, Chapter: 10, Section: "The interview answer", Minutes: 2,
