@@ -163,7 +163,7 @@ var Drill = []Question{
 		Q: "What is the limiter's API?",
 		A: "One call per request, made by the gateway or the service's sidecar: ShouldRateLimit(domain, descriptors, hits) returns a code (OK or OVER_LIMIT) and, per descriptor, " +
 			"what remains and when the window resets: the shape of Envoy's rate limit service, which chapter 10 builds. The domain names a rule set, a descriptor is an ordered list of " +
-			"entries such as [tenant=acme, route=/upload], and hits is the cost. The caller turns OVER_LIMIT into a 429 with Retry-After and the quota headers (RESOURCE_EXHAUSTED on gRPC). " +
+			"entries such as [tenant=acme, route=/upload], and hits is the cost. The caller turns OVER_LIMIT into a 429 with Retry-After and the quota headers; on gRPC, RESOURCE_EXHAUSTED from your own code, but Envoy's filter sends UNAVAILABLE unless rate_limited_as_resource_exhausted is set. " +
 			"The caller builds the descriptors from the verified identity; the service never counts a key the client chose.",
 		SayFirst: "ShouldRateLimit(domain, descriptors, hits) returns a code, what remains and when the window resets."},
 	{ID: "07/rules and overrides", Chapter: "07", Topic: "rules and overrides",
@@ -229,11 +229,11 @@ var Drill = []Question{
 		SayFirst: "It becomes a limit on everyone behind that address, so key by the verified user and keep per-IP limits generous and before authentication only."},
 	{ID: "07/grpc and streaming", Chapter: "07", Topic: "grpc and streaming",
 		Q: "The API is gRPC with long-lived streams, plus a WebSocket endpoint. What changes?",
-		A: "A gRPC call over its quota ends with RESOURCE_EXHAUSTED, which google.rpc maps to HTTP 429; put the retry delay in the status details or metadata, " +
-			"and keep UNAVAILABLE for overload, as 503. One stream can carry any number of messages, so a per-call limit sees one request: limit stream opens per key, " +
+		A: "Over quota, answer RESOURCE_EXHAUSTED (google.rpc's code for 429) with the retry delay in the details; keep UNAVAILABLE for overload, as 503. " +
+			"But gRPC's table for a bare HTTP status maps 429 to UNAVAILABLE, and Envoy's rate limit filter follows it unless rate_limited_as_resource_exhausted is set: set it, or quota looks like an outage. One stream can carry any number of messages, so a per-call limit sees one request: limit stream opens per key, " +
 			"messages or bytes per stream with a local token bucket, and concurrent streams per connection and per key. A WebSocket is the same: limit connection opens per key " +
 			"and messages per connection, and close a connection that stays over its message budget.",
-		SayFirst: "Answer RESOURCE_EXHAUSTED, and limit stream opens, messages per stream and concurrent streams, not only calls."},
+		SayFirst: "Answer RESOURCE_EXHAUSTED (behind Envoy, set rate_limited_as_resource_exhausted), and limit stream opens, messages per stream and concurrent streams, not only calls."},
 	{ID: "07/app-limited guard", Chapter: "07", Topic: "app-limited guard",
 		Q: "Your AIMD concurrency limit keeps growing overnight while traffic is low. Why, and what guards it?",
 		A: "AIMD adds 1 per window without a timeout, but at night 5 requests in flight never test a limit of 20: after 100 quiet windows the bare rule reads 120, learned from nothing, and the morning peak meets no protection; guarded, it stays at 20. " +
