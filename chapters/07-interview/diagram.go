@@ -43,8 +43,9 @@ const ServiceHopCost = "135 µs p50, 1,822 µs p99 over gRPC, one caller on a lo
 // Path is the request path of the diagram, client first.
 var Path = []Hop{
 	{"client", "none: it retries, and it chooses its own headers", "", ""},
-	{"edge / WAF", "L3/L4 scrubbing, per-PoP rate rules by IP or header, challenges",
-		"acts after a lag, usually under 30 s", "ch 08"},
+	{"edge / WAF", "L3/L4 scrubbing, rate rules by IP, header or verified JWT claim, challenges",
+		"AWS WAF: windows of 1-10 min, acts after a lag usually under 30 s, at times minutes; " +
+			"Cloudflare: periods from 10 s, counted per data centre", "ch 08; AWS WAF and Cloudflare docs"},
 	{"API gateway", "usage plan per API key: token bucket + quota, best effort", "", ""},
 	{"service + library or sidecar", "local bucket, deny cache, in-flight cap, shedding",
 		"17.4 ns a decision in process", "ch 04"},

@@ -203,7 +203,7 @@ var Drill = []Question{
 	{ID: "07/edge and ddos layering", Chapter: "07", Topic: "edge and ddos layering",
 		Q: "Can a rate limiter stop a DDoS?",
 		A: "Only its application-layer part, so layer it. L3/L4 floods (SYN, UDP, reflection) fill links and connection tables: anycast, scrubbing and SYN cookies at the network and the edge " +
-			"absorb them before any request exists. At L7 the edge counts per IP or per network and prefers a challenge to a block, which costs a browser a moment and a bot its attack. " +
+			"absorb them before any request exists. At L7 the edge counts per IP, network or, if it verifies tokens, a JWT claim (its windows are the vendor's: AWS WAF 1 to 10 minutes, Cloudflare from 10 s) and prefers a challenge to a block, which costs a browser a moment and a bot its attack. " +
 			"Behind it the gateway limits per API key and the service per user. A rate limit cannot stop an attack spread thinly over many sources, each under any threshold, " +
 			"nor one that fills the link before the edge: say so.",
 		SayFirst: "Only the application-layer part: volumetric L3/L4 floods are absorbed by the network and the edge before a limiter sees a request."},
@@ -269,8 +269,8 @@ var Drill = []Question{
 	{ID: "08/cloud layers", Chapter: "08", Topic: "cloud layers",
 		Q: "We already have AWS WAF and API Gateway usage plans. Do we still need a limiter in the service?",
 		A: "Yes. A WAF rate rule estimates a count per IP, forwarded IP or custom key (a header, cookie, query argument, path, label …) over 1 to 10 minutes with a threshold of at least 10, " +
-			"and acts after a lag, usually under 30 s: made for floods, not precise limits. A usage plan (REST APIs only) is a token bucket per API key plus a day/week/month quota, best effort, not a hard cap. " +
-			"For '5 per second per user id' the WAF is out (its window is a minute); a usage plan with one API key per user approximates it, best effort: it may let a burst over, a user with two keys gets twice, and your service must issue the keys. The service layer enforces it exactly.",
+			"and acts after a lag, usually under 30 s, at times minutes: made for floods, not precise limits. A usage plan (REST APIs only) is a token bucket per API key plus a day/week/month quota, best effort, not a hard cap. " +
+			"For '5 per second per user id' AWS WAF is out (its shortest window is a minute; Cloudflare's is 10 s, per data centre); a usage plan with one API key per user approximates it, best effort: it may let a burst over, a user with two keys gets twice, and your service must issue the keys. The service layer enforces it exactly.",
 		SayFirst: "Yes: the WAF and the gateway count addresses and API keys coarsely; per-user contracts live in the service."},
 	{ID: "08/what the client sees", Chapter: "08", Topic: "what the client sees",
 		Q: "A partner trips the WAF rate rule. What does the partner see, and what do your logs show?",

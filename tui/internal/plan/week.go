@@ -145,7 +145,7 @@ var Week = Plan{
 		{ID: "w45", Kind: Read, Chapter: 7, Section: "The 45-minute track", Minutes: 6,
 			What: "Read chapter 07: The 45-minute track",
 			Say:  "I know the track's phases, their minutes and what to draw."},
-		{ID: "w46", Kind: Read, Chapter: 7, Section: "The request path", Minutes: 1,
+		{ID: "w46", Kind: Read, Chapter: 7, Section: "The request path", Minutes: 2,
 			What: "Read chapter 07: The request path",
 			Say:  "I can draw the request path."},
 		{ID: "w47", Kind: Read, Chapter: 7, Section: "The API and the rules", Minutes: 2,
