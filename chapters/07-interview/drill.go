@@ -129,10 +129,11 @@ var Drill = []Question{
 		SayFirst: "The windows split between clocks; take the time from Redis TIME inside the script."},
 	{ID: "06/hot keys and prefetch", Chapter: "06", Topic: "hot keys and prefetch",
 		Q: "One customer sends tens of thousands of requests per second to one key. Do you shard the key?",
-		A: "No: four shards each with the full limit over-admit, and a quarter each rejects early when traffic is uneven. Prefetch instead: a node " +
+		A: "Not the limit: four shards each with the full limit over-admit, and a quarter each rejects early when traffic is uneven. A sharded counter (write one of N sub-keys, decide on their sum) " +
+			"keeps the count whole but reads N keys per decision and loses the atomic check, so it suits long quotas read from a cached sum. For a per-second limit prefetch: a node " +
 			"atomically borrows min(batch, remaining) and spends it locally. It never over-admits within a window (over a sliding W it can still reach 2L, like any fixed window), but quota strands: " +
 			"limit 6, batch 4, A takes 4 and uses 2, B takes 2 and uses 2, and B's next request is rejected while A holds 2. Delayed write-back is the design that over-admits (4 x 10 = 40).",
-		SayFirst: "Don't split the key: prefetch quota locally and accept that some of it strands."},
+		SayFirst: "Don't split the limit: prefetch quota locally and accept that some of it strands; shard only the writes, for long quotas."},
 	{ID: "06/fail open or closed", Chapter: "06", Topic: "fail open or closed",
 		Q: "Redis times out. Does the limiter allow or reject?",
 		A: "It depends on the endpoint, decided in advance. Login, OTP and password reset fail closed (503 with Retry-After, not 429: the client is not over its quota; or a stricter local limit), " +
