@@ -239,7 +239,7 @@ var Drill = []Question{
 		Q: "Your AIMD concurrency limit keeps growing overnight while traffic is low. Why, and what guards it?",
 		A: "AIMD adds 1 per window without a timeout, but at night 5 requests in flight never test a limit of 20: after 100 quiet windows the bare rule reads 120, learned from nothing, and the morning peak meets no protection; guarded, it stays at 20. " +
 			"Netflix's AIMDLimit grows only when in flight x 2 >= limit, and Gradient2Limit leaves the limit alone while in flight < limit / 2. Gradient2 compares a long-term average RTT " +
-			"with the latest: gradient = clamp(long / short, 0.5, 1), new = limit x gradient + queue (4 by default), smoothed by 0.2 and kept between 20 and 200 by default.",
+			"with the latest: gradient = clamp(1.5 x long / short, 0.5, 1), 1.5 being the default RTT tolerance, new = limit x gradient + queue (4 by default), smoothed by 0.2 and kept between 20 and 200 by default.",
 		SayFirst: "Grow the limit only when in flight is at least half of it: an app-limited client's successes prove nothing about capacity."},
 	{ID: "07/two million per second", Chapter: "07", Topic: "two million per second",
 		Q: "Traffic grows from 200,000 to 2 million decisions per second. What changes?",
@@ -333,7 +333,7 @@ var Drill = []Question{
 		SayFirst: "Retries multiply per layer, 27 attempts at the bottom; retry at one layer inside a 10% budget."},
 	{ID: "09/adaptive concurrency limits", Chapter: "09", Topic: "adaptive concurrency limits",
 		Q:        "You have an in-flight limit, but nobody knows the right number and it changes as you scale. How does it find itself?",
-		A:        "Like TCP's congestion window. AIMD adds 1 per clean window and multiplies by 0.9 on a timeout: from 20, ten clean windows give 30 and one timeout 27; against a dependency that times out above 25 in flight it saws between 23 and 26. The gradient rule watches latency instead: new = limit x clamp(no-load RTT / current RTT, 0.5, 1) + queue, so 100 x 10/20 + 4 = 54. Keep a floor, count timeouts as congestion, and re-measure the no-load RTT. Netflix's library also tolerates 2x RTT and smooths decreases by default, so quote the rule as a rule.",
+		A:        "Like TCP's congestion window. AIMD adds 1 per clean window and multiplies by 0.9 on a timeout: from 20, ten clean windows give 30 and one timeout 27; against a dependency that times out above 25 in flight it saws between 23 and 26. The gradient rule watches latency instead: new = limit x clamp(no-load RTT / current RTT, 0.5, 1) + queue, so 100 x 10/20 + 4 = 54. Keep a floor, count timeouts as congestion, and re-measure the no-load RTT. Netflix's library adds a tolerance (GradientLimit 2x the no-load RTT, Gradient2Limit 1.5x its long-term RTT) and smoothing by default, so quote the rule as a rule.",
 		SayFirst: "Like TCP's congestion window: AIMD or a latency gradient finds the limit."},
 	{ID: "09/near-limit signal", Chapter: "09", Topic: "near-limit signal",
 		Q:        "How do you learn a customer is about to hit a limit before they complain?",

@@ -181,7 +181,7 @@ var traced = map[string]string{
 	"3.4":       "the card's arithmetic: Retry-After 3 s + a 0.4 s jitter draw",
 	"50,000":    "the question's premise: an attacker with 50,000 addresses",
 	"120":       "TestAppLimitedGuard: chapter 09's AIMD from 20 after 100 clean windows",
-	"1.5":       "FragmentationHigh: the planning bound numbers.go states as an assumption",
+	"1.5":       "FragmentationHigh: the planning bound numbers.go states as an assumption; Gradient2Limit's rttTolerance default (Netflix concurrency-limits@78a74b9)",
 	"2,000,000": "the pushback's premise (PushbackRPS)",
 	"128":       "Redis's default zset-max-listpack-entries",
 	"100,000":   "TestMemoryPerKeyWithinTheRange's number of keys",
