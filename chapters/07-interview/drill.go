@@ -177,7 +177,7 @@ var Drill = []Question{
 	{ID: "07/library sidecar or service", Chapter: "07", Topic: "library sidecar or service",
 		Q: "Do you put the limiter in a library, a sidecar, or a central service?",
 		A: "A library decides in process, 17.4 ns per token-bucket decision (chapter 04), but each node counts alone: right to protect the node, wrong for a per-client contract. " +
-			"A shared count needs a store: one decision through Redis on loopback is 47 µs p50 and 96 µs p99 (chapter 06), plus a network hop per zone crossed. " +
+			"A shared count needs a store: one decision through one Redis node on loopback is 18 µs p50 and 49 µs p99 (chapter 10, E36), plus a round trip per zone crossed, typically 0.5 to 2 ms. " +
 			"A central service, called directly or through a sidecar, puts the rules, the languages and the metrics in one place at the price of its own hop, which chapter 10 measures. " +
 			"Most designs use both: a local tier (node protection, deny cache, prefetch) and the service for the shared limit.",
 		SayFirst: "Decide by who must share the count and by the latency budget: a library costs nanoseconds but counts per node, a service costs a hop for one shared count."},

@@ -186,6 +186,7 @@ var traced = map[string]string{
 	"128":       "Redis's default zset-max-listpack-entries",
 	"100,000":   "TestMemoryPerKeyWithinTheRange's number of keys",
 	"235":       "TestMemoryPerKeyWithinTheRange: used_memory per key, asserted 225 to 245",
+	"2014":      "the year of the cited talk: James Hamilton, AWS re:Invent 2014 (SPOT301), zones under 2 ms apart",
 }
 
 // TestEveryNumberIsTraced: every figure chapter 07's text quotes is derived
