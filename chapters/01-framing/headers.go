@@ -12,8 +12,8 @@ import (
 
 // The quota headers, all written by Quota.SetHeaders so that no two fields
 // can disagree. The current IETF draft (draft-ietf-httpapi-ratelimit-headers,
-// -12; the fields below since -08, their meaning since -10) sends two
-// structured fields:
+// -11 of 23 May 2026; the fields below since -08, their meaning since -10)
+// sends two structured fields:
 //
 //	RateLimit-Policy: "default";q=100;w=60   the policy: quota q per w seconds
 //	RateLimit: "default";r=42;t=1            now: r units left, more in t seconds

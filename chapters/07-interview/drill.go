@@ -129,13 +129,14 @@ var Drill = []Question{
 		SayFirst: "The windows split between clocks; take the time from Redis TIME inside the script."},
 	{ID: "06/hot keys and prefetch", Chapter: "06", Topic: "hot keys and prefetch",
 		Q: "One customer sends tens of thousands of requests per second to one key. Do you shard the key?",
-		A: "No: four shards each with the full limit over-admit, and a quarter each rejects early when traffic is uneven. Prefetch instead: a node " +
+		A: "Not the limit: four shards each with the full limit over-admit, and a quarter each rejects early when traffic is uneven. A sharded counter (write one of N sub-keys, decide on their sum) " +
+			"keeps the count whole but reads N keys per decision and loses the atomic check, so it suits long quotas read from a cached sum. For a per-second limit prefetch: a node " +
 			"atomically borrows min(batch, remaining) and spends it locally. It never over-admits within a window (over a sliding W it can still reach 2L, like any fixed window), but quota strands: " +
 			"limit 6, batch 4, A takes 4 and uses 2, B takes 2 and uses 2, and B's next request is rejected while A holds 2. Delayed write-back is the design that over-admits (4 x 10 = 40).",
-		SayFirst: "Don't split the key: prefetch quota locally and accept that some of it strands."},
+		SayFirst: "Don't split the limit: prefetch quota locally and accept that some of it strands; shard only the writes, for long quotas."},
 	{ID: "06/fail open or closed", Chapter: "06", Topic: "fail open or closed",
 		Q: "Redis times out. Does the limiter allow or reject?",
-		A: "It depends on the endpoint, decided in advance. Login, OTP and password reset fail closed (a clear temporary error or a stricter local limit), " +
+		A: "It depends on the endpoint, decided in advance. Login, OTP and password reset fail closed (503 with Retry-After, not 429: the client is not over its quota; or a stricter local limit), " +
 			"or an attacker just has to break the counter. Ordinary reads fail open through a small per-node token bucket, bounded and never unlimited. " +
 			"Billed calls use a local limit of about global / node count. Keep the Redis timeout to a few ms and put a breaker in front.",
 		SayFirst: "Decided per endpoint in advance: closed for login and OTP, open through a small local bucket for reads."},
@@ -163,7 +164,7 @@ var Drill = []Question{
 		Q: "What is the limiter's API?",
 		A: "One call per request, made by the gateway or the service's sidecar: ShouldRateLimit(domain, descriptors, hits) returns a code (OK or OVER_LIMIT) and, per descriptor, " +
 			"what remains and when the window resets: the shape of Envoy's rate limit service, which chapter 10 builds. The domain names a rule set, a descriptor is an ordered list of " +
-			"entries such as [tenant=acme, route=/upload], and hits is the cost. The caller turns OVER_LIMIT into a 429 with Retry-After and the quota headers (RESOURCE_EXHAUSTED on gRPC). " +
+			"entries such as [tenant=acme, route=/upload], and hits is the cost. The caller turns OVER_LIMIT into a 429 with Retry-After and the quota headers; on gRPC, RESOURCE_EXHAUSTED from your own code, but Envoy's filter sends UNAVAILABLE unless rate_limited_as_resource_exhausted is set. " +
 			"The caller builds the descriptors from the verified identity; the service never counts a key the client chose.",
 		SayFirst: "ShouldRateLimit(domain, descriptors, hits) returns a code, what remains and when the window resets."},
 	{ID: "07/rules and overrides", Chapter: "07", Topic: "rules and overrides",
@@ -176,7 +177,7 @@ var Drill = []Question{
 	{ID: "07/library sidecar or service", Chapter: "07", Topic: "library sidecar or service",
 		Q: "Do you put the limiter in a library, a sidecar, or a central service?",
 		A: "A library decides in process, 17.4 ns per token-bucket decision (chapter 04), but each node counts alone: right to protect the node, wrong for a per-client contract. " +
-			"A shared count needs a store: one decision through Redis on loopback is 47 µs p50 and 96 µs p99 (chapter 06), plus a network hop per zone crossed. " +
+			"A shared count needs a store: one decision through one Redis node on loopback is 18 µs p50 and 49 µs p99 (chapter 10, E36), plus a round trip per zone crossed, typically 0.5 to 2 ms. " +
 			"A central service, called directly or through a sidecar, puts the rules, the languages and the metrics in one place at the price of its own hop, which chapter 10 measures. " +
 			"Most designs use both: a local tier (node protection, deny cache, prefetch) and the service for the shared limit.",
 		SayFirst: "Decide by who must share the count and by the latency budget: a library costs nanoseconds but counts per node, a service costs a hop for one shared count."},
@@ -203,7 +204,7 @@ var Drill = []Question{
 	{ID: "07/edge and ddos layering", Chapter: "07", Topic: "edge and ddos layering",
 		Q: "Can a rate limiter stop a DDoS?",
 		A: "Only its application-layer part, so layer it. L3/L4 floods (SYN, UDP, reflection) fill links and connection tables: anycast, scrubbing and SYN cookies at the network and the edge " +
-			"absorb them before any request exists. At L7 the edge counts per IP or per network and prefers a challenge to a block, which costs a browser a moment and a bot its attack. " +
+			"absorb them before any request exists. At L7 the edge counts per IP, network or, if it verifies tokens, a JWT claim (its windows are the vendor's: AWS WAF 1 to 10 minutes, Cloudflare from 10 s) and prefers a challenge to a block, which costs a browser a moment and a bot its attack. " +
 			"Behind it the gateway limits per API key and the service per user. A rate limit cannot stop an attack spread thinly over many sources, each under any threshold, " +
 			"nor one that fills the link before the edge: say so.",
 		SayFirst: "Only the application-layer part: volumetric L3/L4 floods are absorbed by the network and the edge before a limiter sees a request."},
@@ -229,16 +230,16 @@ var Drill = []Question{
 		SayFirst: "It becomes a limit on everyone behind that address, so key by the verified user and keep per-IP limits generous and before authentication only."},
 	{ID: "07/grpc and streaming", Chapter: "07", Topic: "grpc and streaming",
 		Q: "The API is gRPC with long-lived streams, plus a WebSocket endpoint. What changes?",
-		A: "A gRPC call over its quota ends with RESOURCE_EXHAUSTED, which google.rpc maps to HTTP 429; put the retry delay in the status details or metadata, " +
-			"and keep UNAVAILABLE for overload, as 503. One stream can carry any number of messages, so a per-call limit sees one request: limit stream opens per key, " +
+		A: "Over quota, answer RESOURCE_EXHAUSTED (google.rpc's code for 429) with the retry delay in the details; keep UNAVAILABLE for overload, as 503. " +
+			"But gRPC's table for a bare HTTP status maps 429 to UNAVAILABLE, and Envoy's rate limit filter follows it unless rate_limited_as_resource_exhausted is set: set it, or quota looks like an outage. One stream can carry any number of messages, so a per-call limit sees one request: limit stream opens per key, " +
 			"messages or bytes per stream with a local token bucket, and concurrent streams per connection and per key. A WebSocket is the same: limit connection opens per key " +
 			"and messages per connection, and close a connection that stays over its message budget.",
-		SayFirst: "Answer RESOURCE_EXHAUSTED, and limit stream opens, messages per stream and concurrent streams, not only calls."},
+		SayFirst: "Answer RESOURCE_EXHAUSTED (behind Envoy, set rate_limited_as_resource_exhausted), and limit stream opens, messages per stream and concurrent streams, not only calls."},
 	{ID: "07/app-limited guard", Chapter: "07", Topic: "app-limited guard",
 		Q: "Your AIMD concurrency limit keeps growing overnight while traffic is low. Why, and what guards it?",
 		A: "AIMD adds 1 per window without a timeout, but at night 5 requests in flight never test a limit of 20: after 100 quiet windows the bare rule reads 120, learned from nothing, and the morning peak meets no protection; guarded, it stays at 20. " +
 			"Netflix's AIMDLimit grows only when in flight x 2 >= limit, and Gradient2Limit leaves the limit alone while in flight < limit / 2. Gradient2 compares a long-term average RTT " +
-			"with the latest: gradient = clamp(long / short, 0.5, 1), new = limit x gradient + queue (4 by default), smoothed by 0.2 and kept between 20 and 200 by default.",
+			"with the latest: gradient = clamp(1.5 x long / short, 0.5, 1), 1.5 being the default RTT tolerance, new = limit x gradient + queue (4 by default), smoothed by 0.2 and kept between 20 and 200 by default.",
 		SayFirst: "Grow the limit only when in flight is at least half of it: an app-limited client's successes prove nothing about capacity."},
 	{ID: "07/two million per second", Chapter: "07", Topic: "two million per second",
 		Q: "Traffic grows from 200,000 to 2 million decisions per second. What changes?",
@@ -269,8 +270,8 @@ var Drill = []Question{
 	{ID: "08/cloud layers", Chapter: "08", Topic: "cloud layers",
 		Q: "We already have AWS WAF and API Gateway usage plans. Do we still need a limiter in the service?",
 		A: "Yes. A WAF rate rule estimates a count per IP, forwarded IP or custom key (a header, cookie, query argument, path, label …) over 1 to 10 minutes with a threshold of at least 10, " +
-			"and acts after a lag, usually under 30 s: made for floods, not precise limits. A usage plan (REST APIs only) is a token bucket per API key plus a day/week/month quota, best effort, not a hard cap. " +
-			"For '5 per second per user id' the WAF is out (its window is a minute); a usage plan with one API key per user approximates it, best effort: it may let a burst over, a user with two keys gets twice, and your service must issue the keys. The service layer enforces it exactly.",
+			"and acts after a lag, usually under 30 s, at times minutes: made for floods, not precise limits. A usage plan (REST APIs only) is a token bucket per API key plus a day/week/month quota, best effort, not a hard cap. " +
+			"For '5 per second per user id' AWS WAF is out (its shortest window is a minute; Cloudflare's is 10 s, per data centre); a usage plan with one API key per user approximates it, best effort: it may let a burst over, a user with two keys gets twice, and your service must issue the keys. The service layer enforces it exactly.",
 		SayFirst: "Yes: the WAF and the gateway count addresses and API keys coarsely; per-user contracts live in the service."},
 	{ID: "08/what the client sees", Chapter: "08", Topic: "what the client sees",
 		Q: "A partner trips the WAF rate rule. What does the partner see, and what do your logs show?",
@@ -332,7 +333,7 @@ var Drill = []Question{
 		SayFirst: "Retries multiply per layer, 27 attempts at the bottom; retry at one layer inside a 10% budget."},
 	{ID: "09/adaptive concurrency limits", Chapter: "09", Topic: "adaptive concurrency limits",
 		Q:        "You have an in-flight limit, but nobody knows the right number and it changes as you scale. How does it find itself?",
-		A:        "Like TCP's congestion window. AIMD adds 1 per clean window and multiplies by 0.9 on a timeout: from 20, ten clean windows give 30 and one timeout 27; against a dependency that times out above 25 in flight it saws between 23 and 26. The gradient rule watches latency instead: new = limit x clamp(no-load RTT / current RTT, 0.5, 1) + queue, so 100 x 10/20 + 4 = 54. Keep a floor, count timeouts as congestion, and re-measure the no-load RTT. Netflix's library also tolerates 2x RTT and smooths decreases by default, so quote the rule as a rule.",
+		A:        "Like TCP's congestion window. AIMD adds 1 per clean window and multiplies by 0.9 on a timeout: from 20, ten clean windows give 30 and one timeout 27; against a dependency that times out above 25 in flight it saws between 23 and 26. The gradient rule watches latency instead: new = limit x clamp(no-load RTT / current RTT, 0.5, 1) + queue, so 100 x 10/20 + 4 = 54. Keep a floor, count timeouts as congestion, and re-measure the no-load RTT. Netflix's library adds a tolerance (GradientLimit 2x the no-load RTT, Gradient2Limit 1.5x its long-term RTT) and smoothing by default, so quote the rule as a rule.",
 		SayFirst: "Like TCP's congestion window: AIMD or a latency gradient finds the limit."},
 	{ID: "09/near-limit signal", Chapter: "09", Topic: "near-limit signal",
 		Q:        "How do you learn a customer is about to hit a limit before they complain?",

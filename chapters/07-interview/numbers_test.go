@@ -181,11 +181,12 @@ var traced = map[string]string{
 	"3.4":       "the card's arithmetic: Retry-After 3 s + a 0.4 s jitter draw",
 	"50,000":    "the question's premise: an attacker with 50,000 addresses",
 	"120":       "TestAppLimitedGuard: chapter 09's AIMD from 20 after 100 clean windows",
-	"1.5":       "FragmentationHigh: the planning bound numbers.go states as an assumption",
+	"1.5":       "FragmentationHigh: the planning bound numbers.go states as an assumption; Gradient2Limit's rttTolerance default (Netflix concurrency-limits@78a74b9)",
 	"2,000,000": "the pushback's premise (PushbackRPS)",
 	"128":       "Redis's default zset-max-listpack-entries",
 	"100,000":   "TestMemoryPerKeyWithinTheRange's number of keys",
 	"235":       "TestMemoryPerKeyWithinTheRange: used_memory per key, asserted 225 to 245",
+	"2014":      "the year of the cited talk: James Hamilton, AWS re:Invent 2014 (SPOT301), zones under 2 ms apart",
 }
 
 // TestEveryNumberIsTraced: every figure chapter 07's text quotes is derived

@@ -37,7 +37,7 @@ type Row struct {
 var Selection = []Row{
 	{"fixed-window", "Fixed window", "count + window id, O(1)", "O(1), one INCR",
 		"each side of a boundary fills up", "~2L", TwoL,
-		"the boundary spike", "hand-rolled Redis INCR + expiry; daily / monthly quotas"},
+		"the boundary spike", "Envoy's reference rate limit service (its only algorithm: INCRBY + EXPIRE); Redis INCR + expiry by hand; daily / monthly quotas"},
 	{"sliding-log", "Sliding log", "every allowed timestamp in W, O(L)", "O(log L) + expired entries",
 		"no spike", "L, exactly", ExactlyL,
 		"memory and script time grow with L", "rare, valuable endpoints: login, OTP, e-mail"},

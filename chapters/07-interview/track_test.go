@@ -159,7 +159,7 @@ func TestDiagramFitsEightyColumns(t *testing.T) {
 			t.Errorf("hop %q: a limit, and a source for every cost", h.Name)
 		}
 	}
-	for _, s := range []string{"17.4 ns", "47 µs", "5.8 µs", "135 µs p50, 1,822 µs p99 over gRPC", "(ch 10, E36)"} {
+	for _, s := range []string{"17.4 ns", "18 µs", "5.8 µs", "135 µs p50, 1,822 µs p99 over gRPC", "(ch 10, E36)"} {
 		if !strings.Contains(d, s) {
 			t.Errorf("the diagram does not quote %q", s)
 		}

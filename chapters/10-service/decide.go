@@ -44,7 +44,7 @@ func (e *BadRequest) Error() string { return e.Msg }
 func bad(format string, a ...any) error { return &BadRequest{Msg: fmt.Sprintf(format, a...)} }
 
 // ErrUnavailable is a fail-closed domain's answer while the store cannot
-// decide: gRPC UNAVAILABLE, and OVER_LIMIT over HTTP.
+// decide: gRPC UNAVAILABLE, and 503 with Retry-After over HTTP.
 var ErrUnavailable = distributed.ErrUnavailable
 
 // request is a RateLimitRequest read for deciding: the first

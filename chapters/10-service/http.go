@@ -6,14 +6,19 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"strconv"
+	"time"
 
 	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
 	"google.golang.org/protobuf/encoding/protojson"
+
+	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 )
 
 // Handler serves the HTTP side, as envoyproxy/ratelimit does: POST /json
 // (the JSON form of RateLimitRequest; 200 with the response when OK, 429
-// when OVER_LIMIT, 400 with one line for a bad request), GET /healthcheck
+// when OVER_LIMIT, 400 with one line for a bad request, 503 with
+// Retry-After when a fail-closed domain's store cannot decide), GET /healthcheck
 // (200 "OK") and GET /metrics (Prometheus text).
 func (s *Service) Handler() http.Handler {
 	mux := http.NewServeMux()
@@ -57,8 +62,11 @@ func (s *Service) serveJSON(w http.ResponseWriter, r *http.Request) {
 		s.badJSON(w, br.Msg)
 		return
 	case errors.Is(err, ErrUnavailable):
-		// Fail closed: refuse, in the response's own words.
-		resp = &rls.RateLimitResponse{OverallCode: rls.RateLimitResponse_OVER_LIMIT}
+		// Fail closed: refuse with 503, the service's problem, not 429,
+		// which would tell the client it asked too much (chapter 09).
+		w.Header().Set("Retry-After", strconv.Itoa(int(distributed.MinRetryAfter/time.Second)))
+		http.Error(w, ErrUnavailable.Error(), http.StatusServiceUnavailable)
+		return
 	case err != nil:
 		http.Error(w, clientLine(err.Error()), http.StatusInternalServerError)
 		return

@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -141,8 +142,8 @@ func TestE35_BatchingExact(t *testing.T) {
 
 // TestE38_StoreFails freezes (SIGSTOP) and then kills the service's own
 // Redis: the fail-open domain answers OK and counts the failure, the
-// fail-closed one answers UNAVAILABLE over gRPC and OVER_LIMIT (429) over
-// HTTP, both within a bounded time (the Guard's deadline, or at once once
+// fail-closed one answers UNAVAILABLE over gRPC and 503 with Retry-After: 1
+// over HTTP (not 429: the client asked for nothing too much), both within a bounded time (the Guard's deadline, or at once once
 // the breaker is open); after a restart, decisions come from Redis again.
 func TestE38_StoreFails(t *testing.T) {
 	red := redistest.StartDedicated(t)
@@ -168,9 +169,17 @@ func TestE38_StoreFails(t *testing.T) {
 			if status.Code(err) != codes.Unavailable {
 				t.Errorf("%s #%d: closed domain over gRPC: %v, want Unavailable", phase, i, err)
 			}
-			code, body := postJSON(t, s, `{"domain":"closed","descriptors":[{"entries":[{"key":"k","value":"v"}]}]}`)
-			if code != http.StatusTooManyRequests || !strings.Contains(body, "OVER_LIMIT") {
-				t.Errorf("%s #%d: closed domain over HTTP: %d %s, want 429 OVER_LIMIT", phase, i, code, body)
+			hr, err := http.Post("http://"+s.HTTPAddr()+"/json", "application/json",
+				strings.NewReader(`{"domain":"closed","descriptors":[{"entries":[{"key":"k","value":"v"}]}]}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(hr.Body)
+			hr.Body.Close()
+			if hr.StatusCode != http.StatusServiceUnavailable || hr.Header.Get("Retry-After") != "1" ||
+				strings.TrimSpace(string(b)) != "rate limiter unavailable, try again shortly" {
+				t.Errorf("%s #%d: closed domain over HTTP: %d Retry-After %q %q, want 503, 1 and the one line",
+					phase, i, hr.StatusCode, hr.Header.Get("Retry-After"), b)
 			}
 		}
 	}

@@ -38,7 +38,7 @@ func newStoreHealth(log io.Writer, now func() time.Time) *storeHealth {
 // modeAnswer is what a failure mode answers, in the log's words.
 var modeAnswer = map[string]string{
 	"open":   "OK, uncounted",
-	"closed": "UNAVAILABLE over gRPC, OVER_LIMIT over HTTP",
+	"closed": "UNAVAILABLE over gRPC, 503 over HTTP",
 }
 
 // storeErr records an error of the store itself, as the Guard's remote call

@@ -31,7 +31,7 @@ func TestStoreHealthLogsTransitions(t *testing.T) {
 	h.ok("a")
 	h.ok("a") // recovered already: nothing
 	want := "store failing for domain a: dial tcp 127.0.0.1:6390: connect: connection refused; answering by failure_mode open (OK, uncounted) until it recovers\n" +
-		"store failing for domain b: rate limiter unavailable, try again shortly: context deadline exceeded (the store's last error: dial tcp 127.0.0.1:6390: connect: connection refused); answering by failure_mode closed (UNAVAILABLE over gRPC, OVER_LIMIT over HTTP) until it recovers\n" +
+		"store failing for domain b: rate limiter unavailable, try again shortly: context deadline exceeded (the store's last error: dial tcp 127.0.0.1:6390: connect: connection refused); answering by failure_mode closed (UNAVAILABLE over gRPC, 503 over HTTP) until it recovers\n" +
 		"store recovered for domain a after 1.5s: 3 decision(s) were made without it, by failure_mode open\n"
 	if log.String() != want {
 		t.Errorf("log:\n%s\nwant:\n%s", log.String(), want)

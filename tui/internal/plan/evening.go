@@ -44,7 +44,7 @@ var Evening = Plan{
 			Cards: []string{"06/per-node counting", "06/double spend", "06/fail open or closed"},
 			What:  "Answer the race and the failure mode aloud",
 			Say:   "Login fails closed, ordinary reads fail open through a small local bucket, and every Redis call has a deadline."},
-		{ID: "e11", Kind: Read, Chapter: 7, Section: "The request path", Minutes: 1,
+		{ID: "e11", Kind: Read, Chapter: 7, Section: "The request path", Minutes: 2,
 			What: "Read where the limiter sits in the request path",
 			Say:  "I can draw the path from the client to the database and say which limit lives at each hop."},
 		{ID: "e12", Kind: Screen, Chapter: 7, Open: OpenPath, Minutes: 4,

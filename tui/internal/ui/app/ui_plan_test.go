@@ -40,7 +40,7 @@ func TestPlanReadingStepIsMarkedWhenRead(t *testing.T) {
 	}
 	f := m.View()
 	appCheckFrame(t, f, 80, 24)
-	appWant(t, f, "Study plan · One evening · 68 min · 0 of 17 steps done", "▸ · e01   3 min  01 read",
+	appWant(t, f, "Study plan · One evening · 69 min · 0 of 17 steps done", "▸ · e01   3 min  01 read",
 		"where chapters/01-framing/README.md#the-idea")
 	m = appPress(m, "enter")
 	if rows := strings.Split(m.View(), "\n"); m.scr() != scrChapter || !strings.Contains(rows[2], "## The idea") {
@@ -114,7 +114,7 @@ func TestPlanStepsOpenTheirPlaces(t *testing.T) {
 // other steps refuse x with a word. The menu's reset forgets the marks.
 func TestPlanWeekExerciseMarkedByHand(t *testing.T) {
 	m := appPress(appNew(t, 80, 24), "G", "tab")
-	appWant(t, m.View(), "Study plan · One week · 566 min · 0 of 64 steps done")
+	appWant(t, m.View(), "Study plan · One week · 570 min · 0 of 64 steps done")
 	appCheckFrame(t, m.View(), 80, 24)
 	m = appPress(m, "x")
 	appWant(t, m.View(), "x marks exercises only")
@@ -146,7 +146,7 @@ func TestReadyScreenAfterDrillAndMock(t *testing.T) {
 	f := m.View()
 	appCheckFrame(t, f, 80, 24)
 	appWant(t, f, "0 mock interviews finished", "01 Framing               0 of 7        0         -            -",
-		"plan one evening: 0 of 17 steps done, 0 of 68 minutes", "1. chapter 01 (Framing): its cards",
+		"plan one evening: 0 of 17 steps done, 0 of 69 minutes", "1. chapter 01 (Framing): its cards",
 		"tui D · chapters/01-framing/README.md#the-interview-answer")
 
 	// The drill: the first card got, the second missed (both chapter 01).
