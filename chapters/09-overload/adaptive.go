@@ -1,3 +1,5 @@
+//go:build !exercise09
+
 package overload
 
 import (
@@ -6,29 +8,6 @@ import (
 
 	"github.com/ratelimit-course/ratelimit/core"
 )
-
-// AIMDConfig bounds an AIMD limit.
-type AIMDConfig struct {
-	Initial, Min, Max int     // the start and the bounds, 1 <= Min <= Initial <= Max <= 1e9
-	Backoff           float64 // the factor on a timeout, above 0 and below 1 (0.9 is usual)
-}
-
-// Validate reports the first bad field as a *core.ParamError.
-func (c AIMDConfig) Validate() error {
-	if err := core.CheckCount("max", c.Max); err != nil {
-		return err
-	}
-	if c.Min < 1 || c.Min > c.Max {
-		return core.BadParam("min", c.Min, "an integer from 1 to max")
-	}
-	if c.Initial < c.Min || c.Initial > c.Max {
-		return core.BadParam("initial", c.Initial, "an integer from min to max")
-	}
-	if !(c.Backoff > 0 && c.Backoff < 1) {
-		return core.BadParam("backoff", c.Backoff, "a number above 0 and below 1")
-	}
-	return nil
-}
 
 // AIMD is an additive-increase, multiplicative-decrease concurrency limit,
 // TCP's congestion window applied to requests in flight: after each window of

@@ -18,6 +18,10 @@
 //   - fairshare.go (E30): weighted max-min fair shares;
 //   - shadow.go (E31): shadow mode and a near-limit signal.
 //
+// exercise.go is the learner's InFlight, AIMD and Gradient, built instead of
+// inflight.go and adaptive.go with -tags exercise09 (make exercise CH=09);
+// config.go holds what both share.
+//
 // As everywhere in the course, time is passed in by the caller and never read
 // from the clock, randomness comes from a seeded generator or a draw the
 // caller supplies, and a bad parameter is a *core.ParamError.

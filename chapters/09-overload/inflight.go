@@ -1,14 +1,12 @@
+//go:build !exercise09
+
 package overload
 
 import (
-	"errors"
 	"sync"
 
 	"github.com/ratelimit-course/ratelimit/core"
 )
-
-// ErrNotHeld is returned by Release when no request holds a slot.
-var ErrNotHeld = errors.New("overload: Release without a matching admitted Acquire")
 
 // InFlight is a concurrency limit of N: a request is admitted iff fewer than
 // N requests are in progress, and it holds its slot until Release. It needs no

@@ -131,7 +131,10 @@ func TestInFlightNeverExceedsLimit(t *testing.T) {
 }
 
 func TestInFlightAcquireRelease(t *testing.T) {
-	l, _ := NewInFlight(2)
+	l, err := NewInFlight(2)
+	if err != nil {
+		t.Fatal(err)
+	}
 	got := []core.Decision{l.Acquire(), l.Acquire(), l.Acquire()}
 	want := []core.Decision{{Allowed: true, Remaining: 1}, {Allowed: true, Remaining: 0}, {}}
 	for i := range want {
@@ -164,7 +167,10 @@ func TestInFlightBadParams(t *testing.T) {
 			t.Errorf("NewInFlight(%d): %v, want a ParamError naming limit", n, err)
 		}
 	}
-	l, _ := NewInFlight(1)
+	l, err := NewInFlight(1)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := l.SetLimit(0); !isParam(err, "limit") {
 		t.Errorf("SetLimit(0): %v", err)
 	}

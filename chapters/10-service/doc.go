@@ -8,4 +8,8 @@
 // pipelines shared by concurrent decisions, a failure mode per domain
 // through chapter 06's Guard, rules reloaded without a restart, and
 // Prometheus metrics. CONTRACT.md §5 and E32–E38 fix what it computes.
+//
+// The matching is walk.go's; built with -tags exercise10 (make exercise
+// CH=10), the learner's exercise.go takes its place, and match.go holds
+// what both share.
 package service

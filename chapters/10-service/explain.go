@@ -12,7 +12,8 @@ import (
 // Explain is the service decided step by step, for a learner watching it
 // (the terminal app's service screen): the path each descriptor took
 // through the rule tree, the counter it names, and what answered it. The
-// walk is match.go's own (walk, which Match calls) and the decision is
+// walk is the decision's own (walk in walk.go, or yours in exercise.go,
+// reporting each step through match.go's report) and the decision is
 // ShouldRateLimit's own; nothing here decides anything.
 
 // How is how one entry moved down one level of a domain's tree.

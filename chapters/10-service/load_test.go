@@ -1,3 +1,5 @@
+//go:build !exercise10
+
 package service
 
 import (
@@ -49,16 +51,6 @@ func TestLoadKeepsLimiting(t *testing.T) {
 	}
 	if got := metric(t, s, `ratelimit_store_unavailable_total{domain="load",mode="open"}`); got != "" && got != "0" {
 		t.Errorf("decisions made by the failure mode on a healthy store: %s, want 0", got)
-	}
-}
-
-// awayFromHourEnd waits out the last minute of an hour, so that a test
-// counting against an hourly limit does not see its window reset.
-func awayFromHourEnd(t *testing.T) {
-	t.Helper()
-	if left := time.Until(time.Now().Truncate(time.Hour).Add(time.Hour)); left < time.Minute {
-		t.Logf("waiting %v for the next hour", left)
-		time.Sleep(left + time.Second)
 	}
 }
 

@@ -1,7 +1,5 @@
 package service
 
-import "strings"
-
 // Entry is one (key, value) of a descriptor, as the proxy sends it.
 type Entry struct{ Key, Value string }
 
@@ -14,76 +12,19 @@ type Entry struct{ Key, Value string }
 // counted nowhere.
 func (d *domainRules) Match(entries []Entry) *Rule { return d.walk(entries, nil) }
 
-// walk is Match, telling step (if not nil) each level's move: the one
-// code path for the decision and for Explain's trace.
-func (d *domainRules) walk(entries []Entry, step func(Step)) *Rule {
-	level := &d.root
-	var found *Rule
-	for i, e := range entries {
-		full := e.Key + "_" + e.Value
-		how, name := Exact, full
-		next := level.children[full]
-		if next == nil {
-			for _, w := range level.wildcards {
-				if strings.HasPrefix(full, w.prefix) {
-					how, name = Wildcard, w.child
-					next = level.children[w.child]
-					break
-				}
-			}
-		}
-		if next == nil {
-			how, name = KeyOnly, e.Key
-			next = level.children[e.Key]
-		}
-		if next != nil && next.rule != nil && i == len(entries)-1 {
-			found = next.rule
-		}
-		if step != nil {
-			st := Step{Entry: e, How: NoMatch}
-			if next != nil {
-				st.How, st.Node, st.Rule = how, name, next.rule
-				st.End = len(next.children) == 0 && i < len(entries)-1
-			}
-			step(st)
-		}
-		if next == nil || len(next.children) == 0 {
-			break
-		}
-		level = next
+// report tells step, when there is one, how entry e moved down one level
+// of the tree for Explain's trace: the child next it took (nil: no child
+// took it, the walk ends), how it was found and its name in the tree
+// ("key_value", a wildcard's "key_prefix*", or "key"), and more when
+// entries remain after e. walk calls it once per entry it looks at.
+func report(step func(Step), e Entry, how How, name string, next *node, more bool) {
+	if step == nil {
+		return
 	}
-	return found
-}
-
-// limitsToCheck matches every descriptor of a request and then applies the
-// two rules that cross descriptors, as the reference does: a rule whose
-// name another matched rule replaces is dropped (nil), and an unlimited rule
-// is reported in unlimited[i] and counts nothing.
-func (d *domainRules) limitsToCheck(descs [][]Entry) (rules []*Rule, unlimited []bool) {
-	rules = make([]*Rule, len(descs))
-	unlimited = make([]bool, len(descs))
-	var replaced map[string]bool
-	for i, entries := range descs {
-		r := d.Match(entries)
-		if r == nil {
-			continue
-		}
-		for _, name := range r.Replaces {
-			if replaced == nil {
-				replaced = map[string]bool{}
-			}
-			replaced[name] = true
-		}
-		if r.Unlimited {
-			unlimited[i] = true
-			continue
-		}
-		rules[i] = r
+	st := Step{Entry: e, How: NoMatch}
+	if next != nil {
+		st.How, st.Node, st.Rule = how, name, next.rule
+		st.End = len(next.children) == 0 && more
 	}
-	for i, r := range rules {
-		if r != nil && r.Name != "" && replaced[r.Name] {
-			rules[i] = nil
-		}
-	}
-	return rules, unlimited
+	step(st)
 }

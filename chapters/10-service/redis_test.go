@@ -1,3 +1,5 @@
+//go:build !exercise10
+
 package service
 
 import (
@@ -5,8 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -20,17 +20,6 @@ import (
 
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
 )
-
-// uniqueDomain is a domain no other test, run or binary uses: the shared
-// Redis is never flushed and the rules count per day.
-func uniqueDomain(t testing.TB) string {
-	return strings.NewReplacer("/", "-", "{", "", "}", "").Replace(redistest.ID(t)) + fmt.Sprint(time.Now().UnixNano())
-}
-
-// rulesFor is a rules text with its domain replaced.
-func rulesFor(text, from, domain string) string {
-	return strings.Replace(text, "domain: "+from, "domain: "+domain, 1)
-}
 
 // TestE32_Redis plays E32 on Redis: the same answers, each counted by one
 // chapter 06 script call.
@@ -220,9 +209,13 @@ func TestE38_StoreFails(t *testing.T) {
 	})
 }
 
-func writeFile(t testing.TB, dir, name, text string) {
-	t.Helper()
-	if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
+// TestE37_ReloadRedis is E37 with the counts in Redis.
+func TestE37_ReloadRedis(t *testing.T) {
+	runE37(t, Options{RedisAddr: redistest.Addr(t), StoreTimeout: 2 * time.Second}, uniqueDomain(t))
+}
+
+// TestReloadKeepsCountsWhenTheLimitChangesRedis: a reload that changes a
+// rule's limit keeps the counts on Redis too, whose key does not move.
+func TestReloadKeepsCountsWhenTheLimitChangesRedis(t *testing.T) {
+	runReloadKeepsCounts(t, Options{RedisAddr: redistest.Addr(t)})
 }

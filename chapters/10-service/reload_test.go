@@ -13,8 +13,6 @@ import (
 
 	rlcommon "github.com/envoyproxy/go-control-plane/envoy/extensions/common/ratelimit/v3"
 	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
-
-	"github.com/ratelimit-course/ratelimit/internal/redistest"
 )
 
 const reloadBefore = `
@@ -56,11 +54,6 @@ func poll(t testing.TB, within time.Duration, ok func() bool) time.Duration {
 // file is refused with file, line and field while the old rules stay, and
 // the metrics count both reloads.
 func TestE37_Reload(t *testing.T) { runE37(t, Options{}, "r") }
-
-// TestE37_ReloadRedis is E37 with the counts in Redis.
-func TestE37_ReloadRedis(t *testing.T) {
-	runE37(t, Options{RedisAddr: redistest.Addr(t), StoreTimeout: 2 * time.Second}, uniqueDomain(t))
-}
 
 func runE37(t *testing.T, o Options, d string) {
 	before, after := rulesFor(reloadBefore, "r", d), rulesFor(reloadAfter, "r", d)
