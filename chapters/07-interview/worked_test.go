@@ -2,6 +2,7 @@ package interview
 
 import (
 	"io/fs"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -196,6 +197,28 @@ func TestWorkedAnswerKeepsLabFiguresInFootnotes(t *testing.T) {
 		notes := section(answer(t, p.Name), FootnotesHeading)
 		if n := strings.Count(notes, "In the course's lab") + strings.Count(notes, "in the course's lab"); n == 0 {
 			t.Errorf("%s: the footnotes name no lab figure as the course's lab", p.Name)
+		}
+	}
+}
+
+// Chapter 07's README links every worked answer, and a section gives the
+// figures to say aloud with their sources and the lab's beside them.
+func TestREADMELinksTheWorkedAnswers(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(readme)
+	for _, p := range Mock {
+		if !strings.Contains(s, "]("+AnswerPath(p.Name)+")") {
+			t.Errorf("the README does not link %s", AnswerPath(p.Name))
+		}
+	}
+	say := section(s, "Numbers to say aloud")
+	for _, f := range []string{"~100 ns", "~10 µs", "~50–100k", "~0.3–0.5 ms", "~0.5–2 ms", "30–150 ms", "~200–400 B",
+		"Redis docs", "Dean", "AWS", "Google Cloud", "5.79 µs", "173k", "79k", "71k", "18 µs", "47 µs", "168 B", "224 to 384 B", "135 µs"} {
+		if !strings.Contains(say, f) {
+			t.Errorf("Numbers to say aloud does not say %q", f)
 		}
 	}
 }
