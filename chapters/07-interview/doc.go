@@ -5,8 +5,10 @@
 // and the trade-offs an interviewer probes), the request path as a diagram
 // of at most 80 columns, the skeleton, the selection table (one row per
 // algorithm) and the overload table beside it, the capacity figures derived
-// from chapter 06's measurements, a pushback bank, and a drill of cards
-// with stable ids, a sentence to say first and the proof.
+// from chapter 06's measurements, a pushback bank, a drill of cards with
+// stable ids, a sentence to say first and the proof, and per mock question
+// a worked staff-level answer (answers/*.md: WorkedAnswer, WorkedPhase)
+// and a senior-vs-staff rubric per phase (RubricFor).
 //
 // The data is rendered into this chapter's README (a test keeps the two in
 // step) and shown by the TUI (`go run ./tui drill`, `go run ./tui

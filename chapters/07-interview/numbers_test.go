@@ -186,7 +186,9 @@ var traced = map[string]string{
 	"128":       "Redis's default zset-max-listpack-entries",
 	"100,000":   "TestMemoryPerKeyWithinTheRange's number of keys",
 	"235":       "TestMemoryPerKeyWithinTheRange: used_memory per key, asserted 225 to 245",
-	"2014":      "the year of the cited talk: James Hamilton, AWS re:Invent 2014 (SPOT301), zones under 2 ms apart",
+	"0.3":       "Numbers to say aloud: the low end of a same-zone round trip (EC2 pings within one zone, about 0.4 ms; Dean's 500 µs)",
+	"95":        "Numbers to say aloud: Google Cloud's region-selection guide, under 1 ms at the 95th percentile within a region",
+	"2014":      "Numbers to say aloud: the year of James Hamilton's re:Invent talk on zone separation",
 }
 
 // TestEveryNumberIsTraced: every figure chapter 07's text quotes is derived

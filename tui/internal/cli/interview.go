@@ -31,9 +31,13 @@ then M.
                  {"form":"45-minute","minutes":45,"prompts":[{"name","title","ask",
                    "phases":[{"title","minutes","say_first","draw","questions":[…],
                      "checklist":[{"point","chapter"}]}],
-                   "pushback":[{"id","prompt","strong":[…],"chapter","proof","card"}]}]}
-                 (--short: "form":"15-minute", "minutes":15, no say_first, draw
-                 nor pushback)
+                   "pushback":[{"id","prompt","strong":[…],"chapter","proof","card"}],
+                   "worked_answer":"…","rubric":[{"phase","senior","staff"}]}]}
+                 worked_answer is a staff-level answer in Markdown, one "## "
+                 heading per phase; rubric says per phase what a senior answer
+                 does and what a staff answer adds
+                 (--short: "form":"15-minute", "minutes":15, no say_first, draw,
+                 pushback, worked_answer nor rubric)
 `
 
 // The JSON shape of `interview --json`.
@@ -49,6 +53,16 @@ type (
 		Ask      string           `json:"ask"`
 		Phases   []interviewPhase `json:"phases"`
 		Pushback []interviewPush  `json:"pushback,omitempty"`
+		// The staff-level worked answer (Markdown, one "## " heading per
+		// phase of the track) and the senior-vs-staff rubric per phase:
+		// the 45-minute form only, whose phases they follow.
+		WorkedAnswer string         `json:"worked_answer,omitempty"`
+		Rubric       []rubricRowOut `json:"rubric,omitempty"`
+	}
+	rubricRowOut struct {
+		Phase  string `json:"phase"`
+		Senior string `json:"senior"`
+		Staff  string `json:"staff"`
 	}
 	interviewPhase struct {
 		Title     string           `json:"title"`
@@ -103,6 +117,10 @@ func mockPlan(prompts []interview.Prompt, short bool) interviewPlan {
 		if !short {
 			for _, q := range interview.PushbackFor(p) {
 				ip.Pushback = append(ip.Pushback, interviewPush{q.ID, q.Prompt, q.Strong, q.Chapter, q.Proof, q.Card})
+			}
+			ip.WorkedAnswer, _ = interview.WorkedAnswer(p.Name)
+			for _, r := range interview.RubricFor(p.Name) {
+				ip.Rubric = append(ip.Rubric, rubricRowOut{r.Phase, r.Senior, r.Staff})
 			}
 		}
 		plan.Prompts = append(plan.Prompts, ip)

@@ -35,6 +35,8 @@ type interviewJSON struct {
 			ID, Prompt, Chapter, Proof, Card string
 			Strong                           []string
 		}
+		WorkedAnswer string `json:"worked_answer"`
+		Rubric       []struct{ Phase, Senior, Staff string }
 	}
 }
 
@@ -91,7 +93,7 @@ func TestInterviewJSONPrintsTheTrackWithPushback(t *testing.T) {
 		}
 	}
 	one := decodeInterview(t, "--prompt", "login")
-	if len(one.Prompts) != 1 || one.Prompts[0].Name != "login" || len(one.Prompts[0].Pushback) == 0 {
+	if len(one.Prompts) != 1 || one.Prompts[0].Name != "login" || len(one.Prompts[0].Pushback) == 0 || one.Prompts[0].WorkedAnswer == "" {
 		t.Errorf("--prompt login --json: %+v", one)
 	}
 }
@@ -106,7 +108,7 @@ func TestInterviewJSONShortFormIsTheSkeleton(t *testing.T) {
 	}
 	for i, p := range plan.Prompts {
 		want := interview.Mock[i]
-		if p.Name != want.Name || p.Ask != want.Ask || len(p.Phases) != 4 || len(p.Pushback) != 0 {
+		if p.Name != want.Name || p.Ask != want.Ask || len(p.Phases) != 4 || len(p.Pushback) != 0 || p.WorkedAnswer != "" || p.Rubric != nil {
 			t.Fatalf("prompt %d: %+v", i, p)
 		}
 		for j, ph := range p.Phases {
@@ -210,5 +212,41 @@ func TestDrillMissedFirstUsesTheSavedScores(t *testing.T) {
 	if cards[0]["topic"] != last.Topic || cards[len(cards)-1]["topic"] != interview.Drill[0].Topic {
 		t.Errorf("order: first %q, last %q; want the missed %q first and the got %q last",
 			cards[0]["topic"], cards[len(cards)-1]["topic"], last.Topic, interview.Drill[0].Topic)
+	}
+}
+
+// `tui interview --json` carries, per question, the staff-level worked
+// answer (chapter 07's answers/<name>.md, at least 1,500 words, one "## "
+// heading per phase of the track) and the rubric: one row per phase with
+// what a senior answer does and what a staff answer adds.
+func TestInterviewJSONCarriesWorkedAnswerAndRubric(t *testing.T) {
+	plan := decodeInterview(t)
+	for _, p := range plan.Prompts {
+		want, ok := interview.WorkedAnswer(p.Name)
+		if !ok || p.WorkedAnswer != want {
+			t.Errorf("%s: worked_answer is not chapter 07's answer (%d bytes, want %d)", p.Name, len(p.WorkedAnswer), len(want))
+		}
+		if n := len(strings.Fields(p.WorkedAnswer)); n < 1500 {
+			t.Errorf("%s: worked_answer has %d words, want at least 1,500", p.Name, n)
+		}
+		if len(p.Rubric) != len(interview.Track) {
+			t.Errorf("%s: %d rubric rows, want %d", p.Name, len(p.Rubric), len(interview.Track))
+			continue
+		}
+		for i, ph := range interview.Track {
+			if !strings.Contains(p.WorkedAnswer, "\n## "+ph.Title+"\n") {
+				t.Errorf("%s: worked_answer has no heading for %q", p.Name, ph.Title)
+			}
+			r := p.Rubric[i]
+			if r.Phase != ph.Title || r.Senior == "" || r.Staff == "" || r.Senior == r.Staff {
+				t.Errorf("%s rubric row %d: %+v", p.Name, i, r)
+			}
+		}
+	}
+	raw, _, _ := runInterviewArgs(t, "--json", "--prompt", "partner-api")
+	for _, field := range []string{`"worked_answer":"# Worked answer`, `"rubric":[{"phase":"Requirements and scoping","senior":`} {
+		if !strings.Contains(raw, field) {
+			t.Errorf("--json does not carry %s", field)
+		}
 	}
 }

@@ -133,6 +133,11 @@ func (m Model) openLink(l screen.Link) (tea.Model, tea.Cmd) {
 	case screen.Ready:
 		s, at := m.find(screen.Ready, func() screen.Screen { return readyscreen.New(m.th, m.store) })
 		return m.show(s, at), nil
+	case screen.Answer:
+		// A worked answer opens in a reader of its own: esc comes back to
+		// chapter 07.
+		r := reader.New(m.th, m.plain, m.dark).Resize(m.w, m.h).(reader.Model)
+		return m.show(r.OpenAnswer(l.Scenario), -1), nil
 	}
 	return m, nil
 }

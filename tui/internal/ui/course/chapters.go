@@ -99,6 +99,9 @@ func describeChapter(c Entry) Info {
 		}
 	}
 	info.Links = append(append(info.Links, prefetch...), examples...)
+	if c.Num == AnswersChapter {
+		info.Links = append(info.Links, answerLinks()...)
+	}
 	return info
 }
 

@@ -19,8 +19,11 @@ type Heading struct {
 }
 
 // Headings are chapter idx's headings below its title, in order.
-func Headings(idx int) []Heading {
-	src := []byte(Chapters[idx].README)
+func Headings(idx int) []Heading { return headingsOf(Chapters[idx].README) }
+
+// headingsOf are a markdown text's headings below its title, in order.
+func headingsOf(md string) []Heading {
+	src := []byte(md)
 	doc := mdParser.Parse(text.NewReader(src))
 	var out []Heading
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {

@@ -64,10 +64,12 @@ const (
 	Service // the chapter 10 service, stepped by the learner
 	Plan    // the study plans, step by step (package plan)
 	Ready   // what is done and what to review next (package ready)
+	Answer  // a chapter 07 worked answer in the reader (Link.Scenario: its index)
 )
 
 // Link is one screen a chapter or the menu offers: a worked example in the
-// lab (Scenario >= 0), or one of the views.
+// lab (Scenario >= 0), one of the views, or a worked answer (View Answer,
+// Scenario its index into the course's answers).
 type Link struct {
 	View     Kind
 	Scenario int // index into lab.Scenarios, or -1

@@ -46,7 +46,15 @@ func menuItems() []list.Item {
 	var items []list.Item
 	for i, info := range course.Infos() {
 		desc := info.Summary
+		answers := false
 		for _, l := range info.Links {
+			if l.View == screen.Answer { // one mention for the four, in the chapter
+				if !answers {
+					desc += " [worked answers]"
+				}
+				answers = true
+				continue
+			}
 			desc += " [" + l.Label + "]"
 		}
 		items = append(items, menuItem{title: info.Title, desc: desc, body: course.Chapters[i].README, chapter: i})

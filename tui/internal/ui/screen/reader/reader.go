@@ -35,6 +35,9 @@ type Model struct {
 	wide  int     // rendered lines wider than the viewport
 	heads []int   // the rows on which the chapter's sections start
 	ask   tea.Msg // the link the last key opens; the root takes it
+	// answer is 1 + the index into course.Answers of the worked answer
+	// shown instead of the chapter's README; 0 shows the chapter.
+	answer int
 }
 
 func New(th *widget.Theme, plain, dark bool) Model {
@@ -51,7 +54,7 @@ func New(th *widget.Theme, plain, dark bool) Model {
 // Open shows chapter idx from its top, or from the first line that holds
 // anchor (a heading's text).
 func (m Model) Open(idx int, anchor string) Model {
-	m.idx = idx
+	m.idx, m.answer = idx, 0
 	labels := make([]string, 0, 9)
 	for _, l := range course.Infos()[idx].Links {
 		labels = append(labels, l.Label)
@@ -71,9 +74,41 @@ func (m Model) Open(idx int, anchor string) Model {
 	return m
 }
 
-// text is the chapter rendered for the viewport's width.
+// OpenAnswer shows chapter 07's worked answer i (an index into
+// course.Answers) from its top: n and N go to the next and previous
+// answer, and it has no links of its own.
+func (m Model) OpenAnswer(i int) Model {
+	n := len(course.Answers())
+	i = (i%n + n) % n
+	m.idx, m.answer = course.Index(course.AnswersChapter), i+1
+	m.keys = keys.withLinks(nil)
+	m.keys.Next = widget.Bind([]string{"n", "tab"}, "n/tab", "next worked answer")
+	m.keys.Prev = widget.Bind([]string{"N", "shift+tab"}, "N/shift+tab", "previous worked answer")
+	m = m.layout()
+	m.vp.GotoTop()
+	m.vp.SetXOffset(0)
+	return m
+}
+
+// Answer is the index into course.Answers of the worked answer shown, or
+// -1 when a chapter is shown.
+func (m Model) Answer() int { return m.answer - 1 }
+
+// text is the chapter (or the worked answer) rendered for the viewport's
+// width.
 func (m Model) text() string {
+	if m.answer > 0 {
+		return course.AnswerText(m.answer-1, textWidth(m.w), m.plain, m.dark)
+	}
 	return course.Text(m.idx, textWidth(m.w), m.plain, m.dark)
+}
+
+// headings are the shown text's headings, for ] and [.
+func (m Model) headings() []course.Heading {
+	if m.answer > 0 {
+		return course.AnswerHeadings(m.answer - 1)
+	}
+	return course.Headings(m.idx)
 }
 
 // layout sizes the viewport: the title row above, a status row and the
@@ -85,7 +120,7 @@ func (m Model) layout() Model {
 	}
 	text := m.text()
 	m.vp.SetContent(text)
-	m.heads = course.HeadingRows(text, course.Headings(m.idx))
+	m.heads = course.HeadingRows(text, m.headings())
 	m.wide = 0
 	for _, l := range widget.SplitLines(text) {
 		if lipgloss.Width(l) > m.w {
@@ -130,6 +165,10 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 					break
 				}
 			}
+		case key.Matches(msg, m.keys.Next) && m.answer > 0:
+			return m.OpenAnswer(m.answer), nil
+		case key.Matches(msg, m.keys.Prev) && m.answer > 0:
+			return m.OpenAnswer(m.answer - 2), nil
 		case key.Matches(msg, m.keys.Next):
 			m.note = ""
 			return m.Open((m.idx+1)%n, ""), nil
@@ -153,8 +192,13 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 
 func (m Model) CapturesEsc() bool { return false }
 func (m Model) Keys() help.KeyMap { return m.shownKeys() }
-func (m Model) Name() string      { return "chapter" }
-func (m Model) Ask() tea.Msg      { return m.ask }
+func (m Model) Name() string {
+	if m.answer > 0 {
+		return "worked answer"
+	}
+	return "chapter"
+}
+func (m Model) Ask() tea.Msg { return m.ask }
 
 // Resize lays the text out again for w columns, keeping the place.
 func (m Model) Resize(w, h int) screen.Screen {
@@ -169,7 +213,11 @@ func (m Model) Chapter() int { return m.idx }
 // whether code runs past the right edge.
 func (m Model) View() string {
 	th, w := m.th, m.w
-	title := widget.TitleBar(th, th.Paint(widget.StTitle, course.Infos()[m.idx].Title), w)
+	name := course.Infos()[m.idx].Title
+	if m.answer > 0 {
+		name = course.AnswerTitle(m.answer - 1)
+	}
+	title := widget.TitleBar(th, th.Paint(widget.StTitle, name), w)
 	status := fmt.Sprintf("%3.0f%%", m.vp.ScrollPercent()*100)
 	if !m.vp.AtBottom() {
 		status += fmt.Sprintf("  ↓ %d more lines", m.vp.TotalLineCount()-m.vp.YOffset-m.vp.VisibleLineCount())
@@ -230,6 +278,9 @@ func textWidth(w int) int { return min(max(w, 20), ProseWidth) }
 // line is on or above the bottom row, and whether the chapter's last line
 // is shown. The app saves them as the study plans' reading done.
 func (m Model) ReadThrough() (num int, headings []string, end bool) {
+	if m.answer > 0 { // a worked answer is no chapter section of a plan
+		return 0, nil, false
+	}
 	lines := widget.SplitLines(m.text())
 	bottom := m.vp.YOffset + m.vp.VisibleLineCount() - 1
 	start := -1
