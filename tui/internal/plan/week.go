@@ -8,7 +8,7 @@ package plan
 var Week = Plan{
 	ID:    "week",
 	Title: "One week",
-	Intro: "the whole course with its exercises, about 80 minutes a day for seven days",
+	Intro: "the whole course with its exercises, about 95 minutes a day for seven days",
 	Steps: []Step{
 		{ID: "w01", Kind: Read, Chapter: 1, Section: "The idea", Minutes: 3,
 			What: "Read chapter 01: The idea",
@@ -187,6 +187,9 @@ var Week = Plan{
 		{ID: "w59", Kind: Cards, Chapter: 9, Cards: []string{"09/tenant fairness", "09/LLM token budget", "09/many regions", "09/in flight vs rate", "09/shedding and 429 vs 503", "09/shadow rollout", "09/adaptive client throttling", "09/retry budget", "09/adaptive concurrency limits", "09/near-limit signal", "09/slow dependency or overload"}, Minutes: 12,
 			What: "Answer chapter 09's cards",
 			Say:  "I can go beyond the counter when the interviewer does."},
+		{ID: "w65", Kind: Exercise, Chapter: 9, Section: "Run the exercise", Minutes: 45,
+			What: "Write the in-flight limit and AIMD until chapter 09's tests pass",
+			Say:  "I have written a limit that moves with the latency it sees."},
 		{ID: "w60", Kind: Read, Chapter: 10, Section: "The idea in code", Minutes: 9,
 			What: "Read chapter 10: The idea in code",
 			Say:  "I can explain descriptors, the rule tree, the deny cache and the failure modes in the service's code."},
@@ -199,6 +202,9 @@ var Week = Plan{
 		{ID: "w63", Kind: Read, Chapter: 10, Section: "The latency budget (E36)", Minutes: 4,
 			What: "Read chapter 10: The latency budget (E36)",
 			Say:  "I can say what the service costs per request, measured."},
+		{ID: "w66", Kind: Exercise, Chapter: 10, Section: "Run the exercise", Minutes: 45,
+			What: "Write the descriptor matching until chapter 10's tests pass",
+			Say:  "I have written the walk of the rule tree that decides which limit a request meets."},
 		{ID: "w64", Kind: Mock, Chapter: 7, Open: MockTrack, Minutes: 50,
 			What: "Run the 45-minute mock with its pushback, then read its summary",
 			Say:  "I have answered the whole track on the clock, pushback included."},

@@ -64,17 +64,17 @@ func menuItems() []list.Item {
 		key, title string
 		desc       string
 	}{
+		{screen.Plan, widget.KeyName(keys.Plan), "Plan: one evening or one week", "the course as steps with their minutes: what to read, open and answer, each marked when done"},
+		{screen.Ready, widget.KeyName(keys.Ready), "Ready? what is still weak", "per topic the cards got and the mock points said, and the next three things to review"},
+		{screen.Drill, widget.KeyName(keys.Drill), "Question cards", "chapter 07's drill: answer aloud, reveal, score yourself; missed cards come back first"},
+		{screen.Mock, widget.KeyName(keys.Mock), "Mock interview", "the 45-minute track (or the 15-minute short form) on one design question, with a checklist per phase and the pushback"},
 		{screen.Lab, widget.KeyName(keys.Lab), "Lab: one sequence, two algorithms", "chapter 05's lab, on the first prepared scenario (E1)"},
 		{screen.Worst, widget.KeyName(keys.Worst), "Worst case search", "the arrival sequence that gets the most through one window, per algorithm"},
 		{screen.Prefetch, widget.KeyName(keys.Prefetch), "Prefetch lab", "chapter 06's quota prefetch, request by request (E13)"},
 		{screen.Cluster, widget.KeyName(keys.Cluster), "The cluster: a real Redis Cluster", "chapter 06 part 3: starts 3 primaries + 3 replicas " +
 			"from redis-server, then the hot key (E22), a failover (E23) and hash tags (E21)"},
-		{screen.Drill, widget.KeyName(keys.Drill), "Question cards", "chapter 07's drill: answer aloud, reveal, score yourself; missed cards come back first"},
-		{screen.Mock, widget.KeyName(keys.Mock), "Mock interview", "the 45-minute track (or the 15-minute short form) on one design question, with a checklist per phase and the pushback"},
 		{screen.Path, widget.KeyName(keys.Path), "The request path", "chapter 07's diagram: each box, the limit that lives there, and what the hop costs"},
 		{screen.Service, widget.KeyName(keys.Service), "The service", "chapter 10's service on a stepped clock: the rule each descriptor matched, the deny cache, a store outage"},
-		{screen.Plan, widget.KeyName(keys.Plan), "Plan: one evening or one week", "the course as steps with their minutes: what to read, open and answer, each marked when done"},
-		{screen.Ready, widget.KeyName(keys.Ready), "Ready? what is still weak", "per topic the cards got and the mock points said, and the next three things to review"},
 	} {
 		items = append(items, menuItem{title: t.key + "  " + t.title, desc: t.desc, chapter: -1, view: t.v})
 	}
@@ -226,7 +226,7 @@ func (m Model) View() string {
 	if m.note != "" {
 		footer = append(footer, widget.WrapRows(th, widget.StQueued, m.note, w, 2)...)
 	} else {
-		footer = append(footer, th.Paint(widget.StDim, fmt.Sprintf("a terminal course: read a chapter, then run its lab · %d chapters", len(course.Chapters))))
+		footer = append(footer, th.Paint(widget.StDim, fmt.Sprintf("new here? %s: a plan for one evening or one week · %d chapters", widget.KeyName(keys.Plan), len(course.Chapters))))
 	}
 	footer = append(footer, widget.HelpLine(m.help, m.Keys(), w))
 	return widget.Frame(body, footer, w, m.h)
