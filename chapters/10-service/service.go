@@ -75,8 +75,9 @@ const (
 	// down, and a service short of CPU does not see a healthy store fall
 	// silent for that long.
 	DefaultStorePatience = 500 * time.Millisecond
-	// DefaultMaxKeys holds a million keys: about 220 MB of resident
-	// memory, 400 MB at most (TestMaxKeysBoundsMemory measures it).
+	// DefaultMaxKeys holds a million keys: about 400 MB of resident memory
+	// (TestMaxKeysBoundsMemory holds a key to 400 bytes; `tui serve` fed a
+	// million and more grew by 379 MB).
 	DefaultMaxKeys = 1_000_000
 	// DefaultMaxStoreCalls keeps a pipeline short (the Batcher sends up to
 	// four at once), so that the store answers some call every few hundred
