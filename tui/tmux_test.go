@@ -83,8 +83,8 @@ func startTmux(t *testing.T, cmd string, env ...string) tmuxSession {
 	s := tmuxSession{t: t, socket: filepath.Join(t.TempDir(), "tmux.sock"), name: "course"}
 	// The app runs as a learner's would: termenv takes a set CI variable to
 	// mean "no terminal" and drops colour, so CI's own CI=true must not leak
-	// in; the progress file lives in the test's temp dir.
-	env = append(env, "TERM=xterm-256color", "XDG_CONFIG_HOME="+t.TempDir())
+	// in; the progress file and the transcripts live in the test's temp dirs.
+	env = append(env, "TERM=xterm-256color", "XDG_CONFIG_HOME="+t.TempDir(), "XDG_DATA_HOME="+t.TempDir())
 	full := "exec env -u CI -u NO_COLOR " + strings.Join(env, " ") + " " + cmd
 	if out, err := s.run("-f", "/dev/null", "new-session", "-d", "-x", "80", "-y", "24", "-s", s.name, full); err != nil {
 		t.Fatalf("tmux new-session: %v %s", err, out)

@@ -80,8 +80,10 @@ func (t Transcript) Markdown() string {
 	fmt.Fprintf(&b, "- Points covered: %d of %d\n", covered, points)
 	for i, ph := range t.Phases {
 		fmt.Fprintf(&b, "\n## Phase %d: %s (%s used of %s)\n\n", i+1, ph.Title, clock(ph.Used), clock(ph.Planned))
-		b.WriteString("### What you said\n\n")
-		quote(&b, ph.Notes)
+		if ph.Notes != "" || len(ph.Ticked)+len(ph.Missed) > 0 {
+			b.WriteString("### What you said\n\n")
+			quote(&b, ph.Notes)
+		}
 		if len(ph.Ticked)+len(ph.Missed) > 0 {
 			b.WriteString("\n### Points\n\n")
 			for _, p := range ph.Ticked {

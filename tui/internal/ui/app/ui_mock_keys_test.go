@@ -58,7 +58,7 @@ func TestMockPhasesShowSayFirstAndDraw(t *testing.T) {
 				t.Errorf("phase %d lacks %q:\n%s", j+1, want, m.View())
 			}
 		}
-		m = appPress(m, "n")
+		m = appPress(m, "n", "enter")
 	}
 }
 

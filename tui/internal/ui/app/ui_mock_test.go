@@ -54,7 +54,7 @@ func TestMockEveryPhaseFitsTheScreen(t *testing.T) {
 			if end := strings.Join(q[len(q)-2:], " "); !strings.Contains(flat, end) {
 				t.Errorf("%s phase %d: the last question's end %q is off the screen", p.Name, j+1, end)
 			}
-			m = appPress(m, "n")
+			m = appPress(m, "n", "enter") // the phase, then its review
 		}
 		appCheckFrame(t, m.View(), 80, 24)
 		appWant(t, m.View(), "Review chapters")

@@ -5,17 +5,20 @@ package mock
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/list"
 	"github.com/charmbracelet/bubbles/progress"
+	"github.com/charmbracelet/bubbles/textarea"
 	"github.com/charmbracelet/bubbles/timer"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
 	saved "github.com/ratelimit-course/ratelimit/tui/internal/progress"
+	"github.com/ratelimit-course/ratelimit/tui/internal/transcript"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
 
@@ -37,6 +40,7 @@ const (
 	Choosing State = iota // the prompts, each with how it went last time
 	OnClock               // a phase runs on its clock
 	Done                  // the summary, saved
+	Between               // a phase ended: its notes beside a strong answer, the clock waits
 )
 
 // phaseKind is what a phase shows beyond its questions and checklist.
@@ -86,6 +90,13 @@ type Model struct {
 	sumTop int // the summary's first row shown under its table
 	record saved.Interview
 	note   string
+	// What the candidate wrote (notes.go): per phase, per pushback, and
+	// the field open now.
+	notes   []string
+	answers []string
+	ta      textarea.Model
+	typing  bool
+	kept    string // where the transcript was saved
 	// leaving: esc (or q) was pressed once while the clock runs; the same
 	// key again ends the interview (and q the app), any other key only
 	// answers the question and goes on.
@@ -164,7 +175,7 @@ func New(th *widget.Theme, store *saved.Store) Model {
 		*b = key.NewBinding(key.WithDisabled())
 	}
 	bar := progress.New(progress.WithoutPercentage(), progress.WithSolidFill("12"), progress.WithColorProfile(lipgloss.ColorProfile()))
-	m := Model{th: th, help: widget.NewHelp(th), store: store, list: l, bar: bar, minute: time.Minute}
+	m := Model{th: th, help: widget.NewHelp(th), store: store, list: l, bar: bar, minute: time.Minute, ta: newNotes()}
 	return m.Choose()
 }
 
@@ -201,6 +212,7 @@ func (m Model) start(i int) (Model, tea.Cmd) {
 	m.phases, m.steps, m.push = m.plan(p)
 	m.strong, m.drawn, m.top = make([]bool, len(m.push)), false, 0
 	m.used = make([]time.Duration, len(m.phases))
+	m.notes, m.answers, m.typing, m.kept = make([]string, len(m.phases)), make([]string, len(m.push)), false, ""
 	m.ticked = make([][]bool, len(m.phases))
 	for j, ph := range m.phases {
 		m.ticked[j] = make([]bool, len(ph.Checklist))
@@ -219,16 +231,44 @@ func (m *Model) startPhase() tea.Cmd {
 	return m.clock.Init()
 }
 
-// nextPhase closes the current phase (its time is what the clock used)
-// and opens the next, or the summary after the last.
+// nextPhase closes the current phase (its time is what the clock used,
+// its field's text kept) and shows it beside a strong answer; the
+// wrap-up's pushbacks carry their strong answers already, so it goes
+// straight to the summary.
 func (m Model) nextPhase() (Model, tea.Cmd) {
+	pushback := m.kind(m.phase) == pushbackPhase
+	m = m.keepTyped()
 	m.used[m.phase] = min(max(m.planned(m.phase)-m.clock.Timeout, 0), m.planned(m.phase))
 	m.clock.Timeout = 0 // its pending ticks are now ignored
+	m.state, m.top, m.drawn = Between, 0, false
+	if pushback {
+		return m.advance()
+	}
+	return m, nil
+}
+
+// advance leaves the review for the next phase, or the summary after the
+// last.
+func (m Model) advance() (Model, tea.Cmd) {
 	m.phase++
 	if m.phase < len(m.used) {
+		m.state = OnClock
 		return m, m.startPhase()
 	}
 	return m.finish(), nil
+}
+
+// stopEarly ends the interview where it is: the phases not reached count
+// as not covered.
+func (m Model) stopEarly() Model {
+	for m.state != Done {
+		if m.state == OnClock {
+			m, _ = m.nextPhase()
+		} else {
+			m, _ = m.advance()
+		}
+	}
+	return m
 }
 
 // finish builds the summary and saves it.
@@ -260,5 +300,10 @@ func (m Model) finish() Model {
 	if err := m.store.Save(); err != nil {
 		m.note = "not saved: " + err.Error()
 	}
+	path, err := transcript.Save(m.transcript(r))
+	if err != nil {
+		m.note = strings.TrimPrefix(m.note+"; ", "; ") + "transcript not saved: " + err.Error()
+	}
+	m.kept = path
 	return m
 }

@@ -27,6 +27,7 @@ import (
 func newModel(t testing.TB) Model {
 	t.Helper()
 	lipgloss.SetColorProfile(termenv.Ascii)
+	t.Setenv("XDG_DATA_HOME", t.TempDir()) // transcripts
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	store, _ := progress.Load()
 	return fresh(store)
@@ -134,19 +135,24 @@ func TestMockInterviewRunsOnTheClock(t *testing.T) {
 	}
 	uitest.Want(t, m.View(), "[✓] 1", "[✓] 2", "[ ] 3")
 
-	// The phase ends by itself when its clock runs out.
+	// The phase ends by itself when its clock runs out; enter starts the
+	// next one.
 	m = runClock(t, m, 4*time.Minute)
+	if m.state != Between || m.phase != 0 {
+		t.Fatalf("the first clock ran out: state %d, phase %d, want its review", m.state, m.phase+1)
+	}
+	m = press(m, "enter")
 	if m.phase != 1 {
 		t.Fatalf("phase %d after the first clock ran out", m.phase+1)
 	}
 	uitest.Want(t, m.View(), "Phase 2 of 4", "5:00 left")
 	// Move on early after a minute; tick everything in phase 3.
 	m = runClock(t, m, time.Minute)
-	m = press(m, "n")
+	m = press(m, "n", "enter")
 	for k := range p.Phases[2].Checklist {
 		m = press(m, fmt.Sprint(k+1))
 	}
-	m = press(m, "n", "n")
+	m = press(m, "n", "enter", "n", "enter")
 	if m.state != Done {
 		t.Fatalf("n after the last phase shows the summary: state %d", m.state)
 	}
@@ -196,10 +202,19 @@ func TestMockClockAdvancesByItself(t *testing.T) {
 	m.minute = 60 * time.Millisecond // a tick per ms
 	m = press(m, "enter")
 	// Each tick is 1 ms away; a loaded machine may deliver one late, so
-	// wait for it (failed under load with send's 100 ms).
-	m = sendWithin(m, timer.TickMsg{ID: m.clock.ID()}, 5*time.Second)
+	// wait for it (failed under load with send's 100 ms). Each clock runs
+	// out into its phase's review, where the clock waits for enter.
+	for j := range m.phases {
+		m = sendWithin(m, timer.TickMsg{ID: m.clock.ID()}, 5*time.Second)
+		if last := j == len(m.phases)-1; (!last && (m.phase != j || m.state != Between)) || (last && m.state != Done) {
+			t.Fatalf("clock %d ran out but the interview is in phase %d, state %d", j+1, m.phase+1, m.state)
+		}
+		if m.state == Between {
+			m = press(m, "enter")
+		}
+	}
 	if m.state != Done {
-		t.Fatalf("the clocks ran out but the interview is in phase %d, state %d", m.phase+1, m.state)
+		t.Fatalf("every clock ran out but the interview is in state %d", m.state)
 	}
 	for j, used := range m.used {
 		if used != m.planned(j) {
@@ -244,7 +259,7 @@ func TestMockDesignPhaseShowsTheRequestPath(t *testing.T) {
 	if m.drawn {
 		t.Fatal("d in the scoping phase shows the request path")
 	}
-	m = press(m, "n")
+	m = press(m, "n", "enter")
 	uitest.Want(t, m.View(), "d the request path")
 	m = press(m, "d")
 	f := m.View()
@@ -268,7 +283,7 @@ func TestMockDesignPhaseShowsTheRequestPath(t *testing.T) {
 // what a strong answer contains and the chapter that proves it, space
 // ticks it as answered, → the next; the summary lists those to review.
 func TestMockWrapUpThrowsPushbackOneAtATime(t *testing.T) {
-	m := press(newModel(t), "enter", "n", "n", "n")
+	m := press(newModel(t), "enter", "n", "enter", "n", "enter", "n", "enter")
 	pushes := interview.PushbackFor(interview.Mock[0])
 	if len(pushes) < 2 || !slices.Equal(idsOf(m.push), idsOf(pushes)) {
 		t.Fatalf("the wrap-up throws %v, want %v", idsOf(m.push), idsOf(pushes))
@@ -352,6 +367,10 @@ func TestMockTrackEveryPhaseFitsTheScreen(t *testing.T) {
 				}
 			}
 			m = press(m, "n")
+			if j < 3 {
+				uitest.CheckFrame(t, m.View(), 80, 24)
+				m = press(m, "enter")
+			}
 		}
 		uitest.CheckFrame(t, m.View(), 80, 24)
 		uitest.Want(t, m.View(), "Review chapters")
@@ -362,10 +381,10 @@ func TestMockTrackEveryPhaseFitsTheScreen(t *testing.T) {
 func TestMockPhaseTimeOutIsAnnounced(t *testing.T) {
 	m := press(newModel(t), "enter")
 	m = send(m, timer.TimeoutMsg{ID: m.clock.ID()})
-	if m.phase != 1 {
-		t.Fatalf("the timeout of phase 1 leaves phase %d", m.phase+1)
+	if m.phase != 0 || m.state != Between {
+		t.Fatalf("the timeout of phase 1 leaves phase %d, state %d, not its review", m.phase+1, m.state)
 	}
-	uitest.Want(t, uitest.Flat(m.View()), "time is up for phase 1: on to phase 2")
+	uitest.Want(t, uitest.Flat(m.View()), "time is up for phase 1: enter starts phase 2, "+interview.Track[1].Title)
 	if m = press(m, "down"); strings.Contains(m.View(), "time is up") {
 		t.Error("the notice outlives the next key")
 	}

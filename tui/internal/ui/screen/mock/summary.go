@@ -79,11 +79,15 @@ func (m Model) summaryLists() []string {
 			pushes = append(pushes, item(fmt.Sprintf("ch %s · “%s” · card %s", q.Chapter, q.Prompt, q.Card))...)
 		}
 	}
+	var out []string
+	if m.kept != "" {
+		out = append(out, "", th.Paint(widget.StLabel, "Transcript ")+th.Paint(widget.StNone, "what you wrote, beside strong answers: tui mock --last prints it"))
+	}
 	if len(missed) == 0 && len(pushes) == 0 {
-		return []string{"", th.Paint(widget.StAllowed, "Every point covered.")}
+		return append(out, "", th.Paint(widget.StAllowed, "Every point covered."))
 	}
 	review := widget.WrapRows(th, widget.StNone, strings.Join(r.Review, ", "), w-len("Review chapters "), 3)
-	out := append([]string{""}, widget.Hanging(review, th.Paint(widget.StLabel, "Review chapters "), strings.Repeat(" ", len("Review chapters ")))...)
+	out = append(append(out, ""), widget.Hanging(review, th.Paint(widget.StLabel, "Review chapters "), strings.Repeat(" ", len("Review chapters ")))...)
 	for _, l := range []struct {
 		label string
 		rows  []string
