@@ -28,6 +28,7 @@ type Phase struct {
 // Push is one pushback: the candidate's answer beside a strong one.
 type Push struct {
 	Prompt   string
+	Phase    string // the phase's title it was thrown in
 	Answer   string // what the candidate wrote, "" if nothing
 	Answered bool   // ticked as answered
 	Strong   []string
@@ -105,7 +106,11 @@ func (t Transcript) Markdown() string {
 		if q.Answered {
 			mark = "answered"
 		}
-		fmt.Fprintf(&b, "\n### %d. \"%s\" (%s)\n\nYour answer:\n\n", i+1, q.Prompt, mark)
+		in := ""
+		if q.Phase != "" {
+			in = "in " + q.Phase + "; "
+		}
+		fmt.Fprintf(&b, "\n### %d. \"%s\" (%s%s)\n\nYour answer:\n\n", i+1, q.Prompt, in, mark)
 		quote(&b, q.Answer)
 		fmt.Fprintf(&b, "\nA strong answer (chapter %s):\n\n", q.Chapter)
 		for _, s := range q.Strong {

@@ -43,7 +43,7 @@ func TestMarkdownHoldsWhatWasSaid(t *testing.T) {
 			t.Errorf("the transcript lacks %q:\n%s", want, md)
 		}
 	}
-	empty := Transcript{Phases: []Phase{{Title: "x"}}}.Markdown()
+	empty := Transcript{Phases: []Phase{{Title: "x", Missed: []Point{{"a point", "01"}}}}}.Markdown()
 	if !strings.Contains(empty, "*(nothing written)*") {
 		t.Errorf("empty notes are not said so:\n%s", empty)
 	}

@@ -11,12 +11,12 @@ import (
 // The mock keeps what the candidate said (issue 30's "done when"), by keys
 // at 80×24: choose a question, write notes in phase 1 (n, p, q, ? and
 // digits are text there), move on and read them beside a strong answer,
-// answer a pushback in writing, finish; then `tui mock --last` prints a
+// answer a pushback of the next phase in writing, stop; then `tui mock --last` prints a
 // transcript holding both.
 func TestMockKeepsWhatYouSaid(t *testing.T) {
 	m := appPress(appNew(t, 80, 24), "M", "down", "enter") // the login question
 	p := interview.Mock[1]
-	appWant(t, m.View(), "Phase 1 of 4", "tab notes")
+	appWant(t, m.View(), "Phase 1 of 5", "tab notes")
 	m = appPress(m, "tab")
 	if !m.typing() {
 		t.Fatal("tab does not give the notes the keyboard")
@@ -31,7 +31,7 @@ func TestMockKeepsWhatYouSaid(t *testing.T) {
 	}
 	f = m.View()
 	appCheckFrame(t, f, 80, 24)
-	appWant(t, f, "Phase 1 of 4", said)
+	appWant(t, f, "Phase 1 of 5", said)
 	appLacks(t, f, "paused", "[✓]")
 	m = appPress(m, "enter")
 	m = appType(m, "then 2 tries")
@@ -48,18 +48,18 @@ func TestMockKeepsWhatYouSaid(t *testing.T) {
 	m = appPress(m, "n")
 	f = m.View()
 	appCheckFrame(t, f, 80, 24)
-	appWant(t, f, "Phase 1 of 4", "What you wrote", "│ A strong answer", "key by account, not only IP;", "then 2 tries", "enter next phase")
+	appWant(t, f, "Phase 1 of 5", "What you wrote", "│ A strong answer", "key by account, not only IP;", "then 2 tries", "enter next phase")
 	row := appRow(f, "key by account")
 	if !strings.Contains(row, "│ "+strings.Fields(interview.Track[0].SayFirst)[0]) {
 		t.Errorf("the notes' row does not hold the strong answer beside it: %q", row)
 	}
 	m = appPress(m, "enter")
-	appWant(t, m.View(), "Phase 2 of 4")
+	appWant(t, m.View(), "Phase 2 of 5")
 
-	// On to the wrap-up; the first pushback answered in writing, then the
+	// The requirements' first pushback answered in writing, then the
 	// strong answer after the candidate's own.
-	m = appPress(m, "n", "enter", "n", "enter")
-	push := interview.PushbackFor(p)[0]
+	push := interview.LongForm(p)[1].Pushback[0]
+	m = appPress(m, "b")
 	appWant(t, flatText(m.View()), "pushes back (1 of", push.Prompt)
 	m = appPress(m, "tab")
 	m = appType(m, "fail closed: 429 then 503?")
@@ -74,7 +74,7 @@ func TestMockKeepsWhatYouSaid(t *testing.T) {
 	if mine < 0 || strong < mine {
 		t.Fatalf("the strong answer does not follow the candidate's (%d, %d):\n%s", mine, strong, m.View())
 	}
-	m = appPress(m, "space", "n")
+	m = appPress(m, "space", "esc", "esc")
 	appWant(t, m.View(), "Summary (45-minute)", "tui mock --last prints it")
 
 	// The transcript, as `tui mock --last` prints it.
@@ -89,7 +89,7 @@ func TestMockKeepsWhatYouSaid(t *testing.T) {
 		"> " + said + "\n> then 2 tries\n",
 		"### A strong answer\n\n" + interview.Track[0].SayFirst,
 		"- [ ] " + p.Phases[0].Checklist[0].Text + " (chapter " + p.Phases[0].Checklist[0].Chapter + ", to review)",
-		"### 1. \"" + push.Prompt + "\" (answered)\n\nYour answer:\n\n> fail closed: 429 then 503?\n",
+		"### 1. \"" + push.Prompt + "\" (in " + interview.Track[1].Title + "; answered)\n\nYour answer:\n\n> fail closed: 429 then 503?\n",
 		"- " + push.Strong[len(push.Strong)-1],
 	} {
 		if !strings.Contains(md, want) {

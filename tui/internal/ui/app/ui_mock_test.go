@@ -18,9 +18,9 @@ import (
 // goes back to the menu.
 func TestMockEscAsksThenEndsThenGoesBack(t *testing.T) {
 	m := appPress(appNew(t, 80, 24), "M", "enter", "esc")
-	appWant(t, flatText(m.View()), "end the interview here? esc again ends it", "Phase 1 of 4")
+	appWant(t, flatText(m.View()), "end the interview here? esc again ends it", "Phase 1 of 5")
 	m = appPress(m, "2")
-	appWant(t, m.View(), "Phase 1 of 4", "[ ] 2 ")
+	appWant(t, m.View(), "Phase 1 of 5", "[ ] 2 ")
 	m = appPress(m, "esc", "esc")
 	if m.scr() != scrMock {
 		t.Fatalf("esc esc left the mock for %s", m.scr())

@@ -9,7 +9,7 @@ import (
 type keyMap struct {
 	Up, Down, Start, Form, Tick, TickN, NextPhase, Pause, Again key.Binding
 	Path, Strong, NextPush, PrevPush                            key.Binding
-	Notes, DoneTyping, GoOn                                     key.Binding
+	Notes, DoneTyping, GoOn, Push                               key.Binding
 }
 
 var keys = keyMap{
@@ -26,11 +26,12 @@ var keys = keyMap{
 	Strong:    widget.Bind([]string{"a"}, "a", "a strong answer"),
 	NextPush:  widget.Bind([]string{"right", "l"}, "→", "next pushback"),
 	PrevPush:  widget.Bind([]string{"left", "h"}, "←", "previous"),
-	// tab opens the phase's notes (the pushback's answer in the wrap-up);
+	// tab opens the phase's notes (the answer to the pushback shown, after b);
 	// while they are open every other key is text.
 	Notes:      widget.Bind([]string{"tab"}, "tab", "notes"),
 	DoneTyping: widget.Bind([]string{"tab", "esc"}, "tab/esc", "done writing"),
 	GoOn:       widget.Bind([]string{"enter", "n"}, "enter", "next phase"),
+	Push:       widget.Bind([]string{"b"}, "b", "pushback"),
 }
 
 // mockHelp is the mock interview's map in one of its states: choosing,
@@ -41,6 +42,7 @@ type mockHelp struct {
 	kind   phaseKind
 	path   bool // the request path is shown
 	typing bool // the notes field has the keyboard
+	push   bool // the phase has pushback to show (b)
 }
 
 func (h mockHelp) ShortHelp() []key.Binding {
@@ -52,9 +54,11 @@ func (h mockHelp) ShortHelp() []key.Binding {
 		case h.path:
 			return []key.Binding{keys.Down, keys.Up, keys.Path, keys.Pause, widget.Global.Back, widget.Global.Help}
 		case h.kind == designPhase:
-			return []key.Binding{keys.Notes, keys.Path, keys.TickN, keys.Tick, keys.NextPhase, keys.Pause, widget.Global.Back, widget.Global.Help}
+			return []key.Binding{keys.Notes, keys.Push, keys.Path, keys.TickN, keys.NextPhase, keys.Pause, widget.Global.Back, widget.Global.Help}
 		case h.kind == pushbackPhase:
-			return []key.Binding{keys.Notes, keys.Strong, keys.Tick, keys.NextPush, keys.NextPhase, widget.Global.Back, widget.Global.Help}
+			return []key.Binding{keys.Notes, keys.Strong, keys.Tick, keys.NextPush, keys.Push, keys.NextPhase, widget.Global.Back, widget.Global.Help}
+		case h.push:
+			return []key.Binding{keys.Notes, keys.Push, keys.TickN, keys.NextPhase, keys.Pause, widget.Global.Back, widget.Global.Help}
 		}
 		return []key.Binding{keys.Notes, keys.TickN, keys.Tick, keys.NextPhase, keys.Pause, widget.Global.Back, widget.Global.Help}
 	case Between:
@@ -70,7 +74,7 @@ func (h mockHelp) FullHelp() [][]key.Binding {
 		{keys.Up, keys.Down, keys.Start, keys.Form},
 		{keys.Notes, keys.DoneTyping, keys.GoOn},
 		{keys.Tick, keys.TickN, keys.NextPhase, keys.Pause},
-		{keys.Path, keys.Strong, keys.NextPush, keys.PrevPush},
+		{keys.Path, keys.Push, keys.Strong, keys.NextPush, keys.PrevPush},
 		{keys.Again, widget.Global.Back, widget.Global.Help, widget.Global.Quit},
 	}
 }

@@ -34,10 +34,10 @@ func newNotes() textarea.Model {
 }
 
 // field is where the open field's text is kept: the pushback under the
-// cursor in the wrap-up, else the phase's notes.
+// cursor when the phase's pushback is shown (b), else the phase's notes.
 func (m *Model) field() *string {
 	if m.kind(m.phase) == pushbackPhase {
-		return &m.answers[m.cur]
+		return &m.answers[m.phase][m.pcur]
 	}
 	return &m.notes[m.phase]
 }
@@ -100,17 +100,23 @@ func (m Model) typedRows(label, s string, n int) []string {
 
 // strongAnswer is what a strong candidate says in phase of the 45-minute
 // track on the question named prompt: for now, what to say first and the
-// phase's checklist. Chapter 07's worked answer (interview.WorkedPhase)
+// phase's checklist (for the deep dives, the track's, which spans every
+// dive of the bank). Chapter 07's worked answer (interview.WorkedPhase)
 // replaces it once merged; nothing else in the screen needs to change.
 func strongAnswer(prompt string, phase int) string {
 	p, ok := interview.MockPrompt(prompt)
 	phases := interview.LongForm(p)
-	if !ok || phase < 0 || phase >= len(phases) {
+	if !ok || phase < 0 || phase >= len(phases) || phase >= len(interview.Track) {
 		return ""
 	}
 	var b strings.Builder
-	if phase < len(interview.Track) {
-		b.WriteString(interview.Track[phase].SayFirst + "\n")
+	tp := interview.Track[phase]
+	b.WriteString(tp.SayFirst + "\n")
+	if phase == deepDives {
+		for _, c := range tp.Checklist {
+			fmt.Fprintf(&b, "- %s\n", c)
+		}
+		return b.String()
 	}
 	for _, pt := range phases[phase].Checklist {
 		fmt.Fprintf(&b, "- %s (ch %s)\n", pt.Text, pt.Chapter)
@@ -118,10 +124,13 @@ func strongAnswer(prompt string, phase int) string {
 	return b.String()
 }
 
+// deepDives is the track's phase of the deep dives.
+const deepDives = 3
+
 // shortToTrack is the track's phase that covers each phase of the
-// 15-minute short form: scoping, the algorithm (a deep dive), the shared
-// state (the design), failure (a deep dive).
-var shortToTrack = []int{0, 2, 1, 2}
+// 15-minute short form: scoping (requirements), the algorithm (a deep
+// dive), the shared state (the design), failure (a deep dive).
+var shortToTrack = []int{1, deepDives, 2, deepDives}
 
 // strongFor is the strong answer of phase j of the running form.
 func (m Model) strongFor(j int) string {

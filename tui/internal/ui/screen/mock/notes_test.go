@@ -25,12 +25,12 @@ func TestMockNotesKeepTheClockRunning(t *testing.T) {
 		t.Fatalf("typing p paused the clock (%v) or closed the notes (%v)", m.clock.Running(), m.Typing())
 	}
 	m = runClock(t, m, 30*time.Second)
-	uitest.Want(t, m.View(), "4:30 left", "p pauses nothing here")
+	uitest.Want(t, m.View(), "2:30 left", "p pauses nothing here")
 	m = runClock(t, m, 5*time.Minute) // to its timeout
 	if m.state != Between || m.Typing() || m.notes[0] != "p pauses nothing here" {
 		t.Fatalf("timeout while writing: state %d, typing %v, notes %q", m.state, m.Typing(), m.notes[0])
 	}
-	uitest.Want(t, m.View(), "p pauses nothing here", "used 5:00 of 5:00")
+	uitest.Want(t, m.View(), "p pauses nothing here", "used 3:00 of 3:00")
 	m = press(m, "enter", "tab")
 	if m.phase != 1 || m.ta.Value() != "" {
 		t.Fatalf("phase %d opens with notes %q", m.phase+1, m.ta.Value())

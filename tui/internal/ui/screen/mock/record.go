@@ -14,13 +14,8 @@ import (
 func (m Model) transcript(r saved.Interview) transcript.Transcript {
 	p := interview.Mock[m.prompt]
 	t := transcript.Transcript{Prompt: p.Name, Title: p.Title, Ask: p.Ask, Form: m.form(), At: r.At}
-	last := len(m.phases) - 1
 	for j, ph := range m.phases {
 		tp := transcript.Phase{Title: m.steps[j].Title, Planned: m.planned(j), Used: m.used[j], Notes: m.notes[j]}
-		if len(m.push) > 0 && j == last {
-			t.Phases = append(t.Phases, tp) // its points are the pushbacks, below
-			continue
-		}
 		tp.Strong = m.strongFor(j)
 		for k, pt := range ph.Checklist {
 			tpt := transcript.Point{Text: pt.Text, Chapter: pt.Chapter}
@@ -31,10 +26,10 @@ func (m Model) transcript(r saved.Interview) transcript.Transcript {
 			}
 		}
 		t.Phases = append(t.Phases, tp)
-	}
-	for k, q := range m.push {
-		t.Pushback = append(t.Pushback, transcript.Push{Prompt: q.Prompt, Answer: m.answers[k],
-			Answered: slices.Contains(r.Phases[last].Ticked, k), Strong: q.Strong, Chapter: q.Chapter})
+		for k, q := range ph.Pushback {
+			t.Pushback = append(t.Pushback, transcript.Push{Prompt: q.Prompt, Answer: m.answers[j][k], Phase: tp.Title,
+				Answered: slices.Contains(r.Phases[j].Pushed, k), Strong: q.Strong, Chapter: q.Chapter})
+		}
 	}
 	return t
 }

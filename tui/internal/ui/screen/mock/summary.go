@@ -37,7 +37,7 @@ func (m Model) summaryHead() []string {
 		rows[j] = []string{fmt.Sprintf("%d %s", j+1, m.steps[j].Title),
 			clockText(time.Duration(r.Phases[j].Seconds) * time.Second),
 			clockText(m.planned(j)),
-			fmt.Sprintf("%d of %d", len(r.Phases[j].Ticked), len(m.phases[j].Checklist))}
+			fmt.Sprintf("%d of %d", len(r.Phases[j].Ticked)+len(r.Phases[j].Pushed), len(m.phases[j].Checklist)+len(m.pushes(j)))}
 	}
 	t := table.New().Headers("phase", "used", "planned", "covered").Rows(rows...).
 		Border(lipgloss.NormalBorder()).BorderColumn(false).BorderLeft(false).BorderRight(false).BorderTop(false).BorderBottom(false).
@@ -65,9 +65,6 @@ func (m Model) summaryLists() []string {
 	}
 	var missed, pushes []string
 	for j, ph := range m.phases {
-		if len(m.push) > 0 && j == len(m.phases)-1 {
-			continue // listed as pushbacks
-		}
 		for k, pt := range ph.Checklist {
 			if !slices.Contains(r.Phases[j].Ticked, k) {
 				missed = append(missed, item(fmt.Sprintf("ch %s · %s", pt.Chapter, pt.Text))...)

@@ -147,12 +147,10 @@ func (m Model) runningKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m.openNotes()
 	case key.Matches(msg, keys.Path) && kind == designPhase:
 		m.drawn = !m.drawn
-	case key.Matches(msg, keys.Strong) && kind == pushbackPhase:
-		m.strong[m.cur] = !m.strong[m.cur]
-	case key.Matches(msg, keys.NextPush) && kind == pushbackPhase:
-		m.cur = min(m.cur+1, len(points)-1)
-	case key.Matches(msg, keys.PrevPush) && kind == pushbackPhase:
-		m.cur = max(m.cur-1, 0)
+	case key.Matches(msg, keys.Push) && len(m.pushes(m.phase)) > 0:
+		m.pushView, m.drawn = !m.pushView, false
+	case kind == pushbackPhase:
+		return m.pushbackKey(msg), nil
 	case key.Matches(msg, keys.Pause):
 		return m, m.clock.Toggle()
 	case key.Matches(msg, keys.Up):
@@ -173,8 +171,11 @@ func (m Model) runningKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 // CapturesEsc: while the clock runs, esc (twice) ends the interview into
 // its summary.
 func (m Model) CapturesEsc() bool { return m.live() }
-func (m Model) Keys() help.KeyMap { return mockHelp{m.state, m.kind(m.phase), m.drawn, m.typing} }
-func (m Model) Name() string      { return "mock interview" }
+func (m Model) Keys() help.KeyMap {
+	push := m.state == OnClock && len(m.pushes(m.phase)) > 0
+	return mockHelp{m.state, m.kind(m.phase), m.drawn, m.typing, push}
+}
+func (m Model) Name() string { return "mock interview" }
 
 // Running reports whether an interview is on the clock.
 func (m Model) Running() bool { return m.live() }

@@ -34,7 +34,7 @@ func (m Model) View() string {
 	footer := m.footer()
 	title := th.Paint(widget.StTitle, "07 · Mock interview")
 	if m.state == Choosing {
-		form := fmt.Sprintf("   %d-minute track: %d phases, then the pushback", interview.TrackMinutes(), len(interview.Track))
+		form := fmt.Sprintf("   %d-minute track: %d phases, pushback in each", interview.TrackMinutes(), len(interview.Track))
 		if m.short {
 			form = fmt.Sprintf("   %d-minute short form: %d phases", interview.SkeletonMinutes(), len(interview.Skeleton))
 		}
@@ -115,6 +115,9 @@ func (m Model) phaseRows(ph interview.MockPhase, kind phaseKind, room int) []str
 		out := m.questionRows(ph, n)
 		if kind == designPhase {
 			out[0] += th.Paint(widget.StDim, " ("+widget.KeyName(keys.Path)+": the request path to draw)")
+		}
+		if k := len(ph.Pushback); k > 0 {
+			out[0] += th.Paint(widget.StDim, fmt.Sprintf(" · %s: %d pushback", widget.KeyName(keys.Push), k))
 		}
 		return out
 	}
@@ -214,19 +217,21 @@ func (m Model) guideRows() []string {
 // proves it.
 func (m Model) pushbackRows(room int) []string {
 	th, w := m.th, m.w
-	q := m.push[m.cur]
+	j, push := m.phase, m.pushes(m.phase)
+	q := push[m.pcur]
 	box := "[ ]"
-	if m.ticked[m.phase][m.cur] {
+	if m.pushed[j][m.pcur] {
 		box = "[" + string(widget.GlyphTicked) + "]"
 	}
-	out := []string{th.Paint(widget.StLabel, fmt.Sprintf("The interviewer pushes back (%d of %d)", m.cur+1, len(m.push))) +
-		th.Paint(widget.StDim, " · "+widget.KeyName(keys.NextPush)+" next, "+widget.KeyName(keys.PrevPush)+" previous")}
+	out := []string{th.Paint(widget.StLabel, fmt.Sprintf("The interviewer pushes back (%d of %d)", m.pcur+1, len(push))) +
+		th.Paint(widget.StDim, " · "+widget.KeyName(keys.NextPush)+" next, "+widget.KeyName(keys.PrevPush)+" previous, "+
+			widget.KeyName(keys.Push)+" the checklist")}
 	out = append(out, widget.Hanging(widget.WrapRows(th, widget.StSelected, "“"+q.Prompt+"”", w-6, 2), box+" ", "    ")...)
 	if m.typing {
 		return append(out, m.notesRows("Your answer", room-len(out))...)
 	}
-	out = append(out, m.typedRows("Your answer", m.answers[m.cur], 4)...)
-	if !m.strong[m.cur] {
+	out = append(out, m.typedRows("Your answer", m.answers[j][m.pcur], 4)...)
+	if !m.strong[j][m.pcur] {
 		return append(out, th.Paint(widget.StDim, "Answer aloud or write it ("+widget.KeyName(keys.Notes)+"), then "+widget.KeyName(keys.Strong)+
 			": what a strong answer contains; "+widget.KeyName(keys.Tick)+" ticks it as answered."))
 	}
