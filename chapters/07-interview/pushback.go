@@ -108,7 +108,7 @@ var Pushback = []Push{
 			"Say what it costs: one more key per tenant, one more check per request, and a tenant can now deny its own users."},
 		"07", "descriptors", "the rules model in this chapter; chapter 10's nested descriptors", "07/rules and overrides", 3},
 	{"cost", "What does this cost to run?",
-		[]string{"Memory: keys x bytes per key x (1 + replicas); 10 M token-bucket keys at 224 to 384 B is 2.2 to 3.8 GB per copy.",
+		[]string{"Memory: keys x bytes per key x (1 + replicas); in the course's lab a token-bucket key takes 224 to 384 B, so 10 M keys need 2.2 to 3.8 GB per copy.",
 			"CPU: peak decisions per second over decisions per core, plus the network hop on every request.",
 			"Most of the cost is people and latency: an on-call service on the hot path; a local tier keeps most decisions off the network."},
 		"07", "224 to 384 B", "TestFirstPrinciplesNumbers from chapter 06's server time", "06/sizing memory and shards", 4},

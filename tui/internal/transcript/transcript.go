@@ -79,6 +79,15 @@ func (t Transcript) Markdown() string {
 	fmt.Fprintf(&b, "- Question (`%s`): \"%s\"\n", t.Prompt, t.Ask)
 	fmt.Fprintf(&b, "- Form: %s, finished %s\n", t.Form, t.At.UTC().Format("2006-01-02 15:04 UTC"))
 	fmt.Fprintf(&b, "- Points covered: %d of %d\n", covered, points)
+	if len(t.Pushback) > 0 {
+		answered := 0
+		for _, q := range t.Pushback {
+			if q.Answered {
+				answered++
+			}
+		}
+		fmt.Fprintf(&b, "- Pushback answered: %d of %d\n", answered, len(t.Pushback))
+	}
 	for i, ph := range t.Phases {
 		fmt.Fprintf(&b, "\n## Phase %d: %s (%s used of %s)\n\n", i+1, ph.Title, clock(ph.Used), clock(ph.Planned))
 		if ph.Notes != "" || len(ph.Ticked)+len(ph.Missed) > 0 {

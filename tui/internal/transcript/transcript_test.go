@@ -31,7 +31,7 @@ func TestMarkdownHoldsWhatWasSaid(t *testing.T) {
 		"# Mock interview: A login endpoint",
 		"- Question (`login`): \"Protect our login endpoint.\"",
 		"- Form: 45-minute, finished 2026-12-04 06:30 UTC",
-		"- Points covered: 1 of 2",
+		"- Points covered: 1 of 2\n- Pushback answered: 1 of 1\n",
 		"## Phase 1: Requirements (1:20 used of 5:00)",
 		"> key by account\n> not only by IP\n",
 		"- [x] Key by the account being tried (chapter 01)",

@@ -111,7 +111,7 @@ func strongAnswer(prompt string, phase int) string {
 	}
 	var b strings.Builder
 	tp := interview.Track[phase]
-	b.WriteString(tp.SayFirst + "\n")
+	b.WriteString(tp.SayFirst + "\n\n")
 	if phase == deepDives {
 		for _, c := range tp.Checklist {
 			fmt.Fprintf(&b, "- %s\n", c)

@@ -117,7 +117,11 @@ func (m Model) phaseRows(ph interview.MockPhase, kind phaseKind, room int) []str
 			out[0] += th.Paint(widget.StDim, " ("+widget.KeyName(keys.Path)+": the request path to draw)")
 		}
 		if k := len(ph.Pushback); k > 0 {
-			out[0] += th.Paint(widget.StDim, fmt.Sprintf(" · %s: %d pushback", widget.KeyName(keys.Push), k))
+			plural := "s"
+			if k == 1 {
+				plural = ""
+			}
+			out[0] += th.Paint(widget.StDim, fmt.Sprintf(" · %s: %d pushback%s", widget.KeyName(keys.Push), k, plural))
 		}
 		return out
 	}
