@@ -187,7 +187,7 @@ var Mock = []Prompt{
 				},
 				Checklist: []Point{
 					{"One shared bucket per key; reserve and refund each in one atomic script", "06", "Lua"},
-					{"Hot keys: do not split the key; prefetch quota locally and accept stranding", "06", "prefetch"},
+					{"Hot keys: prefetch quota locally and accept stranding; a sharded counter (write one shard, read the sum) counts right but reads every shard per decision", "06", "prefetch"},
 				},
 			},
 			{
@@ -228,7 +228,7 @@ var Mock = []Prompt{
 					"What is the gateway throttle, as an algorithm?",
 				},
 				Checklist: []Point{
-					{"No: a WAF rule's window is at least a minute with a threshold of at least 10", "08", "at least 10"},
+					{"Not with AWS WAF: a rate rule's window is at least a minute with a threshold of at least 10 (other edges differ: say whose)", "08", "at least 10"},
 					{"The gateway throttle is a token bucket (rate and burst), best effort", "08", "best effort"},
 					{"The service limiter keyed by user id rejects exactly the 6th (E18)", "08", "E18"},
 				},

@@ -49,7 +49,7 @@ var Track = []TrackPhase{
 			"The scale: active keys, peak decisions per second, app servers, regions.",
 			"Who edits the limits and how often (rules, tiers, overrides), and the failure policy per endpoint.",
 			"The limiter's own targets: the latency it may add (a few ms at p99), its availability (above the API's, since every request passes it), and how far over a limit an inexact count may let through.",
-			"The response: 429 with Retry-After and quota headers on HTTP, RESOURCE_EXHAUSTED on gRPC, 503 for overload.",
+			"The response: 429 with Retry-After and quota headers on HTTP, 503 for overload; on gRPC, RESOURCE_EXHAUSTED by google.rpc's convention, though behind Envoy's rate limit filter a client sees UNAVAILABLE unless rate_limited_as_resource_exhausted is set.",
 		},
 		[]Probe{
 			{"Why not just per IP?", "Many users share one address behind CGNAT or a corporate proxy: a per-IP limit punishes all of them. Count the verified user or API key, and keep a generous per-IP or per-/24 limit only for floods before authentication."},
@@ -75,13 +75,13 @@ var Track = []TrackPhase{
 		[]string{
 			"The algorithm: one row of the selection table and what it gives up (boundary spike, estimate error, bursts upstream, queueing delay).",
 			"The numbers: 5.8 µs of Redis CPU per token-bucket decision is 173k/s per core pipelined, 79k/s at one round trip; 224 to 384 B per key.",
-			"Hot keys: prefetch quota and a local deny cache for keys already over their limit; never split the key.",
+			"Hot keys: prefetch quota and a local deny cache for keys already over their limit; never split the limit into fixed shares, and shard a counter (write one shard, read the sum) only when reading every shard per decision is affordable.",
 			"Failure: fail open or closed per endpoint, decided in advance; a failover forgets acknowledged writes (106 extra of 1,000 in chapter 06).",
 			"Many regions: a static split wastes quota, async sync overshoots by regions x rate x lag, leases follow demand.",
 			"Overload: cap requests in flight (Little's law) and shed by priority with 503; a rate per key does not replace them.",
 		},
 		[]Probe{
-			{"Why not more shards for the hot key?", "One key lives in one slot on one primary whatever the cluster size (87 % of the calls in chapter 06's test). Prefetch cut that primary's calls 46x; splitting the key mis-counts (4 x 25 against 70/10/10/10 traffic admits 55 of 100)."},
+			{"Why not more shards for the hot key?", "One key lives in one slot on one primary whatever the cluster size (87 % of the calls in chapter 06's test). Prefetch cut that primary's calls 46x; splitting the limit into fixed shares mis-counts (4 x 25 against 70/10/10/10 traffic admits 55 of 100). A sharded counter that reads the sum counts right, at the cost of a read of every shard per decision."},
 			{"Your numbers came from a laptop?", "The inputs did; the figures are derived: decisions per core = 1e6 / µs per decision, with the range set by pipelining, and bytes per key = MEMORY USAGE plus what it leaves out, times fragmentation and replicas."},
 		}},
 	{5, "Wrap-up and your questions",

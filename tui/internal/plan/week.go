@@ -142,7 +142,7 @@ var Week = Plan{
 		{ID: "w44", Kind: Cards, Chapter: 8, Cards: []string{"08/cloud layers", "08/what the client sees", "08/gateway throttles"}, Minutes: 4,
 			What: "Answer chapter 08's cards",
 			Say:  "I can place the cloud's limiters in the design."},
-		{ID: "w45", Kind: Read, Chapter: 7, Section: "The 45-minute track", Minutes: 7,
+		{ID: "w45", Kind: Read, Chapter: 7, Section: "The 45-minute track", Minutes: 8,
 			What: "Read chapter 07: The 45-minute track",
 			Say:  "I know the track's phases, their minutes and what to draw."},
 		{ID: "w46", Kind: Read, Chapter: 7, Section: "The request path", Minutes: 1,

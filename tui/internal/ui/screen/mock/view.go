@@ -243,7 +243,7 @@ func (m Model) pushbackRows(room int) []string {
 	proof := widget.Hanging(widget.WrapRows(th, widget.StDim, fmt.Sprintf("proven in chapter %s: %s; card %s", q.Chapter, q.Proof, q.Card), w-4, 3), "  ", "  ")
 	left := room - len(out) - len(proof)
 	for i, s := range q.Strong {
-		rows := widget.WrapRows(th, widget.StNone, s, w-4, max(min(3, left-(len(q.Strong)-i-1)), 1))
+		rows := widget.WrapRows(th, widget.StNone, s, w-4, max(min(5, left-(len(q.Strong)-i-1)), 1))
 		left -= len(rows)
 		out = append(out, widget.Hanging(rows, "  · ", "    ")...)
 	}
