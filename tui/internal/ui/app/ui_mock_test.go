@@ -99,7 +99,8 @@ func TestDrillScoresSurviveARestart(t *testing.T) {
 	}
 	appWant(t, m.View(), "the saved progress is kept")
 	m = appPress(m, "ctrl+r", "ctrl+r")
-	appWant(t, m.View(), "saved progress reset")
+	appWant(t, flatText(m.View()), "saved progress reset", "mock transcripts are kept")
+	appCheckFrame(t, m.View(), 80, 24)
 	if st, _ := progress.Load(); len(st.P.Cards) != 0 {
 		t.Fatal("ctrl+r on the menu deletes the saved scores")
 	}
