@@ -77,7 +77,7 @@ var Pushback = []Push{
 		[]string{"Over quota, google.rpc's convention is RESOURCE_EXHAUSTED (its mapping of 429); gRPC's own HTTP mapping turns a 429 into UNAVAILABLE.",
 			"Behind Envoy's rate limit filter a gRPC client sees UNAVAILABLE unless rate_limited_as_resource_exhausted is set: say which yours see, and keep UNAVAILABLE for overload.",
 			"Limit stream and connection opens per key, messages per stream with a local bucket, and concurrent streams per key."},
-		"07", "RESOURCE_EXHAUSTED", "google.rpc.Code (RESOURCE_EXHAUSTED, HTTP mapping 429); gRPC's HTTP to gRPC status code mapping (429 to UNAVAILABLE); Envoy's rate limit filter (rate_limited_as_resource_exhausted)", "07/grpc and streaming", 2},
+		"07", "RESOURCE_EXHAUSTED", "google.rpc.Code (RESOURCE_EXHAUSTED, HTTP mapping 429); gRPC's status code mapping (429 to UNAVAILABLE); Envoy's rate_limited_as_resource_exhausted", "07/grpc and streaming", 2},
 	{"managed-redis", "You deploy on ElastiCache with the defaults.",
 		[]string{"The default maxmemory-policy is volatile-lru: every limiter key has a TTL, so each one is an eviction candidate.",
 			"An evicted key is a fresh limit: 300 of 300 admitted against L = 50 in chapter 06 (E20).",

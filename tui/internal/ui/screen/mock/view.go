@@ -240,7 +240,7 @@ func (m Model) pushbackRows(room int) []string {
 			": what a strong answer contains; "+widget.KeyName(keys.Tick)+" ticks it as answered."))
 	}
 	out = append(out, th.Paint(widget.StLabel, "A strong answer contains"))
-	proof := widget.Hanging(widget.WrapRows(th, widget.StDim, fmt.Sprintf("proven in chapter %s: %s; card %s", q.Chapter, q.Proof, q.Card), w-4, 3), "  ", "  ")
+	proof := widget.Hanging(widget.WrapRows(th, widget.StDim, fmt.Sprintf("proven in chapter %s: %s; card %s", q.Chapter, q.Proof, q.Card), w-4, 4), "  ", "  ")
 	left := room - len(out) - len(proof)
 	for i, s := range q.Strong {
 		rows := widget.WrapRows(th, widget.StNone, s, w-4, max(min(5, left-(len(q.Strong)-i-1)), 1))
