@@ -3,6 +3,7 @@ package transcript
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -85,5 +86,21 @@ func TestSaveListLatest(t *testing.T) {
 	des, _ := os.ReadDir(filepath.Dir(p1))
 	if len(des) != 2 {
 		t.Errorf("%d files in the directory, want the 2 transcripts", len(des))
+	}
+}
+
+// Without XDG_DATA_HOME (or with a relative one, which the spec says to
+// ignore) the transcripts go under ~/.local/share on Linux.
+func TestDirFallsBackToHome(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the fallback checked here is Linux's")
+	}
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	for _, xdg := range []string{"", "relative/dir"} {
+		t.Setenv("XDG_DATA_HOME", xdg)
+		if dir, err := Dir(); err != nil || dir != filepath.Join(home, ".local", "share", "ratelimit-course", "transcripts") {
+			t.Errorf("XDG_DATA_HOME %q: %s, %v", xdg, dir, err)
+		}
 	}
 }
