@@ -83,8 +83,8 @@ func startTmux(t *testing.T, cmd string, env ...string) tmuxSession {
 	s := tmuxSession{t: t, socket: filepath.Join(t.TempDir(), "tmux.sock"), name: "course"}
 	// The app runs as a learner's would: termenv takes a set CI variable to
 	// mean "no terminal" and drops colour, so CI's own CI=true must not leak
-	// in; the progress file lives in the test's temp dir.
-	env = append(env, "TERM=xterm-256color", "XDG_CONFIG_HOME="+t.TempDir())
+	// in; the progress file and the transcripts live in the test's temp dirs.
+	env = append(env, "TERM=xterm-256color", "XDG_CONFIG_HOME="+t.TempDir(), "XDG_DATA_HOME="+t.TempDir())
 	full := "exec env -u CI -u NO_COLOR " + strings.Join(env, " ") + " " + cmd
 	if out, err := s.run("-f", "/dev/null", "new-session", "-d", "-x", "80", "-y", "24", "-s", s.name, full); err != nil {
 		t.Fatalf("tmux new-session: %v %s", err, out)
@@ -219,28 +219,35 @@ func TestTmuxCourseAt80x24(t *testing.T) {
 		t.Errorf("redis-server processes left after esc: %s", out)
 	}
 
-	// The 45-minute track by default: the login question, the request path
-	// in the design phase, then the pushback one at a time.
+	// The 45-minute track by default: the login question, the pushback of
+	// the requirements one at a time, the request path in the design phase,
+	// each phase ending on its notes beside a strong answer.
 	s.keys("M")
 	s.waitFor("Choose the design question", "A login endpoint", "45-minute track")
 	s.keys("Down", "Enter")
-	s.waitFor("Phase 1 of 4", "Requirements and scoping", "5:00 left")
+	s.waitFor("Phase 1 of 5", "Introduction and the question", "3:00 left")
 	s.keys("n")
-	s.waitFor("Phase 2 of 4", "10:00 left", "d the request path")
+	s.waitFor("What you wrote", "A strong answer", "enter next phase")
+	s.keys("Enter")
+	s.waitFor("Phase 2 of 5", "7:00 left", "b: 2 pushback")
+	s.keys("b")
+	s.waitFor("The interviewer pushes back (1 of 2)", "Many of your users share one IP")
+	s.keys("a")
+	s.waitFor("A strong answer contains", "proven in chapter 01")
+	s.keys("Space", "Right")
+	s.waitFor("(2 of 2)", "What are the limiter's own targets")
+	s.keys("b", "n", "Enter")
+	s.waitFor("Phase 3 of 5", "15:00 left", "d the request path")
 	s.keys("d")
 	s.waitFor("The request path", "[client]", "[edge / WAF]")
 	s.keys("PageDown", "PageDown")
 	s.waitFor("[limiter service]", "135 µs p50, 1,822 µs p99")
-	s.keys("d", "n")
-	s.waitFor("Phase 3 of 4", "20:00 left")
-	s.keys("n")
-	s.waitFor("Phase 4 of 4", "The interviewer pushes back (1 of 4)", "Many of your users share one IP")
-	s.keys("a")
-	s.waitFor("A strong answer contains", "proven in chapter 01")
-	s.keys("Space", "Right")
-	s.waitFor("(2 of 4)", "Redis is down.")
-	s.keys("n")
-	scr = s.waitFor("Summary (45-minute): 1 of", "Pushback to review", "Redis is down.", "Review chapters")
+	s.keys("d", "n", "Enter")
+	s.waitFor("Phase 4 of 5", "15:00 left")
+	s.keys("n", "Enter")
+	s.waitFor("Phase 5 of 5", "5:00 left")
+	s.keys("n", "Enter")
+	scr = s.waitFor("Summary (45-minute): 1 of", "Pushback to review", "What are the limiter's own targets", "Review chapters")
 	if strings.Contains(scr, "share one IP") {
 		t.Errorf("the pushback ticked as answered is listed to review:\n%s", scr)
 	}
@@ -256,13 +263,13 @@ func TestTmuxCourseAt80x24(t *testing.T) {
 	}
 	s.keys("1", "2")
 	s.waitFor("[✓] 1", "[✓] 2", "[ ] 3")
-	s.keys("n")
+	s.keys("n", "Enter")
 	s.waitFor("Phase 2 of 4", "5:00 left")
-	s.keys("1", "n")
+	s.keys("1", "n", "Enter")
 	s.waitFor("Phase 3 of 4")
-	s.keys("n")
+	s.keys("n", "Enter")
 	s.waitFor("Phase 4 of 4")
-	s.keys("3", "n")
+	s.keys("3", "n", "Enter")
 	scr = s.waitFor("Summary (15-minute): 4 of 12 points covered", "Review chapters")
 	if !strings.Contains(scr, "1 Pin down the contract and the scale") || !strings.Contains(scr, "2 of 3") {
 		t.Errorf("summary lacks phase 1's row:\n%s", scr)

@@ -14,22 +14,27 @@ type Point struct {
 	Cue     string // a phrase of that chapter's README or drill cards
 }
 
-// MockPhase is what happens in one step of the Skeleton.
+// MockPhase is what happens in one step of the Skeleton, or of the Track
+// (LongForm), where the interviewer also pushes back.
 type MockPhase struct {
 	Questions []string // what the interviewer asks, in order
 	Checklist []Point
+	Pushback  []Push // thrown in this phase (the track only), in order
 }
 
 // Prompt is one design question of the mock interview. Phases[i] belongs to
-// Skeleton[i]: the same four steps, timed by Skeleton[i].Minutes. In the
-// 45-minute track (Track) the same phases run longer, and once the design is
-// on the board the interviewer throws the prompt's pushbacks.
+// Skeleton[i]: the same four steps, timed by Skeleton[i].Minutes. On the
+// 45-minute track (Track, LongForm) the same content runs longer: the
+// deep dives are drawn from the prompt's bank (Dives), and the interviewer
+// pushes back in each phase after the introduction (each Push names its
+// phase).
 type Prompt struct {
 	Name     string // short id for the command line, e.g. "per-user-api"
 	Title    string // a few words
 	Ask      string // what the interviewer says first
 	Phases   []MockPhase
 	Pushback []string // ids into Pushback, in the order thrown (PushbackFor)
+	Dives    []string // its deep-dive bank: DiveAlgorithm, DiveFailure and ids into Dives
 }
 
 // Mock is the mock interview's question bank.
@@ -88,7 +93,9 @@ var Mock = []Prompt{
 				},
 			},
 		},
-		Pushback: []string{"two-million-rps", "429-below-limit", "redis-down", "rules-change-weekly", "cgnat", "how-know-works"},
+		Pushback: []string{"limiter-slo", "cgnat", "two-million-rps", "build-vs-buy", "rules-change-weekly",
+			"redis-down", "multi-limit-charging", "requirement-change", "429-below-limit", "how-know-works", "cost"},
+		Dives: []string{DiveAlgorithm, DiveFailure, "script-race", "hot-key", "failover", "eviction", "many-regions"},
 	},
 	{
 		Name:  "login",
@@ -141,7 +148,9 @@ var Mock = []Prompt{
 				},
 			},
 		},
-		Pushback: []string{"cgnat", "redis-down", "tight-retry-loop", "why-not-only-edge"},
+		Pushback: []string{"cgnat", "limiter-slo", "why-not-only-edge", "build-vs-buy", "redis-down", "tight-retry-loop",
+			"how-know-works", "migrate-old-limiter"},
+		Dives: []string{DiveAlgorithm, DiveFailure, "script-race", "failover", "clock-skew", "retry-herd"},
 	},
 	{
 		Name:  "llm-gateway",
@@ -178,7 +187,7 @@ var Mock = []Prompt{
 				},
 				Checklist: []Point{
 					{"One shared bucket per key; reserve and refund each in one atomic script", "06", "Lua"},
-					{"Hot keys: do not split the key; prefetch quota locally and accept stranding", "06", "prefetch"},
+					{"Hot keys: prefetch quota locally and accept stranding; a sharded counter (write one shard, read the sum) counts right but reads every shard per decision", "06", "prefetch"},
 				},
 			},
 			{
@@ -193,7 +202,9 @@ var Mock = []Prompt{
 				},
 			},
 		},
-		Pushback: []string{"llm-tokens", "region-down", "tight-retry-loop", "how-know-works"},
+		Pushback: []string{"llm-tokens", "quota-vs-rate", "grpc-streaming", "build-vs-buy", "region-down", "tight-retry-loop",
+			"multi-limit-charging", "how-know-works", "cost"},
+		Dives: []string{DiveAlgorithm, DiveFailure, "hot-key", "overload", "many-regions", "retry-herd"},
 	},
 	{
 		Name:  "partner-api",
@@ -217,7 +228,7 @@ var Mock = []Prompt{
 					"What is the gateway throttle, as an algorithm?",
 				},
 				Checklist: []Point{
-					{"No: a WAF rule's window is at least a minute with a threshold of at least 10", "08", "at least 10"},
+					{"Not with AWS WAF: a rate rule's window is at least a minute with a threshold of at least 10 (other edges differ: say whose)", "08", "at least 10"},
 					{"The gateway throttle is a token bucket (rate and burst), best effort", "08", "best effort"},
 					{"The service limiter keyed by user id rejects exactly the 6th (E18)", "08", "E18"},
 				},
@@ -244,7 +255,9 @@ var Mock = []Prompt{
 				},
 			},
 		},
-		Pushback: []string{"why-not-only-edge", "429-below-limit", "rules-change-weekly", "managed-redis", "grpc-streaming"},
+		Pushback: []string{"quota-vs-rate", "limiter-slo", "why-not-only-edge", "rules-change-weekly", "managed-redis",
+			"requirement-change", "429-below-limit", "ownership", "migrate-old-limiter"},
+		Dives: []string{DiveAlgorithm, DiveFailure, "hot-key", "many-regions", "retry-herd", "eviction"},
 	},
 }
 
@@ -267,31 +280,73 @@ func MockNames() []string {
 	return names
 }
 
-// LongForm is the prompt run on the 45-minute track: LongForm(p)[i] belongs
-// to Track[i] and is timed by Track[i].Minutes. Scoping keeps the short
-// form's first phase; the design phase adds the API and the drawn request
-// path to sharing the state; the deep dives are the algorithm and the
-// failure phases; the wrap-up is the prompt's pushbacks, each with the
-// first point of a strong answer.
-func LongForm(p Prompt) []MockPhase {
+// LongForm is the prompt run on the 45-minute track with the first two
+// dives of its bank; LongFormWith chooses them.
+func LongForm(p Prompt) []MockPhase { return LongFormWith(p, nil) }
+
+// LongFormWith is the prompt run on the 45-minute track: LongFormWith(p,
+// dives)[i] belongs to Track[i] and is timed by Track[i].Minutes. The
+// introduction restates the question; requirements keep the short form's
+// first phase and ask for the limiter's own targets; the design adds the
+// API's shape and the drawn request path to sharing the state; the deep
+// dives are the ones named (ids of DivesFor(p); none named: the first
+// DivesRun); the wrap-up closes with the candidate's questions. Each of
+// the prompt's pushbacks is thrown in the phase it names.
+func LongFormWith(p Prompt, dives []string) []MockPhase {
 	if len(p.Phases) != len(Skeleton) {
 		return nil
 	}
+	intro := MockPhase{
+		Questions: []string{"Tell me in a minute who you are; then, here is the question. How will you go about it?"},
+		Checklist: []Point{
+			{"Restate the question in one sentence, in your own words", "07", "restate the question"},
+			{"Say the four questions you will settle before any algorithm: the key, the traffic's shape, shared state, placement", "01", "four questions"},
+			{"Say how you will spend the 45 minutes, keeping time for the deep dives and your questions", "07", "45-minute"},
+		},
+	}
+	reqs := MockPhase{
+		Questions: append(append([]string{}, p.Phases[0].Questions...),
+			"What latency, availability and accuracy does the limiter itself promise?"),
+		Checklist: append(append([]Point{}, p.Phases[0].Checklist...),
+			Point{"The limiter's own targets: a few ms at p99 added, availability above the API's, a stated bound on over-admission", "07", "own targets"}),
+	}
 	design := MockPhase{
-		Questions: append([]string{"What is the limiter's API?", "Draw the request path: where does each limit live?"}, p.Phases[2].Questions...),
+		Questions: append([]string{
+			"Where does the decision run: a library call, a middleware, a sidecar, or a service like Envoy's ShouldRateLimit? Choose one.",
+			"Draw the request path: where does each limit live?"}, p.Phases[2].Questions...),
 		Checklist: append([]Point{
-			{"The API: ShouldRateLimit(domain, descriptors, hits) returns a code, what remains and the reset", "07", "ShouldRateLimit"},
+			{"Choose the API's shape and say what it costs: a library call or middleware (per node), a sidecar, or a decision service such as ShouldRateLimit(domain, descriptors, hits)", "07", "sidecar"},
 			{"The request path drawn, client to Redis Cluster, with the limit each hop holds and its cost", "07", "request path"},
 		}, p.Phases[2].Checklist...),
 	}
-	dives := MockPhase{
-		Questions: append(append([]string{}, p.Phases[1].Questions...), p.Phases[3].Questions...),
-		Checklist: append(append([]Point{}, p.Phases[1].Checklist...), p.Phases[3].Checklist...),
+	bank := DivesFor(p)
+	if len(dives) == 0 {
+		for _, d := range bank[:min(DivesRun, len(bank))] {
+			dives = append(dives, d.ID)
+		}
 	}
-	var wrapUp MockPhase
+	var deep MockPhase
+	for _, id := range dives {
+		for _, d := range bank {
+			if d.ID == id {
+				deep.Questions = append(deep.Questions, d.Questions...)
+				deep.Checklist = append(deep.Checklist, d.Checklist...)
+			}
+		}
+	}
+	wrap := MockPhase{
+		Questions: []string{"Sum up your design in a minute: what does it give up?", "What would you like to ask me?"},
+		Checklist: []Point{
+			{"Name the trade-offs out loud: approximate across regions, bounded over-admission after a failover, bursts by design", "07", "trade-offs out loud"},
+			{"Say how you would know it works: the 429 rate per rule, the fail-open count, the store's p99", "07", "fail-open count"},
+			{"Ask your own questions: who owns the limits, the last incident, what they would change first", "07", "your own questions"},
+		},
+	}
+	phases := []MockPhase{intro, reqs, design, deep, wrap}
 	for _, q := range PushbackFor(p) {
-		wrapUp.Questions = append(wrapUp.Questions, q.Prompt)
-		wrapUp.Checklist = append(wrapUp.Checklist, Point{q.Strong[0], q.Chapter, q.Cue})
+		if q.Phase > 0 && q.Phase < len(phases) {
+			phases[q.Phase].Pushback = append(phases[q.Phase].Pushback, q)
+		}
 	}
-	return []MockPhase{p.Phases[0], design, dives, wrapUp}
+	return phases
 }

@@ -29,7 +29,7 @@ var Skeleton = []Step{
 	{4, "Share the state atomically across machines", []string{
 		"One shared counter per key; read, compute, write and set the expiry in one Lua script; take the time from the Redis server.",
 		"Estimate the shards from server time: a token-bucket script costs 5.8 µs of Redis's one thread, so one core makes 173k decisions/s with round trips amortised (pipelining) and 79k/s at one request per round trip; at half a core each, 200k/s is 3 to 6 primaries. Replicas add no decision capacity.",
-		"Hot keys: do not split the key; prefetch quota locally and accept that some of it strands on idle nodes.",
+		"Hot keys: prefetch quota locally, accepting that some strands on idle nodes; not fixed shares of the limit (a sharded counter reading the sum is exact, at a read per shard).",
 	}},
 	{3, "Failure, overload, monitoring and the response", []string{
 		"Counter down: fail closed for login / OTP / reset, fail open with a small local bucket for reads, local limit ~ global / nodes for billed calls.",

@@ -115,19 +115,29 @@ func TestDrillCardsSayOneSentenceFirst(t *testing.T) {
 	}
 }
 
-func TestTrackIsFortyFiveMinutesInFourPhases(t *testing.T) {
-	want := []int{5, 10, 20, 10}
+// The track runs as a real 45 minutes does: a short introduction, the
+// requirements, the design, the deep dives, and the candidate's own
+// questions at the end.
+func TestTrackIsFortyFiveMinutesAsARealInterview(t *testing.T) {
+	want := []int{3, 7, 15, 15, 5}
 	if len(Track) != len(want) || TrackMinutes() != 45 {
-		t.Fatalf("%d phases, %d minutes; want 4 and 45", len(Track), TrackMinutes())
+		t.Fatalf("%d phases, %d minutes; want %d and 45", len(Track), TrackMinutes(), len(want))
+	}
+	if last := Track[len(Track)-1]; !strings.Contains(strings.Join(last.Checklist, " "), "Ask your own questions") {
+		t.Errorf("the last phase leaves no time for the candidate's questions: %q", last.Title)
+	}
+	if !strings.Contains(strings.Join(Track[1].Checklist, " "), "own targets: the latency") {
+		t.Error("the requirements do not ask for the limiter's own latency, availability and accuracy targets")
 	}
 	for i, p := range Track {
 		if p.Minutes != want[i] || p.Title == "" || p.SayFirst == "" || p.Draw == "" || len(p.Checklist) < 3 || len(p.Probes) == 0 {
 			t.Errorf("phase %d: %+v", i+1, p)
 		}
 	}
-	// The design phase draws the request path and names the API.
-	design := Track[1]
-	for _, s := range []string{"ShouldRateLimit(domain, descriptors, hits)", "edge / WAF", "sidecar", "Redis Cluster", "overrides"} {
+	// The design phase draws the request path and lets the candidate
+	// choose the API's shape.
+	design := Track[2]
+	for _, s := range []string{"ShouldRateLimit(domain, descriptors, hits)", "edge / WAF", "a library call, a middleware, a sidecar", "Redis Cluster", "overrides"} {
 		if !strings.Contains(design.SayFirst+design.Draw+strings.Join(design.Checklist, " "), s) {
 			t.Errorf("the design phase does not mention %q", s)
 		}
@@ -244,9 +254,10 @@ func TestPushbackHasTheTenPromptsWithProof(t *testing.T) {
 	}
 }
 
-// TestLongFormRunsEveryPromptOnTheTrack: each prompt has four phases on the
-// 45-minute track, each with questions and points the keys 1-9 can tick,
-// every point taught where it says, and the wrap-up made of its pushbacks.
+// TestLongFormRunsEveryPromptOnTheTrack: each prompt has the track's five
+// phases, each with questions and points the keys 1-9 can tick, every
+// point taught where it says, and its pushbacks woven through the phases:
+// at least one in every phase after the introduction, each thrown once.
 func TestLongFormRunsEveryPromptOnTheTrack(t *testing.T) {
 	for _, p := range Mock {
 		long := LongForm(p)
@@ -263,8 +274,21 @@ func TestLongFormRunsEveryPromptOnTheTrack(t *testing.T) {
 				}
 			}
 		}
-		if len(long[3].Questions) != len(p.Pushback) || long[3].Questions[0] != PushbackFor(p)[0].Prompt {
-			t.Errorf("%s: the wrap-up does not throw the prompt's pushbacks", p.Name)
+		thrown := 0
+		for i, ph := range long {
+			thrown += len(ph.Pushback)
+			if i > 0 && len(ph.Pushback) == 0 {
+				t.Errorf("%s phase %d (%s): no pushback", p.Name, i+1, Track[i].Title)
+			}
+			if len(ph.Pushback) > 3 {
+				t.Errorf("%s phase %d: %d pushbacks, more than an interviewer throws in one phase", p.Name, i+1, len(ph.Pushback))
+			}
+		}
+		if len(long[0].Pushback) != 0 || thrown != len(p.Pushback) {
+			t.Errorf("%s: %d pushbacks thrown (%d in the introduction), want each of its %d once", p.Name, thrown, len(long[0].Pushback), len(p.Pushback))
+		}
+		if !strings.Contains(long[2].Questions[0], "a library call, a middleware, a sidecar") {
+			t.Errorf("%s: the design's first question does not let the candidate choose the API's shape", p.Name)
 		}
 	}
 	if LongForm(Prompt{}) != nil {

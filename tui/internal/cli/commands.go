@@ -11,6 +11,7 @@ import (
 	service "github.com/ratelimit-course/ratelimit/chapters/10-service"
 	"github.com/ratelimit-course/ratelimit/tui/internal/plot"
 	"github.com/ratelimit-course/ratelimit/tui/internal/progress"
+	"github.com/ratelimit-course/ratelimit/tui/internal/transcript"
 )
 
 // Command is one command of tui: its name, its line in the usage text, and
@@ -32,6 +33,7 @@ var Commands = []Command{
 	{"cluster", "chapter 06 part 3 (E21–E23) on a real Redis Cluster", runCluster},
 	{"drill", "the chapter 07 interview drill", runDrill},
 	{"interview", "the plan of the chapter 07 timed mock interview", runInterview},
+	{"mock", "the transcripts of your mock interviews: --last, --list", runMock},
 	{"plan", "the study plans: one evening, one week", runPlan},
 	{"progress", "what is done and what to review next, per topic", runProgress},
 	{"serve", "chapter 10's rate limit service (Envoy's protocol, gRPC and /json)", service.Command},
@@ -96,5 +98,9 @@ func runResetProgress(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stdout, "saved progress reset (%s): drill scores, mock interviews and plan steps start fresh\n", path)
+	// The transcripts are what the learner wrote, not a score: kept.
+	if dir, err := transcript.Dir(); err == nil {
+		fmt.Fprintf(stdout, "your mock transcripts are kept (%s): delete that folder to forget them\n", dir)
+	}
 	return 0
 }

@@ -19,10 +19,11 @@ const interviewUsage = `usage: tui interview [--prompt NAME] [--short] [--width 
 Prints the plan of the timed mock interview (chapter 07): each design
 question, and for each phase of the 45-minute track its minutes, what to say
 first and draw, what the interviewer asks and the points a strong answer
-covers (with the chapter that teaches each); in the wrap-up, the pushbacks
-the interviewer throws, each with what a strong answer contains, the chapter
-and the test that prove it. The interactive course runs it on a clock: tui,
-then M.
+covers (with the chapter that teaches each); the pushbacks the interviewer
+throws, each in its phase, with what a strong answer contains, the chapter
+and the test that prove it; and the bank of deep dives the interviewer draws
+two from (here the first two run). The interactive course runs it on a
+clock: tui, then M.
 
   --prompt NAME  only one question: %s
   --short        the 15-minute short form instead (four phases, no pushback)
@@ -30,14 +31,15 @@ then M.
   --json         the plan as JSON instead:
                  {"form":"45-minute","minutes":45,"prompts":[{"name","title","ask",
                    "phases":[{"title","minutes","say_first","draw","questions":[…],
-                     "checklist":[{"point","chapter"}]}],
-                   "pushback":[{"id","prompt","strong":[…],"chapter","proof","card"}],
+                     "checklist":[{"point","chapter"}],"pushback":[id…]}],
+                   "pushback":[{"id","prompt","strong":[…],"chapter","proof","card","phase"}],
+                   "dives":[{"id","title","questions":[…],"checklist":[…],"card"}],
                    "worked_answer":"…","rubric":[{"phase","senior","staff"}]}]}
                  worked_answer is a staff-level answer in Markdown, one "## "
                  heading per phase; rubric says per phase what a senior answer
                  does and what a staff answer adds
                  (--short: "form":"15-minute", "minutes":15, no say_first, draw,
-                 pushback, worked_answer nor rubric)
+                 pushback, dives, worked_answer nor rubric)
 `
 
 // The JSON shape of `interview --json`.
@@ -53,6 +55,7 @@ type (
 		Ask      string           `json:"ask"`
 		Phases   []interviewPhase `json:"phases"`
 		Pushback []interviewPush  `json:"pushback,omitempty"`
+		Dives    []interviewDive  `json:"dives,omitempty"`
 		// The staff-level worked answer (Markdown, one "## " heading per
 		// phase of the track) and the senior-vs-staff rubric per phase:
 		// the 45-minute form only, whose phases they follow.
@@ -64,6 +67,13 @@ type (
 		Senior string `json:"senior"`
 		Staff  string `json:"staff"`
 	}
+	interviewDive struct {
+		ID        string           `json:"id"`
+		Title     string           `json:"title"`
+		Questions []string         `json:"questions"`
+		Checklist []interviewPoint `json:"checklist"`
+		Card      string           `json:"card"`
+	}
 	interviewPhase struct {
 		Title     string           `json:"title"`
 		Minutes   int              `json:"minutes"`
@@ -71,6 +81,7 @@ type (
 		Draw      string           `json:"draw,omitempty"`
 		Questions []string         `json:"questions"`
 		Checklist []interviewPoint `json:"checklist"`
+		Pushback  []string         `json:"pushback,omitempty"` // ids thrown in this phase
 	}
 	interviewPoint struct {
 		Point   string `json:"point"`
@@ -83,6 +94,7 @@ type (
 		Chapter string   `json:"chapter"`
 		Proof   string   `json:"proof"`
 		Card    string   `json:"card"`
+		Phase   int      `json:"phase"` // the phase it is thrown in, from 1
 	}
 )
 
@@ -112,11 +124,21 @@ func mockPlan(prompts []interview.Prompt, short bool) interviewPlan {
 			for _, pt := range ph.Checklist {
 				iph.Checklist = append(iph.Checklist, interviewPoint{Point: pt.Text, Chapter: pt.Chapter})
 			}
+			for _, q := range ph.Pushback {
+				iph.Pushback = append(iph.Pushback, q.ID)
+			}
 			ip.Phases = append(ip.Phases, iph)
 		}
 		if !short {
 			for _, q := range interview.PushbackFor(p) {
-				ip.Pushback = append(ip.Pushback, interviewPush{q.ID, q.Prompt, q.Strong, q.Chapter, q.Proof, q.Card})
+				ip.Pushback = append(ip.Pushback, interviewPush{q.ID, q.Prompt, q.Strong, q.Chapter, q.Proof, q.Card, q.Phase + 1})
+			}
+			for _, d := range interview.DivesFor(p) {
+				id := interviewDive{ID: d.ID, Title: d.Title, Questions: d.Questions, Card: d.Card}
+				for _, pt := range d.Checklist {
+					id.Checklist = append(id.Checklist, interviewPoint{Point: pt.Text, Chapter: pt.Chapter})
+				}
+				ip.Dives = append(ip.Dives, id)
 			}
 			ip.WorkedAnswer, _ = interview.WorkedAnswer(p.Name)
 			for _, r := range interview.RubricFor(p.Name) {
@@ -168,7 +190,7 @@ func runInterview(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stdout, l)
 		}
 	}
-	intro := "Mock interview, the 45-minute track: %d minutes in %d phases, then the pushback. " +
+	intro := "Mock interview, the 45-minute track: %d minutes in %d phases, with pushback in each after the first. " +
 		"Answer aloud, on the clock; tick the points you covered."
 	if short {
 		intro = "Mock interview, the 15-minute short form: %d minutes in %d phases. " +
@@ -192,11 +214,18 @@ func runInterview(args []string, stdout, stderr io.Writer) int {
 				print(text.WrapHanging(fmt.Sprintf("[ ] %s (ch %s)", pt.Point, pt.Chapter), width, "     ", "         "))
 			}
 		}
+		if len(p.Dives) > 0 {
+			fmt.Fprintln(stdout)
+			print(text.WrapHanging("Deep dives the interviewer draws two from (the weakest of your drill first, else at random):", width, "  ", "  "))
+			for _, d := range p.Dives {
+				print(text.WrapHanging(fmt.Sprintf("- %s (%s): %s", d.Title, d.ID, strings.Join(d.Questions, " ")), width, "  ", "    "))
+			}
+		}
 		if len(p.Pushback) > 0 {
 			fmt.Fprintln(stdout)
-			print(text.WrapHanging("Pushback, one at a time once the design is on the board:", width, "  ", "  "))
+			print(text.WrapHanging("Pushback, one at a time, in the phase named:", width, "  ", "  "))
 			for i, q := range p.Pushback {
-				print(text.WrapHanging(fmt.Sprintf("%d. \"%s\"", i+1, q.Prompt), width, "  ", "     "))
+				print(text.WrapHanging(fmt.Sprintf("%d. (phase %d) \"%s\"", i+1, q.Phase, q.Prompt), width, "  ", "     "))
 				for _, st := range q.Strong {
 					print(text.WrapHanging("- "+st, width, "     ", "       "))
 				}

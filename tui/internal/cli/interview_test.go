@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -30,10 +31,17 @@ type interviewJSON struct {
 			Minutes   int
 			Questions []string
 			Checklist []struct{ Point, Chapter string }
+			Pushback  []string
 		}
 		Pushback []struct {
 			ID, Prompt, Chapter, Proof, Card string
 			Strong                           []string
+			Phase                            int
+		}
+		Dives []struct {
+			ID, Title, Card string
+			Questions       []string
+			Checklist       []struct{ Point, Chapter string }
 		}
 		WorkedAnswer string `json:"worked_answer"`
 		Rubric       []struct{ Phase, Senior, Staff string }
@@ -55,8 +63,9 @@ func decodeInterview(t *testing.T, args ...string) interviewJSON {
 
 // `tui interview --json` prints the 45-minute track: every prompt, per
 // phase of the track its minutes, what to say first and draw, the
-// interviewer's questions and the checklist (chapter 07's LongForm), and
-// the prompt's pushbacks with what a strong answer contains.
+// interviewer's questions and the checklist (chapter 07's LongForm), the
+// prompt's pushbacks each in its phase with what a strong answer contains,
+// and its bank of deep dives.
 func TestInterviewJSONPrintsTheTrackWithPushback(t *testing.T) {
 	plan := decodeInterview(t)
 	if plan.Form != "45-minute" || plan.Minutes != 45 || len(plan.Prompts) != len(interview.Mock) {
@@ -87,8 +96,29 @@ func TestInterviewJSONPrintsTheTrackWithPushback(t *testing.T) {
 		for k, q := range p.Pushback {
 			w := pushes[k]
 			if q.ID != w.ID || q.Prompt != w.Prompt || q.Chapter != w.Chapter || q.Proof != w.Proof || q.Card != w.Card ||
-				strings.Join(q.Strong, "|") != strings.Join(w.Strong, "|") {
+				strings.Join(q.Strong, "|") != strings.Join(w.Strong, "|") || q.Phase != w.Phase+1 {
 				t.Errorf("%s pushback %d: %+v, want %+v", p.Name, k+1, q, w)
+			}
+			// The phase it names lists it.
+			if q.Phase < 2 || q.Phase > len(p.Phases) || !slices.Contains(p.Phases[q.Phase-1].Pushback, q.ID) {
+				t.Errorf("%s pushback %s: phase %d does not throw it", p.Name, q.ID, q.Phase)
+			}
+		}
+		// Pushback woven through: at least one in every phase after the first.
+		for j, ph := range p.Phases[1:] {
+			if len(ph.Pushback) == 0 {
+				t.Errorf("%s phase %d (%s): no pushback", p.Name, j+2, ph.Title)
+			}
+		}
+		// The deep dives come from a bank of at least six.
+		bank := interview.DivesFor(want)
+		if len(p.Dives) < 6 || len(p.Dives) != len(bank) {
+			t.Errorf("%s: %d deep dives, want the bank's %d (at least 6)", p.Name, len(p.Dives), len(bank))
+		}
+		for k, d := range p.Dives {
+			if k < len(bank) && (d.ID != bank[k].ID || d.Card != bank[k].Card || len(d.Checklist) != len(bank[k].Checklist) ||
+				d.Questions[0] != bank[k].Questions[0]) {
+				t.Errorf("%s dive %d: %+v", p.Name, k+1, d)
 			}
 		}
 	}

@@ -52,14 +52,20 @@ type Interview struct {
 	Review  []string  `json:"review"` // chapters to review, "03"…
 	Covered int       `json:"covered"`
 	Points  int       `json:"points"`
-	// Pushback are the ids of the wrap-up's pushbacks not ticked as
-	// answered (interview.Push.ID), to review.
+	// Pushback are the ids of the pushbacks not ticked as answered
+	// (interview.Push.ID), to review.
 	Pushback []string `json:"pushback,omitempty"`
+	// Dives are the deep dives drawn (interview.Dive.ID; the track only).
+	Dives []string `json:"dives,omitempty"`
 }
 
 type Phase struct {
 	Seconds int   `json:"seconds"` // time spent in the phase
 	Ticked  []int `json:"ticked"`  // checklist indices covered
+	// Pushed are the phase's pushbacks ticked as answered (indices into
+	// its MockPhase.Pushback); files saved before they were woven through
+	// the phases load with none.
+	Pushed []int `json:"pushed,omitempty"`
 }
 
 // Store is the file and what it held.

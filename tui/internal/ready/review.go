@@ -23,7 +23,7 @@ type point struct {
 
 // lastMock is the latest finished mock's checklist, point by point, and
 // its prompt's title ("" without one). The checklist is rebuilt from the
-// prompt and the form it ran in (interview.LongForm for the track).
+// prompt and the form it ran in (interview.LongFormWith and the dives drawn, for the track).
 func lastMock(p progress.Saved) ([]point, string) {
 	if len(p.Interviews) == 0 {
 		return nil, ""
@@ -37,7 +37,10 @@ func lastMock(p progress.Saved) ([]point, string) {
 	}
 	phases := pr.Phases
 	if iv.Form == plan.MockTrack {
-		phases = interview.LongForm(pr)
+		phases = interview.LongFormWith(pr, iv.Dives)
+		if len(iv.Phases) != len(phases) {
+			return nil, "" // saved on the four-phase track: its ticks name other points
+		}
 	}
 	var out []point
 	for j, ph := range phases {

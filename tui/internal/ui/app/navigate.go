@@ -72,7 +72,7 @@ func (m Model) navigate(msg tea.Msg) (tea.Model, tea.Cmd) {
 		_, at = m.labScreen()
 		return m.show(l, at), nil
 	case screen.ResetProgress:
-		note := "saved progress reset: drill scores, interviews and plan steps start fresh"
+		note := "saved progress reset: drill scores, interviews and plan steps start fresh; mock transcripts are kept"
 		if _, err := progress.Reset(); err != nil {
 			note = "could not reset the saved progress: " + err.Error()
 		} else {

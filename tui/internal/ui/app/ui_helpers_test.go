@@ -76,6 +76,7 @@ func (m Model) withTop(s screen.Screen) Model { return m.setTop(s) }
 func appNew(t testing.TB, w, h int) Model {
 	t.Helper()
 	lipgloss.SetColorProfile(termenv.Ascii)
+	t.Setenv("XDG_DATA_HOME", t.TempDir()) // transcripts
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	store, note := progress.Load()
 	return appRestart(t, store, note, w, h)

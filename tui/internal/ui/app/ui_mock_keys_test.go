@@ -58,7 +58,7 @@ func TestMockPhasesShowSayFirstAndDraw(t *testing.T) {
 				t.Errorf("phase %d lacks %q:\n%s", j+1, want, m.View())
 			}
 		}
-		m = appPress(m, "n")
+		m = appPress(m, "n", "enter")
 	}
 }
 
@@ -79,7 +79,8 @@ func TestMockSummaryScrollsToEveryMissedPoint(t *testing.T) {
 		seen += " " + flatText(m.View())
 	}
 	p := interview.Mock[0]
-	for j, ph := range interview.LongForm(p)[:len(interview.Track)-1] {
+	long := interview.LongFormWith(p, m.mock().Dives())
+	for j, ph := range long {
 		for _, pt := range ph.Checklist {
 			if !strings.Contains(seen, "ch "+pt.Chapter+" · "+flatText(pt.Text)) {
 				t.Errorf("phase %d: the missed point %q never shows whole", j+1, pt.Text)
@@ -87,7 +88,7 @@ func TestMockSummaryScrollsToEveryMissedPoint(t *testing.T) {
 		}
 	}
 	// At the end, the last point missed is on screen.
-	last := interview.LongForm(p)[len(interview.Track)-2].Checklist
+	last := long[len(long)-1].Checklist
 	appWant(t, flatText(m.View()), flatText(last[len(last)-1].Text))
 }
 

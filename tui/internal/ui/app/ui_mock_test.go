@@ -18,9 +18,9 @@ import (
 // goes back to the menu.
 func TestMockEscAsksThenEndsThenGoesBack(t *testing.T) {
 	m := appPress(appNew(t, 80, 24), "M", "enter", "esc")
-	appWant(t, flatText(m.View()), "end the interview here? esc again ends it", "Phase 1 of 4")
+	appWant(t, flatText(m.View()), "end the interview here? esc again ends it", "Phase 1 of 5")
 	m = appPress(m, "2")
-	appWant(t, m.View(), "Phase 1 of 4", "[ ] 2 ")
+	appWant(t, m.View(), "Phase 1 of 5", "[ ] 2 ")
 	m = appPress(m, "esc", "esc")
 	if m.scr() != scrMock {
 		t.Fatalf("esc esc left the mock for %s", m.scr())
@@ -54,7 +54,7 @@ func TestMockEveryPhaseFitsTheScreen(t *testing.T) {
 			if end := strings.Join(q[len(q)-2:], " "); !strings.Contains(flat, end) {
 				t.Errorf("%s phase %d: the last question's end %q is off the screen", p.Name, j+1, end)
 			}
-			m = appPress(m, "n")
+			m = appPress(m, "n", "enter") // the phase, then its review
 		}
 		appCheckFrame(t, m.View(), 80, 24)
 		appWant(t, m.View(), "Review chapters")
@@ -99,7 +99,8 @@ func TestDrillScoresSurviveARestart(t *testing.T) {
 	}
 	appWant(t, m.View(), "the saved progress is kept")
 	m = appPress(m, "ctrl+r", "ctrl+r")
-	appWant(t, m.View(), "saved progress reset")
+	appWant(t, flatText(m.View()), "saved progress reset", "mock transcripts are kept")
+	appCheckFrame(t, m.View(), 80, 24)
 	if st, _ := progress.Load(); len(st.P.Cards) != 0 {
 		t.Fatal("ctrl+r on the menu deletes the saved scores")
 	}

@@ -153,7 +153,7 @@ func TestReadyScreenAfterDrillAndMock(t *testing.T) {
 	m = appPress(m, "esc", "D", "space", "y", "space", "m", "esc")
 	second := interview.Drill[1]
 	// A 15-minute mock on the first question, the first point ticked.
-	m = appPress(m, "M", "f", "enter", "1", "n", "n", "n", "n")
+	m = appPress(m, "M", "f", "enter", "1", "n", "enter", "n", "enter", "n", "enter", "n", "enter")
 	if m.mock().Running() {
 		t.Fatal("the mock did not finish")
 	}

@@ -1,33 +1,41 @@
 // Package mock is chapter 07's timed mock interview: one design question,
 // the 45-minute track or its 15-minute short form, four phases on a clock,
-// a checklist per phase, the pushback in the wrap-up, a saved summary.
+// a checklist per phase, pushback in each phase after the first, a saved summary.
 package mock
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/list"
 	"github.com/charmbracelet/bubbles/progress"
+	"github.com/charmbracelet/bubbles/textarea"
 	"github.com/charmbracelet/bubbles/timer"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
 	saved "github.com/ratelimit-course/ratelimit/tui/internal/progress"
+	"github.com/ratelimit-course/ratelimit/tui/internal/transcript"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
 
 // The timed mock interview: one design question (chapter 07's Mock), the
-// four phases of the 45-minute track (chapter 07's LongForm, the default)
-// or of the 15-minute skeleton, each on a visible clock that moves on by
-// itself, with the interviewer's questions and a checklist the learner
-// ticks. In the track's design phase the request path can be shown (d); in
-// its wrap-up the prompt's pushbacks come one at a time, each revealing on
+// five phases of the 45-minute track (chapter 07's LongFormWith, with two
+// deep dives drawn from the question's bank, the default) or the four of
+// the 15-minute skeleton, each on a visible clock that runs out into a
+// review of the phase (Between: the notes beside a strong answer), with
+// the interviewer's questions and a checklist the learner ticks. In the
+// track's design phase the request path can be shown (d); in every phase
+// after the first, b shows its pushbacks one at a time, each revealing on
 // a key what a strong answer contains and the chapter that proves it.
 // Then a summary: time per phase, points covered and missed, the pushbacks
-// to review and the chapters to review. Finished interviews are saved.
+// to review and the chapters to review. Finished interviews are saved,
+// with a transcript of what the learner wrote.
 
 // State is where the interview is: the prompts to choose from, a phase on
 // the clock, or the summary of one finished.
@@ -37,6 +45,7 @@ const (
 	Choosing State = iota // the prompts, each with how it went last time
 	OnClock               // a phase runs on its clock
 	Done                  // the summary, saved
+	Between               // a phase ended: its notes beside a strong answer, the clock waits
 )
 
 // phaseKind is what a phase shows beyond its questions and checklist.
@@ -45,7 +54,7 @@ type phaseKind int
 const (
 	plainPhase    phaseKind = iota
 	designPhase             // the track's design: the request path on d
-	pushbackPhase           // the track's wrap-up: one pushback at a time
+	pushbackPhase           // the phase's pushback shown (b), one at a time
 )
 
 // Forms of the interview, as saved.
@@ -72,20 +81,33 @@ type Model struct {
 	prompt int        // index into interview.Mock
 	phases []interview.MockPhase
 	steps  []step
-	push   []interview.Push // the wrap-up's pushbacks (the track only)
-	strong []bool           // a strong answer shown, per pushback
-	drawn  bool             // the request path is shown
-	top    int              // its first row shown
-	phase  int              // index into phases
-	clock  timer.Model
-	bar    progress.Model
-	minute time.Duration // a skeleton minute: time.Minute, shorter in tests
-	used   []time.Duration
-	ticked [][]bool
-	cur    int // the checklist point under the cursor
-	sumTop int // the summary's first row shown under its table
-	record saved.Interview
-	note   string
+	dives  []string // the deep dives chosen (the track only)
+	// The pushbacks of each phase (the track only) are in phases[j].Pushback;
+	// b shows them (pushView), one at a time (pcur).
+	strong   [][]bool // a strong answer shown, per phase and pushback
+	pushed   [][]bool // ticked as answered
+	pushView bool
+	pcur     int
+	rnd      *rand.Rand // draws the deep dives; nil keeps the bank's order
+	drawn    bool       // the request path is shown
+	top      int        // its first row shown
+	phase    int        // index into phases
+	clock    timer.Model
+	bar      progress.Model
+	minute   time.Duration // a skeleton minute: time.Minute, shorter in tests
+	used     []time.Duration
+	ticked   [][]bool
+	cur      int // the checklist point under the cursor
+	sumTop   int // the summary's first row shown under its table
+	record   saved.Interview
+	note     string
+	// What the candidate wrote (notes.go): per phase, per pushback, and
+	// the field open now.
+	notes   []string
+	answers [][]string
+	ta      textarea.Model
+	typing  bool
+	kept    string // where the transcript was saved
 	// leaving: esc (or q) was pressed once while the clock runs; the same
 	// key again ends the interview (and q the app), any other key only
 	// answers the question and goes on.
@@ -117,9 +139,10 @@ func (m Model) form() string {
 	return FormTrack
 }
 
-// plan is prompt p in the chosen form: its phases, their steps, and the
-// pushbacks of the wrap-up.
-func (m Model) plan(p interview.Prompt) ([]interview.MockPhase, []step, []interview.Push) {
+// plan is prompt p in the chosen form: its phases (with their pushbacks),
+// their steps, and the deep dives drawn, the candidate's weakest drill
+// cards first.
+func (m Model) plan(p interview.Prompt) ([]interview.MockPhase, []step, []string) {
 	var steps []step
 	if m.short {
 		for _, s := range interview.Skeleton {
@@ -130,18 +153,26 @@ func (m Model) plan(p interview.Prompt) ([]interview.MockPhase, []step, []interv
 	for _, s := range interview.Track {
 		steps = append(steps, step{s.Title, s.Minutes})
 	}
-	return interview.LongForm(p), steps, interview.PushbackFor(p)
+	weak := func(card string) bool { return m.store.P.Cards[card].Last == "missed" }
+	dives := interview.ChooseDives(p, weak, m.rnd)
+	return interview.LongFormWith(p, dives), steps, dives
 }
+
+// Dives are the deep dives drawn for the interview under way.
+func (m Model) Dives() []string { return m.dives }
+
+// pushes are phase j's pushbacks.
+func (m Model) pushes(j int) []interview.Push { return m.phases[j].Pushback }
 
 // kind is what phase j of the running form shows.
 func (m Model) kind(j int) phaseKind {
 	switch {
 	case m.short || m.state != OnClock:
 		return plainPhase
-	case j == 1:
-		return designPhase
-	case j == len(m.phases)-1 && len(m.push) > 0:
+	case j == m.phase && m.pushView:
 		return pushbackPhase
+	case j == 2:
+		return designPhase
 	}
 	return plainPhase
 }
@@ -164,7 +195,8 @@ func New(th *widget.Theme, store *saved.Store) Model {
 		*b = key.NewBinding(key.WithDisabled())
 	}
 	bar := progress.New(progress.WithoutPercentage(), progress.WithSolidFill("12"), progress.WithColorProfile(lipgloss.ColorProfile()))
-	m := Model{th: th, help: widget.NewHelp(th), store: store, list: l, bar: bar, minute: time.Minute}
+	m := Model{th: th, help: widget.NewHelp(th), store: store, list: l, bar: bar, minute: time.Minute, ta: newNotes(),
+		rnd: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0))}
 	return m.Choose()
 }
 
@@ -198,9 +230,15 @@ func (m Model) listRows() int { return max(min(m.h-3-askRows-1, len(interview.Mo
 func (m Model) start(i int) (Model, tea.Cmd) {
 	p := interview.Mock[i]
 	m.state, m.prompt, m.phase, m.note = OnClock, i, 0, ""
-	m.phases, m.steps, m.push = m.plan(p)
-	m.strong, m.drawn, m.top = make([]bool, len(m.push)), false, 0
+	m.phases, m.steps, m.dives = m.plan(p)
+	m.drawn, m.top = false, 0
 	m.used = make([]time.Duration, len(m.phases))
+	m.notes, m.typing, m.kept = make([]string, len(m.phases)), false, ""
+	m.strong, m.pushed, m.answers = make([][]bool, len(m.phases)), make([][]bool, len(m.phases)), make([][]string, len(m.phases))
+	for j := range m.phases {
+		n := len(m.pushes(j))
+		m.strong[j], m.pushed[j], m.answers[j] = make([]bool, n), make([]bool, n), make([]string, n)
+	}
 	m.ticked = make([][]bool, len(m.phases))
 	for j, ph := range m.phases {
 		m.ticked[j] = make([]bool, len(ph.Checklist))
@@ -214,27 +252,49 @@ func (m Model) planned(phase int) time.Duration {
 
 // startPhase puts the current phase on a fresh clock.
 func (m *Model) startPhase() tea.Cmd {
-	m.cur, m.drawn = 0, false
+	m.cur, m.drawn, m.pushView, m.pcur = 0, false, false, 0
 	m.clock = timer.NewWithInterval(m.planned(m.phase), max(m.minute/60, time.Millisecond))
 	return m.clock.Init()
 }
 
-// nextPhase closes the current phase (its time is what the clock used)
-// and opens the next, or the summary after the last.
+// nextPhase closes the current phase (its time is what the clock used,
+// its field's text kept) and shows it beside a strong answer.
 func (m Model) nextPhase() (Model, tea.Cmd) {
+	m = m.keepTyped()
 	m.used[m.phase] = min(max(m.planned(m.phase)-m.clock.Timeout, 0), m.planned(m.phase))
 	m.clock.Timeout = 0 // its pending ticks are now ignored
+	m.state, m.top, m.drawn, m.pushView = Between, 0, false, false
+	return m, nil
+}
+
+// advance leaves the review for the next phase, or the summary after the
+// last.
+func (m Model) advance() (Model, tea.Cmd) {
 	m.phase++
 	if m.phase < len(m.used) {
+		m.state = OnClock
 		return m, m.startPhase()
 	}
 	return m.finish(), nil
 }
 
+// stopEarly ends the interview where it is: the phases not reached count
+// as not covered.
+func (m Model) stopEarly() Model {
+	for m.state != Done {
+		if m.state == OnClock {
+			m, _ = m.nextPhase()
+		} else {
+			m, _ = m.advance()
+		}
+	}
+	return m
+}
+
 // finish builds the summary and saves it.
 func (m Model) finish() Model {
 	p := interview.Mock[m.prompt]
-	r := saved.Interview{Prompt: p.Name, Form: m.form(), At: time.Now().UTC()}
+	r := saved.Interview{Prompt: p.Name, Form: m.form(), At: time.Now().UTC(), Dives: m.dives}
 	for j, ph := range m.phases {
 		pr := saved.Phase{Seconds: int(m.used[j].Round(time.Second) / time.Second)}
 		for k := range ph.Checklist {
@@ -244,21 +304,34 @@ func (m Model) finish() Model {
 				pr.Ticked = append(pr.Ticked, k)
 			}
 		}
+		for k, q := range ph.Pushback {
+			r.Points++
+			if m.pushed[j][k] {
+				r.Covered++
+				pr.Pushed = append(pr.Pushed, k)
+			} else {
+				r.Pushback = append(r.Pushback, q.ID)
+			}
+		}
 		r.Phases = append(r.Phases, pr)
 	}
 	p.Phases = m.phases
 	r.Review = saved.ChaptersToReview(p, func(j, k int) bool { return m.ticked[j][k] })
-	if last := len(m.phases) - 1; len(m.push) > 0 {
-		for k, q := range m.push {
-			if !m.ticked[last][k] {
-				r.Pushback = append(r.Pushback, q.ID)
-			}
+	for _, id := range r.Pushback {
+		if q, ok := interview.PushbackByID(id); ok && !slices.Contains(r.Review, q.Chapter) {
+			r.Review = append(r.Review, q.Chapter)
 		}
 	}
+	slices.Sort(r.Review)
 	m.state, m.record, m.sumTop = Done, r, 0
 	m.store.P.Interviews = append(m.store.P.Interviews, r)
 	if err := m.store.Save(); err != nil {
 		m.note = "not saved: " + err.Error()
 	}
+	path, err := transcript.Save(m.transcript(r))
+	if err != nil {
+		m.note = strings.TrimPrefix(m.note+"; ", "; ") + "transcript not saved: " + err.Error()
+	}
+	m.kept = path
 	return m
 }

@@ -27,6 +27,7 @@ import (
 func newModel(t testing.TB) Model {
 	t.Helper()
 	lipgloss.SetColorProfile(termenv.Ascii)
+	t.Setenv("XDG_DATA_HOME", t.TempDir()) // transcripts
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	store, _ := progress.Load()
 	return fresh(store)
@@ -134,19 +135,24 @@ func TestMockInterviewRunsOnTheClock(t *testing.T) {
 	}
 	uitest.Want(t, m.View(), "[✓] 1", "[✓] 2", "[ ] 3")
 
-	// The phase ends by itself when its clock runs out.
+	// The phase ends by itself when its clock runs out; enter starts the
+	// next one.
 	m = runClock(t, m, 4*time.Minute)
+	if m.state != Between || m.phase != 0 {
+		t.Fatalf("the first clock ran out: state %d, phase %d, want its review", m.state, m.phase+1)
+	}
+	m = press(m, "enter")
 	if m.phase != 1 {
 		t.Fatalf("phase %d after the first clock ran out", m.phase+1)
 	}
 	uitest.Want(t, m.View(), "Phase 2 of 4", "5:00 left")
 	// Move on early after a minute; tick everything in phase 3.
 	m = runClock(t, m, time.Minute)
-	m = press(m, "n")
+	m = press(m, "n", "enter")
 	for k := range p.Phases[2].Checklist {
 		m = press(m, fmt.Sprint(k+1))
 	}
-	m = press(m, "n", "n")
+	m = press(m, "n", "enter", "n", "enter")
 	if m.state != Done {
 		t.Fatalf("n after the last phase shows the summary: state %d", m.state)
 	}
@@ -196,10 +202,17 @@ func TestMockClockAdvancesByItself(t *testing.T) {
 	m.minute = 60 * time.Millisecond // a tick per ms
 	m = press(m, "enter")
 	// Each tick is 1 ms away; a loaded machine may deliver one late, so
-	// wait for it (failed under load with send's 100 ms).
-	m = sendWithin(m, timer.TickMsg{ID: m.clock.ID()}, 5*time.Second)
+	// wait for it (failed under load with send's 100 ms). Each clock runs
+	// out into its phase's review, where the clock waits for enter.
+	for j := range m.phases {
+		m = sendWithin(m, timer.TickMsg{ID: m.clock.ID()}, 5*time.Second)
+		if m.phase != j || m.state != Between {
+			t.Fatalf("clock %d ran out but the interview is in phase %d, state %d", j+1, m.phase+1, m.state)
+		}
+		m = press(m, "enter")
+	}
 	if m.state != Done {
-		t.Fatalf("the clocks ran out but the interview is in phase %d, state %d", m.phase+1, m.state)
+		t.Fatalf("every clock ran out but the interview is in state %d", m.state)
 	}
 	for j, used := range m.used {
 		if used != m.planned(j) {
@@ -208,32 +221,48 @@ func TestMockClockAdvancesByItself(t *testing.T) {
 	}
 }
 
-// The mock runs the 45-minute track by default (chapter 07's LongForm,
-// timed by Track); f on the chooser switches to the 15-minute short form.
+// The mock runs the 45-minute track by default (chapter 07's LongFormWith
+// on the dives drawn, timed by Track); f on the chooser switches to the
+// 15-minute short form.
 func TestMockChoosesTheTrackOrTheShortForm(t *testing.T) {
 	m := newModel(t)
-	uitest.Want(t, m.View(), "45-minute track", "f switches to the 15-minute short form")
+	uitest.Want(t, m.View(), "45-minute track: 5 phases, pushback in each", "f switches to the 15-minute short form")
 	m = press(m, "enter")
 	p := interview.Mock[0]
-	if m.short || len(m.phases) != len(interview.Track) {
-		t.Fatalf("enter starts the short form (%v) or %d phases", m.short, len(m.phases))
+	if m.short || len(m.phases) != len(interview.Track) || len(m.dives) != interview.DivesRun {
+		t.Fatalf("enter starts the short form (%v), %d phases or %d dives", m.short, len(m.phases), len(m.dives))
 	}
-	uitest.Want(t, m.View(), "Phase 1 of 4", interview.Track[0].Title, "5:00 left")
+	uitest.Want(t, m.View(), "Phase 1 of 5", interview.Track[0].Title, "3:00 left")
+	long := interview.LongFormWith(p, m.dives)
 	for j, st := range interview.Track {
 		if m.planned(j) != time.Duration(st.Minutes)*time.Minute {
 			t.Errorf("phase %d planned %v, want %d min", j+1, m.planned(j), st.Minutes)
 		}
-		if got, want := len(m.phases[j].Checklist), len(interview.LongForm(p)[j].Checklist); got != want {
-			t.Errorf("phase %d: %d points, want LongForm's %d", j+1, got, want)
+		if got, want := len(m.phases[j].Checklist), len(long[j].Checklist); got != want {
+			t.Errorf("phase %d: %d points, want LongFormWith's %d", j+1, got, want)
 		}
 	}
 	m = press(m.Choose(), "f")
 	uitest.Want(t, m.View(), "15-minute short form", "f switches to the 45-minute track")
 	m = press(m, "enter")
-	if !m.short || m.planned(0) != 3*time.Minute || len(m.push) != 0 {
-		t.Fatalf("f then enter: short %v, phase 1 planned %v", m.short, m.planned(0))
+	if !m.short || m.planned(0) != 3*time.Minute || len(m.dives) != 0 || len(m.pushes(1)) != 0 {
+		t.Fatalf("f then enter: short %v, phase 1 planned %v, dives %v", m.short, m.planned(0), m.dives)
 	}
 	uitest.Want(t, m.View(), interview.Skeleton[0].Title, "3:00 left")
+}
+
+// The deep dives drawn are the candidate's weakest drill cards first.
+func TestMockDrawsTheWeakestDeepDives(t *testing.T) {
+	m := newModel(t)
+	m.store.Score("06/Redis failover", false)
+	m.store.Score("06/double spend", false)
+	m = press(m, "enter")
+	if !slices.Contains(m.dives, "failover") || !slices.Contains(m.dives, "script-race") {
+		t.Fatalf("missed cards 06/Redis failover and 06/double spend; drew %v", m.dives)
+	}
+	m = press(m, "n", "enter", "n", "enter", "n", "enter")
+	race, _ := interview.DiveByID("script-race")
+	uitest.Want(t, uitest.Flat(m.View()), "Phase 4 of 5", race.Questions[0][:40])
 }
 
 // In the track's design phase d shows the request path (chapter 07's
@@ -242,9 +271,9 @@ func TestMockChoosesTheTrackOrTheShortForm(t *testing.T) {
 func TestMockDesignPhaseShowsTheRequestPath(t *testing.T) {
 	m := press(newModel(t), "enter", "d")
 	if m.drawn {
-		t.Fatal("d in the scoping phase shows the request path")
+		t.Fatal("d in the introduction shows the request path")
 	}
-	m = press(m, "n")
+	m = press(m, "n", "enter", "n", "enter")
 	uitest.Want(t, m.View(), "d the request path")
 	m = press(m, "d")
 	f := m.View()
@@ -252,7 +281,7 @@ func TestMockDesignPhaseShowsTheRequestPath(t *testing.T) {
 		t.Fatal("d in the design phase shows the request path, on the clock")
 	}
 	uitest.CheckFrame(t, f, 80, 24)
-	uitest.Want(t, f, "Phase 2 of 4", "10:00 left", "The request path", "[client]", "[edge / WAF]")
+	uitest.Want(t, f, "Phase 3 of 5", "15:00 left", "The request path", "[client]", "[edge / WAF]")
 	m = press(m, "pgdown", "pgdown")
 	f = m.View()
 	uitest.Want(t, f, "[limiter service]", interview.ServiceHopCost[:30], "[Redis Cluster]")
@@ -261,26 +290,40 @@ func TestMockDesignPhaseShowsTheRequestPath(t *testing.T) {
 	if m.drawn {
 		t.Fatal("d again closes the request path")
 	}
-	uitest.Want(t, m.View(), "The interviewer asks", "What is the limiter's API?")
+	uitest.Want(t, uitest.Flat(m.View()), "The interviewer asks", "Where does the decision run: a library call, a middleware, a sidecar")
 }
 
-// The track's wrap-up throws the prompt's pushbacks one at a time: a shows
-// what a strong answer contains and the chapter that proves it, space
-// ticks it as answered, → the next; the summary lists those to review.
-func TestMockWrapUpThrowsPushbackOneAtATime(t *testing.T) {
-	m := press(newModel(t), "enter", "n", "n", "n")
-	pushes := interview.PushbackFor(interview.Mock[0])
-	if len(pushes) < 2 || !slices.Equal(idsOf(m.push), idsOf(pushes)) {
-		t.Fatalf("the wrap-up throws %v, want %v", idsOf(m.push), idsOf(pushes))
+// Each phase after the introduction has its pushback: b shows it, one at
+// a time; a shows the whole strong answer and the chapter that proves it,
+// space ticks it as answered, → the next; the summary lists those to
+// review.
+func TestMockPushbackIsThrownInEachPhase(t *testing.T) {
+	m := press(newModel(t), "enter")
+	if len(m.pushes(0)) != 0 {
+		t.Fatalf("the introduction throws %v", idsOf(m.pushes(0)))
 	}
+	m = press(m, "b")
+	if m.pushView {
+		t.Fatal("b shows a pushback in the introduction")
+	}
+	m = press(m, "n", "enter")
+	pushes := m.pushes(1)
+	if len(pushes) < 2 || !slices.Equal(idsOf(pushes), idsOf(interview.LongForm(interview.Mock[0])[1].Pushback)) {
+		t.Fatalf("the requirements throw %v", idsOf(pushes))
+	}
+	uitest.Want(t, uitest.Flat(m.View()), fmt.Sprintf("b: %d pushback", len(pushes)))
+	m = press(m, "b")
 	f := uitest.Flat(m.View())
-	uitest.Want(t, f, "Phase 4 of 4", fmt.Sprintf("pushes back (1 of %d)", len(pushes)), pushes[0].Prompt)
+	uitest.Want(t, f, "Phase 2 of 5", fmt.Sprintf("pushes back (1 of %d)", len(pushes)), pushes[0].Prompt)
 	if strings.Contains(f, pushes[1].Prompt) || strings.Contains(f, pushes[0].Strong[0][:30]) {
 		t.Fatalf("more than the first pushback, or its answer, before a key:\n%s", m.View())
 	}
 	m = press(m, "a")
 	f = uitest.Flat(m.View())
-	uitest.Want(t, f, "A strong answer contains", pushes[0].Strong[0][:30], "proven in chapter "+pushes[0].Chapter, "card "+pushes[0].Card)
+	for _, s := range pushes[0].Strong { // the whole answer, every bullet
+		uitest.Want(t, f, s)
+	}
+	uitest.Want(t, f, "A strong answer contains", "proven in chapter "+pushes[0].Chapter, "card "+pushes[0].Card)
 	uitest.CheckFrame(t, m.View(), 80, 24)
 	m = press(m, "right")
 	f = uitest.Flat(m.View())
@@ -288,23 +331,33 @@ func TestMockWrapUpThrowsPushbackOneAtATime(t *testing.T) {
 	if strings.Contains(f, pushes[0].Prompt) || strings.Contains(f, "A strong answer contains") {
 		t.Fatalf("→ shows the next pushback alone, its answer hidden:\n%s", m.View())
 	}
-	m = press(m, "space", "n")
-	if m.state != Done || !m.ticked[3][1] {
-		t.Fatalf("space ticks pushback 2, n ends: state %d, ticked %v", m.state, m.ticked[3])
+	m = press(m, "space", "b", "1")
+	if !m.pushed[1][1] || m.pushView || !m.ticked[1][0] {
+		t.Fatalf("space ticks pushback 2 (%v), b goes back to the checklist (%v) where 1 ticks point 1 (%v)", m.pushed[1], m.pushView, m.ticked[1])
 	}
+	m = press(m, "esc", "esc")
 	r := m.record
-	want := slices.DeleteFunc(idsOf(pushes), func(id string) bool { return id == pushes[1].ID })
-	if r.Form != FormTrack || !slices.Equal(r.Pushback, want) {
-		t.Fatalf("record: form %q, pushback to review %v, want %v", r.Form, r.Pushback, want)
+	var want []string
+	for j := range m.phases {
+		for k, q := range m.pushes(j) {
+			if j != 1 || k != 1 {
+				want = append(want, q.ID)
+			}
+		}
+	}
+	if r.Form != FormTrack || !slices.Equal(r.Pushback, want) || !slices.Equal(r.Phases[1].Pushed, []int{1}) {
+		t.Fatalf("record: form %q, pushback to review %v, want %v; pushed %v", r.Form, r.Pushback, want, r.Phases[1].Pushed)
 	}
 	f = m.View()
 	uitest.CheckFrame(t, f, 80, 24)
-	uitest.Want(t, f, "Summary (45-minute)", "Pushback to review", "“"+pushes[0].Prompt[:20], "Review chapters")
+	uitest.Want(t, f, "Summary (45-minute)", "Review chapters")
+	uitest.Want(t, uitest.Flat(f), "Pushback to review", "“"+pushes[0].Prompt[:20])
 	if strings.Contains(f, pushes[1].Prompt[:20]) {
 		t.Errorf("the pushback answered is listed to review:\n%s", f)
 	}
-	if st, _ := progress.Load(); len(st.P.Interviews) != 1 || !slices.Equal(st.P.Interviews[0].Pushback, want) {
-		t.Fatalf("the pushbacks to review are not saved: %+v", st.P.Interviews)
+	if st, _ := progress.Load(); len(st.P.Interviews) != 1 || !slices.Equal(st.P.Interviews[0].Pushback, want) ||
+		!slices.Equal(st.P.Interviews[0].Dives, m.dives) {
+		t.Fatalf("the pushbacks to review or the dives are not saved: %+v", st.P.Interviews)
 	}
 }
 
@@ -317,8 +370,8 @@ func idsOf(ps []interview.Push) []string {
 }
 
 // Every phase of the track fits 80×24 for every prompt: the cursor
-// reaches the last point and shows it; every pushback's strong answer and
-// its proof fit.
+// reaches the last point and shows it; every pushback's whole strong
+// answer and its proof fit.
 func TestMockTrackEveryPhaseFitsTheScreen(t *testing.T) {
 	for i, p := range interview.Mock {
 		m := newModel(t)
@@ -326,32 +379,39 @@ func TestMockTrackEveryPhaseFitsTheScreen(t *testing.T) {
 			m = press(m, "down")
 		}
 		m = press(m, "enter")
-		for j, ph := range interview.LongForm(p) {
+		for j, ph := range interview.LongFormWith(p, m.dives) {
 			uitest.CheckFrame(t, m.View(), 80, 24)
-			uitest.Want(t, m.View(), fmt.Sprintf("Phase %d of 4", j+1), "left")
-			if j < 3 {
-				for range len(ph.Checklist) - 1 {
-					m = press(m, "down")
-				}
+			uitest.Want(t, m.View(), fmt.Sprintf("Phase %d of 5", j+1), "left")
+			for range len(ph.Checklist) - 1 {
+				m = press(m, "down")
+			}
+			f := uitest.Flat(m.View())
+			uitest.CheckFrame(t, m.View(), 80, 24)
+			words := strings.Fields(ph.Checklist[len(ph.Checklist)-1].Text)
+			if end := strings.Join(words[len(words)-2:], " "); !strings.Contains(f, end) {
+				t.Errorf("%s phase %d: the last point's end %q is off the screen:\n%s", p.Name, j+1, end, m.View())
+			}
+			if len(ph.Pushback) > 0 {
+				m = press(m, "b")
+			}
+			for k, q := range ph.Pushback {
+				m = press(m, "a")
 				f := uitest.Flat(m.View())
 				uitest.CheckFrame(t, m.View(), 80, 24)
-				words := strings.Fields(ph.Checklist[len(ph.Checklist)-1].Text)
-				if end := strings.Join(words[len(words)-2:], " "); !strings.Contains(f, end) {
-					t.Errorf("%s phase %d: the last point's end %q is off the screen:\n%s", p.Name, j+1, end, m.View())
-				}
-			} else {
-				for k, q := range m.push {
-					m = press(m, "a")
-					f := uitest.Flat(m.View())
-					uitest.CheckFrame(t, m.View(), 80, 24)
-					words := strings.Fields(q.Strong[len(q.Strong)-1])
-					if end := strings.Join(words[len(words)-2:], " "); !strings.Contains(f, end) || !strings.Contains(f, "card "+q.Card) {
-						t.Errorf("%s pushback %d: the strong answer's end %q or its card is off the screen:\n%s", p.Name, k+1, end, m.View())
+				for _, s := range q.Strong {
+					words := strings.Fields(s)
+					if end := strings.Join(words[len(words)-2:], " "); !strings.Contains(f, end) {
+						t.Errorf("%s phase %d pushback %d: the end %q of a strong point is off the screen:\n%s", p.Name, j+1, k+1, end, m.View())
 					}
-					m = press(m, "right")
 				}
+				if !strings.Contains(f, "card "+q.Card) {
+					t.Errorf("%s phase %d pushback %d: its card is off the screen:\n%s", p.Name, j+1, k+1, m.View())
+				}
+				m = press(m, "right")
 			}
 			m = press(m, "n")
+			uitest.CheckFrame(t, m.View(), 80, 24)
+			m = press(m, "enter")
 		}
 		uitest.CheckFrame(t, m.View(), 80, 24)
 		uitest.Want(t, m.View(), "Review chapters")
@@ -362,10 +422,10 @@ func TestMockTrackEveryPhaseFitsTheScreen(t *testing.T) {
 func TestMockPhaseTimeOutIsAnnounced(t *testing.T) {
 	m := press(newModel(t), "enter")
 	m = send(m, timer.TimeoutMsg{ID: m.clock.ID()})
-	if m.phase != 1 {
-		t.Fatalf("the timeout of phase 1 leaves phase %d", m.phase+1)
+	if m.phase != 0 || m.state != Between {
+		t.Fatalf("the timeout of phase 1 leaves phase %d, state %d, not its review", m.phase+1, m.state)
 	}
-	uitest.Want(t, uitest.Flat(m.View()), "time is up for phase 1: on to phase 2")
+	uitest.Want(t, uitest.Flat(m.View()), "time is up for phase 1: enter starts phase 2, "+interview.Track[1].Title)
 	if m = press(m, "down"); strings.Contains(m.View(), "time is up") {
 		t.Error("the notice outlives the next key")
 	}

@@ -37,7 +37,7 @@ func (m Model) summaryHead() []string {
 		rows[j] = []string{fmt.Sprintf("%d %s", j+1, m.steps[j].Title),
 			clockText(time.Duration(r.Phases[j].Seconds) * time.Second),
 			clockText(m.planned(j)),
-			fmt.Sprintf("%d of %d", len(r.Phases[j].Ticked), len(m.phases[j].Checklist))}
+			fmt.Sprintf("%d of %d", len(r.Phases[j].Ticked)+len(r.Phases[j].Pushed), len(m.phases[j].Checklist)+len(m.pushes(j)))}
 	}
 	t := table.New().Headers("phase", "used", "planned", "covered").Rows(rows...).
 		Border(lipgloss.NormalBorder()).BorderColumn(false).BorderLeft(false).BorderRight(false).BorderTop(false).BorderBottom(false).
@@ -65,9 +65,6 @@ func (m Model) summaryLists() []string {
 	}
 	var missed, pushes []string
 	for j, ph := range m.phases {
-		if len(m.push) > 0 && j == len(m.phases)-1 {
-			continue // listed as pushbacks
-		}
 		for k, pt := range ph.Checklist {
 			if !slices.Contains(r.Phases[j].Ticked, k) {
 				missed = append(missed, item(fmt.Sprintf("ch %s · %s", pt.Chapter, pt.Text))...)
@@ -79,11 +76,15 @@ func (m Model) summaryLists() []string {
 			pushes = append(pushes, item(fmt.Sprintf("ch %s · “%s” · card %s", q.Chapter, q.Prompt, q.Card))...)
 		}
 	}
+	var out []string
+	if m.kept != "" {
+		out = append(out, "", th.Paint(widget.StLabel, "Transcript ")+th.Paint(widget.StNone, "what you wrote, beside strong answers: tui mock --last prints it"))
+	}
 	if len(missed) == 0 && len(pushes) == 0 {
-		return []string{"", th.Paint(widget.StAllowed, "Every point covered.")}
+		return append(out, "", th.Paint(widget.StAllowed, "Every point covered."))
 	}
 	review := widget.WrapRows(th, widget.StNone, strings.Join(r.Review, ", "), w-len("Review chapters "), 3)
-	out := append([]string{""}, widget.Hanging(review, th.Paint(widget.StLabel, "Review chapters "), strings.Repeat(" ", len("Review chapters ")))...)
+	out = append(append(out, ""), widget.Hanging(review, th.Paint(widget.StLabel, "Review chapters "), strings.Repeat(" ", len("Review chapters ")))...)
 	for _, l := range []struct {
 		label string
 		rows  []string

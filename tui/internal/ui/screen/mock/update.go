@@ -23,7 +23,10 @@ func (m Model) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 func (m Model) Ask() tea.Msg { return m.ask }
 
 // GuardsQuit: while the clock runs, q asks first and saves, as esc does.
-func (m Model) GuardsQuit() bool { return m.state == OnClock }
+func (m Model) GuardsQuit() bool { return m.live() }
+
+// live: an interview is under way, on the clock or between two phases.
+func (m Model) live() bool { return m.state == OnClock || m.state == Between }
 
 func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
@@ -43,15 +46,22 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 			ended := m.phase
 			m, cmd := m.nextPhase()
 			m.leaving = key.Binding{}
-			m.note = fmt.Sprintf("time is up for phase %d: the interview is over", ended+1)
-			if m.state == OnClock {
-				m.note = fmt.Sprintf("time is up for phase %d: on to phase %d, %s", ended+1, m.phase+1,
-					m.steps[m.phase].Title)
+			switch {
+			case m.state == Done:
+				m.note = fmt.Sprintf("time is up for phase %d: the interview is over", ended+1)
+			case m.phase+1 < len(m.phases):
+				m.note = fmt.Sprintf("time is up for phase %d: %s starts phase %d, %s", ended+1,
+					widget.KeyName(keys.GoOn), m.phase+2, m.steps[m.phase+1].Title)
+			default:
+				m.note = fmt.Sprintf("time is up for phase %d: %s shows the summary", ended+1, widget.KeyName(keys.GoOn))
 			}
 			return m, cmd
 		}
 		return m, nil
 	case tea.KeyMsg:
+		if m.state == OnClock && m.typing {
+			return m.typingKey(msg)
+		}
 		m.note = ""
 		switch m.state {
 		case Choosing:
@@ -68,7 +78,7 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 			var cmd tea.Cmd
 			m.list, cmd = m.list.Update(msg)
 			return m, cmd
-		case OnClock:
+		case OnClock, Between:
 			return m.runningKey(msg)
 		case Done:
 			switch {
@@ -95,9 +105,7 @@ func (m Model) runningKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 			return m, nil // the key answered the question; it does nothing else
 		}
 		// Stop early: the summary counts what was ticked so far.
-		for m.state == OnClock {
-			m, _ = m.nextPhase()
-		}
+		m = m.stopEarly()
 		m.note = "stopped early: the phases not reached count as not covered"
 		if key.Matches(msg, widget.Global.Quit) {
 			m.ask = screen.Quit{}
@@ -108,6 +116,19 @@ func (m Model) runningKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		// The request path is shown: the arrows scroll it, d closes it.
 		if top, ok := path.Scroll(msg, m.top, m.pathRows()); ok {
 			m.top = top
+			return m, nil
+		}
+	}
+	if m.state == Between {
+		switch {
+		case key.Matches(msg, widget.Global.Back, widget.Global.Quit):
+		case key.Matches(msg, keys.GoOn):
+			return m.advance()
+		case key.Matches(msg, keys.Down):
+			return m.scrollReview(1), nil
+		case key.Matches(msg, keys.Up):
+			return m.scrollReview(-1), nil
+		default:
 			return m, nil
 		}
 	}
@@ -122,14 +143,14 @@ func (m Model) runningKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 			" again saves what you ticked and quits; any other key goes on"
 	case key.Matches(msg, keys.NextPhase):
 		return m.nextPhase()
+	case key.Matches(msg, keys.Notes):
+		return m.openNotes()
 	case key.Matches(msg, keys.Path) && kind == designPhase:
 		m.drawn = !m.drawn
-	case key.Matches(msg, keys.Strong) && kind == pushbackPhase:
-		m.strong[m.cur] = !m.strong[m.cur]
-	case key.Matches(msg, keys.NextPush) && kind == pushbackPhase:
-		m.cur = min(m.cur+1, len(points)-1)
-	case key.Matches(msg, keys.PrevPush) && kind == pushbackPhase:
-		m.cur = max(m.cur-1, 0)
+	case key.Matches(msg, keys.Push) && len(m.pushes(m.phase)) > 0:
+		m.pushView, m.drawn = !m.pushView, false
+	case kind == pushbackPhase:
+		return m.pushbackKey(msg), nil
 	case key.Matches(msg, keys.Pause):
 		return m, m.clock.Toggle()
 	case key.Matches(msg, keys.Up):
@@ -149,12 +170,15 @@ func (m Model) runningKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 
 // CapturesEsc: while the clock runs, esc (twice) ends the interview into
 // its summary.
-func (m Model) CapturesEsc() bool { return m.state == OnClock }
-func (m Model) Keys() help.KeyMap { return mockHelp{m.state, m.kind(m.phase), m.drawn} }
-func (m Model) Name() string      { return "mock interview" }
+func (m Model) CapturesEsc() bool { return m.live() }
+func (m Model) Keys() help.KeyMap {
+	push := m.state == OnClock && len(m.pushes(m.phase)) > 0
+	return mockHelp{m.state, m.kind(m.phase), m.drawn, m.typing, push}
+}
+func (m Model) Name() string { return "mock interview" }
 
 // Running reports whether an interview is on the clock.
-func (m Model) Running() bool { return m.state == OnClock }
+func (m Model) Running() bool { return m.live() }
 
 // Resize gives the interview the terminal's size.
 func (m Model) Resize(w, h int) screen.Screen {

@@ -34,7 +34,7 @@ func (m Model) View() string {
 	footer := m.footer()
 	title := th.Paint(widget.StTitle, "07 · Mock interview")
 	if m.state == Choosing {
-		form := fmt.Sprintf("   %d-minute track: %d phases, then the pushback", interview.TrackMinutes(), len(interview.Track))
+		form := fmt.Sprintf("   %d-minute track: %d phases, pushback in each", interview.TrackMinutes(), len(interview.Track))
 		if m.short {
 			form = fmt.Sprintf("   %d-minute short form: %d phases", interview.SkeletonMinutes(), len(interview.Skeleton))
 		}
@@ -80,9 +80,17 @@ func (m Model) View() string {
 		return widget.Frame(body, footer, w, m.h)
 	}
 	var rest []string
-	if kind == pushbackPhase {
+	switch {
+	case m.state == Between:
+		head = []string{th.Paint(widget.StHeading, fmt.Sprintf("Phase %d of %d · %s", m.phase+1, len(m.phases), st.Title)) +
+			th.Paint(widget.StDim, fmt.Sprintf(" · used %s of %s", clockText(m.used[m.phase]), clockText(m.planned(m.phase))))}
+		room = m.h - len(footer) - len(body) - len(head)
+		rest = m.reviewRows(room - 1)
+	case kind == pushbackPhase:
 		rest = m.pushbackRows(room - 1)
-	} else {
+	case m.typing:
+		rest = append(m.questionRows(ph, 1), m.notesRows("What you would say", room-1-len(ph.Questions)-1)...)
+	default:
 		rest = m.phaseRows(ph, kind, room-1)
 	}
 	// The question on top, in as many rows as the phase leaves.
@@ -104,12 +112,16 @@ func (m Model) pathRows() int { return max(m.h-6, 3) }
 func (m Model) phaseRows(ph interview.MockPhase, kind phaseKind, room int) []string {
 	th, w := m.th, m.w
 	qrows := func(n int) []string {
-		out := []string{th.Paint(widget.StLabel, "The interviewer asks")}
+		out := m.questionRows(ph, n)
 		if kind == designPhase {
 			out[0] += th.Paint(widget.StDim, " ("+widget.KeyName(keys.Path)+": the request path to draw)")
 		}
-		for _, q := range ph.Questions {
-			out = append(out, widget.Hanging(widget.WrapRows(th, widget.StNone, q, w-4, n), "  · ", "    ")...)
+		if k := len(ph.Pushback); k > 0 {
+			plural := "s"
+			if k == 1 {
+				plural = ""
+			}
+			out[0] += th.Paint(widget.StDim, fmt.Sprintf(" · %s: %d pushback%s", widget.KeyName(keys.Push), k, plural))
 		}
 		return out
 	}
@@ -139,7 +151,7 @@ func (m Model) phaseRows(ph interview.MockPhase, kind phaseKind, room int) []str
 		}
 		return n
 	}
-	guide := m.guideRows()
+	guide := append(m.guideRows(), m.typedRows("What you wrote ("+widget.KeyName(keys.Notes)+" goes on writing)", m.notes[m.phase], 3)...)
 	qs := qrows(2)
 	if len(guide)+len(qs)+1+count(points) > room {
 		qs = qrows(1)
@@ -177,6 +189,15 @@ func (m Model) phaseRows(ph interview.MockPhase, kind phaseKind, room int) []str
 	return append(out, th.Paint(widget.StDim, more))
 }
 
+// questionRows are the interviewer's questions, each in at most n rows.
+func (m Model) questionRows(ph interview.MockPhase, n int) []string {
+	out := []string{m.th.Paint(widget.StLabel, "The interviewer asks")}
+	for _, q := range ph.Questions {
+		out = append(out, widget.Hanging(widget.WrapRows(m.th, widget.StNone, q, m.w-4, n), "  · ", "    ")...)
+	}
+	return out
+}
+
 // guideRows are what the track says to open the phase with and what to put
 // on the board, as tui interview prints them (the short form has neither).
 func (m Model) guideRows() []string {
@@ -200,23 +221,29 @@ func (m Model) guideRows() []string {
 // proves it.
 func (m Model) pushbackRows(room int) []string {
 	th, w := m.th, m.w
-	q := m.push[m.cur]
+	j, push := m.phase, m.pushes(m.phase)
+	q := push[m.pcur]
 	box := "[ ]"
-	if m.ticked[m.phase][m.cur] {
+	if m.pushed[j][m.pcur] {
 		box = "[" + string(widget.GlyphTicked) + "]"
 	}
-	out := []string{th.Paint(widget.StLabel, fmt.Sprintf("The interviewer pushes back (%d of %d)", m.cur+1, len(m.push))) +
-		th.Paint(widget.StDim, " · "+widget.KeyName(keys.NextPush)+" next, "+widget.KeyName(keys.PrevPush)+" previous")}
+	out := []string{th.Paint(widget.StLabel, fmt.Sprintf("The interviewer pushes back (%d of %d)", m.pcur+1, len(push))) +
+		th.Paint(widget.StDim, " · "+widget.KeyName(keys.NextPush)+" next, "+widget.KeyName(keys.PrevPush)+" previous, "+
+			widget.KeyName(keys.Push)+" the checklist")}
 	out = append(out, widget.Hanging(widget.WrapRows(th, widget.StSelected, "“"+q.Prompt+"”", w-6, 2), box+" ", "    ")...)
-	if !m.strong[m.cur] {
-		return append(out, th.Paint(widget.StDim, "Answer aloud, then "+widget.KeyName(keys.Strong)+": what a strong answer contains; "+
-			widget.KeyName(keys.Tick)+" ticks it as answered."))
+	if m.typing {
+		return append(out, m.notesRows("Your answer", room-len(out))...)
+	}
+	out = append(out, m.typedRows("Your answer", m.answers[j][m.pcur], 4)...)
+	if !m.strong[j][m.pcur] {
+		return append(out, th.Paint(widget.StDim, "Answer aloud or write it ("+widget.KeyName(keys.Notes)+"), then "+widget.KeyName(keys.Strong)+
+			": what a strong answer contains; "+widget.KeyName(keys.Tick)+" ticks it as answered."))
 	}
 	out = append(out, th.Paint(widget.StLabel, "A strong answer contains"))
-	proof := widget.Hanging(widget.WrapRows(th, widget.StDim, fmt.Sprintf("proven in chapter %s: %s; card %s", q.Chapter, q.Proof, q.Card), w-4, 3), "  ", "  ")
+	proof := widget.Hanging(widget.WrapRows(th, widget.StDim, fmt.Sprintf("proven in chapter %s: %s; card %s", q.Chapter, q.Proof, q.Card), w-4, 4), "  ", "  ")
 	left := room - len(out) - len(proof)
 	for i, s := range q.Strong {
-		rows := widget.WrapRows(th, widget.StNone, s, w-4, max(min(3, left-(len(q.Strong)-i-1)), 1))
+		rows := widget.WrapRows(th, widget.StNone, s, w-4, max(min(5, left-(len(q.Strong)-i-1)), 1))
 		left -= len(rows)
 		out = append(out, widget.Hanging(rows, "  · ", "    ")...)
 	}

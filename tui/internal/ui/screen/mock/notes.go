@@ -1,0 +1,141 @@
+package mock
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textarea"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
+	"github.com/ratelimit-course/ratelimit/tui/internal/text"
+	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
+)
+
+// What the candidate says, kept: each phase has a notes field (a Bubbles
+// textarea) and each pushback an answer field. tab opens the field; while
+// it is open every key but tab and esc is text (n, p, q, digits), and the
+// clock keeps running. tab or esc closes it.
+
+// newNotes is the field, empty, without line numbers, its cursor steady
+// (a blinking cursor would send ticks of its own).
+func newNotes() textarea.Model {
+	ta := textarea.New()
+	ta.ShowLineNumbers = false
+	ta.Prompt = "│ "
+	ta.Placeholder = "what you would say…"
+	ta.CharLimit = 0
+	ta.MaxHeight = 0
+	ta.Cursor.SetMode(cursor.CursorStatic)
+	ta.FocusedStyle.CursorLine = lipgloss.NewStyle()
+	return ta
+}
+
+// field is where the open field's text is kept: the pushback under the
+// cursor when the phase's pushback is shown (b), else the phase's notes.
+func (m *Model) field() *string {
+	if m.kind(m.phase) == pushbackPhase {
+		return &m.answers[m.phase][m.pcur]
+	}
+	return &m.notes[m.phase]
+}
+
+// openNotes gives the field the keyboard, holding what was written before.
+func (m Model) openNotes() (Model, tea.Cmd) {
+	m.ta.SetValue(*m.field())
+	m.typing = true
+	return m, m.ta.Focus()
+}
+
+// keepTyped closes the field, keeping its text.
+func (m Model) keepTyped() Model {
+	if m.typing {
+		*m.field() = m.ta.Value()
+		m.ta.Blur()
+		m.typing = false
+	}
+	return m
+}
+
+// typingKey is a key while the field is open: tab and esc close it, any
+// other key is text.
+func (m Model) typingKey(msg tea.KeyMsg) (Model, tea.Cmd) {
+	if key.Matches(msg, keys.DoneTyping) {
+		return m.keepTyped(), nil
+	}
+	var cmd tea.Cmd
+	m.ta, cmd = m.ta.Update(msg)
+	return m, cmd
+}
+
+// Typing: while the field is open, q and ? are text (screen.Typer).
+func (m Model) Typing() bool { return m.typing }
+
+// notesRows is the open field under its label, in room rows.
+func (m Model) notesRows(label string, room int) []string {
+	out := []string{m.th.Paint(widget.StLabel, label) + m.th.Paint(widget.StDim,
+		fmt.Sprintf(" · the clock runs · %s or %s: done", widget.KeyName(keys.Notes), widget.KeyName(widget.Global.Back)))}
+	ta := m.ta
+	ta.SetWidth(max(m.w-2, 10))
+	ta.SetHeight(max(room-1, 1))
+	return append(out, widget.SplitLines(ta.View())...)
+}
+
+// typedRows is text written earlier, under a label, in at most n rows.
+func (m Model) typedRows(label, s string, n int) []string {
+	if strings.TrimSpace(s) == "" || n < 2 {
+		return nil
+	}
+	var rows []string
+	for _, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+		rows = append(rows, text.WrapHanging(l, m.w, "  │ ", "  │ ")...)
+	}
+	if len(rows) > n-1 {
+		rows = append(rows[:n-2], fmt.Sprintf("  │ … %d more rows (%s opens them)", len(rows)-(n-2), widget.KeyName(keys.Notes)))
+	}
+	return append([]string{m.th.Paint(widget.StLabel, label)}, rows...)
+}
+
+// strongAnswer is what a strong candidate says in phase of the 45-minute
+// track on the question named prompt: for now, what to say first and the
+// phase's checklist (for the deep dives, the track's, which spans every
+// dive of the bank). Chapter 07's worked answer (interview.WorkedPhase)
+// replaces it once merged; nothing else in the screen needs to change.
+func strongAnswer(prompt string, phase int) string {
+	p, ok := interview.MockPrompt(prompt)
+	phases := interview.LongForm(p)
+	if !ok || phase < 0 || phase >= len(phases) || phase >= len(interview.Track) {
+		return ""
+	}
+	var b strings.Builder
+	tp := interview.Track[phase]
+	b.WriteString(tp.SayFirst + "\n\n")
+	if phase == deepDives {
+		for _, c := range tp.Checklist {
+			fmt.Fprintf(&b, "- %s\n", c)
+		}
+		return b.String()
+	}
+	for _, pt := range phases[phase].Checklist {
+		fmt.Fprintf(&b, "- %s (ch %s)\n", pt.Text, pt.Chapter)
+	}
+	return b.String()
+}
+
+// deepDives is the track's phase of the deep dives.
+const deepDives = 3
+
+// shortToTrack is the track's phase that covers each phase of the
+// 15-minute short form: scoping (requirements), the algorithm (a deep
+// dive), the shared state (the design), failure (a deep dive).
+var shortToTrack = []int{1, deepDives, 2, deepDives}
+
+// strongFor is the strong answer of phase j of the running form.
+func (m Model) strongFor(j int) string {
+	if m.short && j < len(shortToTrack) {
+		j = shortToTrack[j]
+	}
+	return strongAnswer(interview.Mock[m.prompt].Name, j)
+}
