@@ -99,10 +99,11 @@ func (m Model) typedRows(label, s string, n int) []string {
 }
 
 // strongAnswer is what a strong candidate says in phase of the 45-minute
-// track on the question named prompt: for now, what to say first and the
-// phase's checklist (for the deep dives, the track's, which spans every
-// dive of the bank). Chapter 07's worked answer (interview.WorkedPhase)
-// replaces it once merged; nothing else in the screen needs to change.
+// track on the question named prompt: the rubric's senior and staff lines
+// for the phase, then that phase of chapter 07's worked answer
+// (interview.WorkedPhase), its whiteboard left to the answer itself (a
+// diagram 80 columns wide does not fit half the screen). A phase without a
+// worked part falls back on what to say first and the phase's checklist.
 func strongAnswer(prompt string, phase int) string {
 	p, ok := interview.MockPrompt(prompt)
 	phases := interview.LongForm(p)
@@ -110,6 +111,13 @@ func strongAnswer(prompt string, phase int) string {
 		return ""
 	}
 	var b strings.Builder
+	if w := interview.WorkedPhase(prompt, phase); w != "" {
+		if rs := interview.RubricFor(prompt); phase < len(rs) {
+			fmt.Fprintf(&b, "Senior: %s\nStaff adds: %s\n\n", rs[phase].Senior, rs[phase].Staff)
+		}
+		b.WriteString(withoutDiagrams(w))
+		return b.String()
+	}
 	tp := interview.Track[phase]
 	b.WriteString(tp.SayFirst + "\n\n")
 	if phase == deepDives {
@@ -120,6 +128,26 @@ func strongAnswer(prompt string, phase int) string {
 	}
 	for _, pt := range phases[phase].Checklist {
 		fmt.Fprintf(&b, "- %s (ch %s)\n", pt.Text, pt.Chapter)
+	}
+	return b.String()
+}
+
+// withoutDiagrams replaces each fenced block of a worked answer with one
+// line saying where to see it whole.
+func withoutDiagrams(md string) string {
+	var b strings.Builder
+	in := false
+	for _, l := range strings.Split(md, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "```") {
+			if !in {
+				b.WriteString("[the whiteboard: chapter 07's worked answer shows it whole]\n")
+			}
+			in = !in
+			continue
+		}
+		if !in {
+			b.WriteString(l + "\n")
+		}
 	}
 	return b.String()
 }
