@@ -142,7 +142,7 @@ var Mock = []Prompt{
 					"What does a user who hit the limit see?",
 				},
 				Checklist: []Point{
-					{"Fail closed for login, OTP and reset: a clear temporary error or a stricter local limit", "06", "closed"},
+					{"Fail closed for login, OTP and reset: 503 with Retry-After (not 429) or a stricter local limit", "06", "closed"},
 					{"429 with Retry-After rounded up, never earlier than a permit exists", "01", "rounded up"},
 					{"Watch the 429 rate per rule and the counter's latency", "07", "429 rate"},
 				},
