@@ -99,34 +99,10 @@ func appSend(m Model, msg tea.Msg) Model { return appSendWithin(m, msg, 100*time
 // that runs a real clock of short ticks gives them time to arrive on a
 // loaded machine instead of dropping the rest of the chain.
 func appSendWithin(m Model, msg tea.Msg, patience time.Duration) Model {
-	nm, cmd := m.Update(msg)
-	m = nm.(Model)
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		ch := make(chan tea.Msg, 1)
-		go func() { ch <- c() }()
-		var out tea.Msg
-		select {
-		case out = <-ch:
-		case <-time.After(patience):
-			continue // a tick or a timer: not delivered
-		}
-		switch out := out.(type) {
-		case tea.BatchMsg:
-			queue = append(queue, out...)
-		case nil, tea.QuitMsg:
-		default:
-			nm, cmd := m.Update(out)
-			m = nm.(Model)
-			queue = append(queue, cmd)
-		}
-	}
-	return m
+	return uitest.Send(m, msg, patience, func(m Model, msg tea.Msg) (Model, tea.Cmd) {
+		nm, cmd := m.Update(msg)
+		return nm.(Model), cmd
+	})
 }
 
 func appPress(m Model, keys ...string) Model {

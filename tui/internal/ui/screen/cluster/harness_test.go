@@ -93,34 +93,10 @@ func (m appModel) View() string {
 // appSend delivers msg and then what its commands send back, except
 // commands that wait (ticks, timers).
 func appSend(m appModel, msg tea.Msg) appModel {
-	nm, cmd := m.Update(msg)
-	m = nm.(appModel)
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		ch := make(chan tea.Msg, 1)
-		go func() { ch <- c() }()
-		var out tea.Msg
-		select {
-		case out = <-ch:
-		case <-time.After(100 * time.Millisecond):
-			continue
-		}
-		switch out := out.(type) {
-		case tea.BatchMsg:
-			queue = append(queue, out...)
-		case nil, tea.QuitMsg:
-		default:
-			nm, cmd := m.Update(out)
-			m = nm.(appModel)
-			queue = append(queue, cmd)
-		}
-	}
-	return m
+	return uitest.Send(m, msg, 100*time.Millisecond, func(m appModel, msg tea.Msg) (appModel, tea.Cmd) {
+		nm, cmd := m.Update(msg)
+		return nm.(appModel), cmd
+	})
 }
 
 func appPress(m appModel, keys ...string) appModel {

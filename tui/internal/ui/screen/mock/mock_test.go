@@ -44,34 +44,10 @@ func send(m Model, msg tea.Msg) Model { return sendWithin(m, msg, 100*time.Milli
 
 // sendWithin is send waiting up to patience for each command.
 func sendWithin(m Model, msg tea.Msg, patience time.Duration) Model {
-	s, cmd := m.Update(msg)
-	m = s.(Model)
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		ch := make(chan tea.Msg, 1)
-		go func() { ch <- c() }()
-		var out tea.Msg
-		select {
-		case out = <-ch:
-		case <-time.After(patience):
-			continue
-		}
-		switch out := out.(type) {
-		case tea.BatchMsg:
-			queue = append(queue, out...)
-		case nil, tea.QuitMsg:
-		default:
-			s, cmd := m.Update(out)
-			m = s.(Model)
-			queue = append(queue, cmd)
-		}
-	}
-	return m
+	return uitest.Send(m, msg, patience, func(m Model, msg tea.Msg) (Model, tea.Cmd) {
+		s, cmd := m.Update(msg)
+		return s.(Model), cmd
+	})
 }
 
 func press(m Model, keys ...string) Model {
