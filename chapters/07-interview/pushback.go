@@ -104,7 +104,7 @@ var Pushback = []Push{
 			"Order the limits from the most specific to the global one, and report the one that denied (RateLimit-Policy) so the client knows which to respect."},
 		"07", "descriptors", "chapter 10's descriptors (nested rules); hash tags (E21)", "07/rules and overrides", 3},
 	{"requirement-change", "Change of plan: limits must now also hold per tenant across all its users, and the free tier gets a daily cap.",
-		[]string{"Say back what changed and what holds: the per-user limit stays, a tenant limit nests above it, the daily cap is a quota, not a rate.",
+		[]string{"Say back the new requirement and what holds: the per-user limit stays, a tenant limit nests above it, the daily cap is a quota, not a rate.",
 			"Nest the descriptors (tenant, then user) so one decision checks both; the daily cap is a long window on its own key.",
 			"Say what it costs: one more key per tenant, one more check per request, and a tenant can now deny its own users."},
 		"07", "descriptors", "the rules model in this chapter; chapter 10's nested descriptors", "07/rules and overrides", 3},
