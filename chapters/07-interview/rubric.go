@@ -15,8 +15,10 @@ package interview
 type RubricRow struct{ Phase, Senior, Staff string }
 
 // rubric holds one row per Track phase, in order, for each prompt.
-var rubric = map[string][4][2]string{
+var rubric = map[string][5][2]string{
 	"per-user-api": {
+		{"Restates the prompt with its numbers (100 per minute, uploads heavier, 20 servers, 10 M active users) and asks who the user is and whether 100 per minute is a hard cap.",
+			"Frames each ambiguity as a choice with consequences (account, key or address; a hard cap means a log per user, a rate with a burst a bucket of two numbers; 20 servers make a local count wrong by up to 20x), sets the agenda by phase, says what is left out (billing quotas, bot detection) and asks for the limiter's own targets."},
 		{"Asks who the user is (verified account, not a header), whether 100 per minute is a hard cap or a rate with a burst, the cost of an upload, and the servers, active users and peak QPS; bounds the peak from the 20 servers and the 10 M users.",
 			"Frames the ambiguity as a choice with consequences (hard cap means a sliding log, a rate with a burst means a token bucket) and asks for the limiter's own latency, availability and accuracy targets up front; says what is left out and why (monthly billing quotas belong to billing, global counting across regions is not worth a cross-region hop for a fairness limit)."},
 		{"States ShouldRateLimit(domain, descriptors, hits) with costs per route, draws edge, gateway, service, limiter and Redis Cluster, shares one count per user through one atomic script, and gives the data model with hash tags and TTLs.",
@@ -27,6 +29,8 @@ var rubric = map[string][4][2]string{
 			"Gives the limiter its own SLO (99.99 % of decisions within a few ms) and names its blast radius (the whole API); plans shadow mode, a share of users at a time and a kill switch, and the migration from an old limiter by comparing decisions; states the cost beside the fleet and what changes at 10x."},
 	},
 	"login": {
+		{"Restates the prompt, notices it has no numbers and offers some, and asks whether the goal is stopping guessing, stopping stuffing, or both, and what a real user may see.",
+			"Frames guessing and stuffing as two attacks that one key cannot both stop, and the no-lockout clause as ruling out the simplest answer; sets the agenda, scopes fingerprinting, risk scoring and MFA design out to the fraud team, and asks what the login path may spend on the limiter."},
 		{"Separates guessing (many passwords on one account) from stuffing (one pair on many accounts), keys by the account being tried and by network (/24, /64), limits before the password hash, and refuses hard lockouts.",
 			"Frames what a rate limiter cannot do against a distributed, slow wave (50,000 addresses at two tries each stay under every per-key limit) and scopes it: the limiter prices and reveals the attack, breached-password checks and MFA stop it; counts unknown accounts the same way so the limiter leaks nothing; leaves fingerprinting to the fraud team, out loud."},
 		{"Counts failures per account and attempts per network through one call before the hash, reads the client from the rightmost untrusted X-Forwarded-For hop, and shares counts in Redis so the load balancer cannot multiply them.",
@@ -37,6 +41,8 @@ var rubric = map[string][4][2]string{
 			"Measures the cost to real users (the share of good logins that met a challenge), gives the limiter the login SLO and names its blast radius (everyone's sign-in), rolls rules out in shadow mode first, and compares the limiter's cost with the CPU a wave burns on hashes and the cost of a takeover."},
 	},
 	"llm-gateway": {
+		{"Restates the prompt with its numbers (10,000 tokens per minute per API key, length unknown until the end) and asks whether tokens mean input plus output.",
+			"Frames the choices and their consequences (plain or weighted tokens and who owns the weights, key or tenant, charge after, refuse or reserve and refund), sets the agenda around the two-step charge, leaves monthly spend to billing and model routing to a scheduler, and asks for the limiter's own targets."},
 		{"Counts tokens, input plus output, per verified API key; notes the output is unknown up front; asks about bursts and keeps a request rate or in-flight limit beside the budget.",
 			"Frames what a token is worth (output costs more, models differ) and who owns the weights; scopes monthly spend out to billing as a durable quota; sets the limiter's targets by what matters here (availability and GPU protection, not a millisecond); uses Little's law to show the budget cannot protect a slow backend."},
 		{"Reserves input plus the maximum output before the call and refunds the unused part after, capped at the capacity, through one atomic script per step keyed under the API key's hash tag.",
@@ -47,6 +53,8 @@ var rubric = map[string][4][2]string{
 			"Uses reserved versus used tokens to tune the reservation, gives the limiter an SLO and a fail-open default because the in-flight cap does not depend on it, rolls tiers out in shadow mode against real usage, and puts the limiter's cost beside the GPU time it protects."},
 	},
 	"partner-api": {
+		{"Restates the prompt (partners through API Gateway and WAF, contracts in requests per second, shared keys) and asks whether the contract is a hard ceiling or a rate.",
+			"Frames whether fairness among a partner's users is ours to promise and what it costs (an identity only the service sees), and enforcement as guarantee or best effort; sets the agenda, leaves monthly quotas to billing and an own proxy fleet to a cost review, and asks for the limiter's own targets."},
 		{"Separates the per-partner contract from per-user fairness, notes a usage plan counts API keys so a shared key is one bucket, and that per-user limits need the user id only the service sees.",
 			"Frames the second limit as a product decision with a cost (trusting the partner's claim of its users, within its own budget) and asks whether the partner team wants it; scopes monthly totals out to billing; derives that the default account throttle cannot carry a 20,000 rps contract and sizes the raised quota from what was sold."},
 		{"Places each limit where it can see what it counts: floods at WAF, the contract in the usage plan, per-user fairness in the service through ShouldRateLimit; knows WAF's windows and thresholds and the gateway throttle as a best-effort token bucket.",

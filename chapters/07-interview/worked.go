@@ -10,9 +10,10 @@ import (
 // "## " heading per phase of Track, named exactly as the phase is, so the
 // mock can show the part of the answer that belongs to the phase just
 // played. Inside a phase, "### " subsections carry the capacity estimate,
-// the data model and the final whiteboard. After the four phases one more
-// section, "## Lab footnotes", keeps the course's measured figures with
-// their conditions: the spoken answer uses round numbers only.
+// the data model, the final whiteboard and the questions for the
+// interviewer. After the phases one more section, "## Lab footnotes",
+// keeps the course's measured figures with their conditions: the spoken
+// answer uses round numbers only.
 
 //go:embed answers/*.md
 var answers embed.FS

@@ -156,7 +156,7 @@ func TestWorkedAnswerWhiteboard(t *testing.T) {
 // the capacity section, which also shows its formulas and ranges.
 func TestWorkedAnswerCapacityUsesThePrompt(t *testing.T) {
 	for _, p := range Mock {
-		capacity := subsection(WorkedPhase(p.Name, 0), "Capacity from the prompt's numbers")
+		capacity := subsection(WorkedPhase(p.Name, 1), "Capacity from the prompt's numbers")
 		if capacity == "" {
 			t.Errorf("%s: no capacity section in the requirements phase", p.Name)
 			continue
@@ -175,7 +175,7 @@ func TestWorkedAnswerCapacityUsesThePrompt(t *testing.T) {
 				t.Errorf("%s: the capacity section has no %q: formulas and ranges, please", p.Name, mark)
 			}
 		}
-		model := subsection(WorkedPhase(p.Name, 1), "Data model")
+		model := subsection(WorkedPhase(p.Name, 2), "Data model")
 		if !strings.Contains(model, "| key |") || !strings.Contains(model, "TTL") || !strings.Contains(model, "{") {
 			t.Errorf("%s: the design phase has no data model with keys, hash tags and TTLs", p.Name)
 		}

@@ -274,7 +274,7 @@ func TestInterviewJSONCarriesWorkedAnswerAndRubric(t *testing.T) {
 		}
 	}
 	raw, _, _ := runInterviewArgs(t, "--json", "--prompt", "partner-api")
-	for _, field := range []string{`"worked_answer":"# Worked answer`, `"rubric":[{"phase":"Requirements and scoping","senior":`} {
+	for _, field := range []string{`"worked_answer":"# Worked answer`, `"rubric":[{"phase":"Introduction and the question","senior":`} {
 		if !strings.Contains(raw, field) {
 			t.Errorf("--json does not carry %s", field)
 		}

@@ -49,10 +49,20 @@ func TestMockKeepsWhatYouSaid(t *testing.T) {
 	f = m.View()
 	appCheckFrame(t, f, 80, 24)
 	appWant(t, f, "Phase 1 of 5", "What you wrote", "│ A strong answer", "key by account, not only IP;", "then 2 tries", "enter next phase")
+	// Beside them: the rubric's senior line for the phase, then that phase
+	// of chapter 07's worked answer.
 	row := appRow(f, "key by account")
-	if !strings.Contains(row, "│ "+strings.Fields(interview.Track[0].SayFirst)[0]) {
+	if !strings.Contains(row, "│ Senior: "+strings.Fields(interview.RubricFor(p.Name)[0].Senior)[0]) {
 		t.Errorf("the notes' row does not hold the strong answer beside it: %q", row)
 	}
+	firstWords := strings.Join(strings.Fields(interview.WorkedPhase(p.Name, 0))[:4], " ")
+	for range 40 { // scroll until the worked answer's first words show
+		if strings.Contains(flatText(m.View()), firstWords) {
+			break
+		}
+		m = appPress(m, "down")
+	}
+	appWant(t, flatText(m.View()), firstWords)
 	m = appPress(m, "enter")
 	appWant(t, m.View(), "Phase 2 of 5")
 
@@ -87,7 +97,8 @@ func TestMockKeepsWhatYouSaid(t *testing.T) {
 		"# Mock interview: " + p.Title,
 		"## Phase 1: " + interview.Track[0].Title,
 		"> " + said + "\n> then 2 tries\n",
-		"### A strong answer\n\n" + interview.Track[0].SayFirst,
+		"### A strong answer\n\nSenior: " + interview.RubricFor(p.Name)[0].Senior,
+		strings.Join(strings.Fields(interview.WorkedPhase(p.Name, 0))[:8], " "),
 		"- [ ] " + p.Phases[0].Checklist[0].Text + " (chapter " + p.Phases[0].Checklist[0].Chapter + ", to review)",
 		"### 1. \"" + push.Prompt + "\" (in " + interview.Track[1].Title + "; answered)\n\nYour answer:\n\n> fail closed: 429 then 503?\n",
 		"- " + push.Strong[len(push.Strong)-1],
