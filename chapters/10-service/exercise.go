@@ -3,7 +3,8 @@
 package service
 
 // This file is your exercise. Built with `-tags exercise10` (make exercise
-// CH=10), it replaces walk.go, and the chapter's tests run against your
+// CH=10), it stands in for the reference walk (walk.go, built without the
+// tag), and the chapter's tests run against your
 // matching: the whole service (E32, over gRPC and HTTP, in memory) and the
 // terminal app's Explain decide with it. The README's "Run the exercise"
 // says which tests to pass in which order; match_test.go has the first.
@@ -50,6 +51,7 @@ func todo(fn string) string {
 // Then call report(step, e, how, name, next, more) (match.go) once for
 // this entry, next being the child found (nil if none) and more telling
 // whether entries remain after e: that is how Explain traces your walk.
+// Entries after the walk has stopped get no report.
 //
 // The rule applies only when the LAST entry lands on a child with a rule;
 // a rule on the way does not count. The walk ends, matching nothing, when
@@ -71,7 +73,8 @@ func (d *domainRules) walk(entries []Entry, step func(Step)) *Rule {
 //     in rules[i]: it answers OK and counts nothing.
 //  3. replaces crosses descriptors: every name in the Replaces of any rule
 //     matched in the request (an unlimited one's too) drops, from rules,
-//     each kept rule of that Name, whichever descriptor comes first. An
+//     each kept rule of that Name, whether the replacing descriptor comes
+//     before or after it; a replaced rule's own Replaces still apply. An
 //     unnamed rule ("" Name) is never dropped.
 func (d *domainRules) limitsToCheck(descs [][]Entry) (rules []*Rule, unlimited []bool) {
 	// TODO

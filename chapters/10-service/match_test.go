@@ -11,7 +11,8 @@ import (
 // envoyproxy/ratelimit (the rules of peer/rules), and what limitsToCheck
 // keeps of a request. In the exercise these are the first tests to pass:
 //
-//	go test -count=1 -tags exercise10 -run 'Match|LimitsToCheck' -v ./chapters/10-service/
+//	go test -count=1 -tags exercise10 -run TestMatch -v ./chapters/10-service/   # walk alone
+//	go vet -tags exercise10 ./chapters/10-service/                               # a quick compile check
 
 // loadDomain loads the rules at path and returns the domain named name.
 func loadDomain(t *testing.T, path, name string) *domainRules {
