@@ -104,6 +104,8 @@ func (s *Service) listen() error {
 			grpc.KeepaliveParams(keepalive.ServerParameters{MaxConnectionIdle: l.grpcIdle, Time: GRPCKeepaliveTime}),
 			grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: GRPCMinPingInterval, PermitWithoutStream: true}))
 		rls.RegisterRateLimitServiceServer(s.grpcSrv, server{s: s})
+		s.grpcHealth = newGRPCHealth()
+		registerOps(s.grpcSrv, s.grpcHealth)
 		capped := limitListener(ln, l.maxConns, s.m.conns.WithLabelValues("grpc"))
 		s.wg.Add(1)
 		go func() { defer s.wg.Done(); _ = s.grpcSrv.Serve(capped) }()

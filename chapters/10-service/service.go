@@ -105,11 +105,12 @@ type Service struct {
 	pending      string    // a new fingerprint seen, loaded once it has held still
 	pendingSince time.Time // when pending was first seen
 
-	grpcSrv   *grpc.Server
-	malformed sync.Map // *rls.RateLimitRequest → its decoding error (requestCodec)
-	httpSrv   *http.Server
-	grpcLn    net.Listener
-	httpLn    net.Listener
+	grpcSrv    *grpc.Server
+	grpcHealth *grpcHealth // grpc.health.v1.Health: NOT_SERVING once the drain starts
+	malformed  sync.Map    // *rls.RateLimitRequest → its decoding error (requestCodec)
+	httpSrv    *http.Server
+	grpcLn     net.Listener
+	httpLn     net.Listener
 
 	stop      chan struct{}
 	wg        sync.WaitGroup
