@@ -23,6 +23,7 @@ import (
 //
 //	serve [--config FILE|DIR] [--redis HOST:PORT | --redis-cluster A,B,C]
 //	      [--http 127.0.0.1:8080] [--grpc 127.0.0.1:8081] [--failure-mode open|closed]
+//	      [--debug 127.0.0.1:6060] [--max-keys N] [--store-timeout D] [--store-patience D]
 func Command(args []string, stdout, stderr io.Writer) int {
 	return command(args, stdout, stderr, nil)
 }
@@ -66,6 +67,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, started f
 	}
 	fmt.Fprintf(stdout, "serving: gRPC %s, HTTP %s (POST /json, GET /healthcheck, GET /metrics); rules %s\n",
 		s.GRPCAddr(), s.HTTPAddr(), s.Rules().source)
+	if s.DebugAddr() != "" {
+		fmt.Fprintf(stdout, "debug: pprof on http://%s/debug/pprof/ (this host only)\n", s.DebugAddr())
+	}
 	if started != nil {
 		started(s)
 	}
@@ -88,6 +92,7 @@ func serveFlags(o *Options, cluster *string) *flag.FlagSet {
 	fs.StringVar(cluster, "redis-cluster", "", "Redis Cluster seed nodes, comma-separated")
 	fs.StringVar(&o.HTTPAddr, "http", "127.0.0.1:8080", "HTTP address: POST /json, GET /healthcheck, GET /metrics")
 	fs.StringVar(&o.GRPCAddr, "grpc", "127.0.0.1:8081", "gRPC address: envoy.service.ratelimit.v3.RateLimitService, grpc.health.v1.Health, reflection")
+	fs.StringVar(&o.DebugAddr, "debug", "", "loopback address for pprof at /debug/pprof/, e.g. 127.0.0.1:6060 (default: off; other addresses are refused)")
 	fs.StringVar(&o.FailureMode, "failure-mode", "open", "open or closed, for domains that set no failure_mode")
 	fs.IntVar(&o.MaxKeys, "max-keys", DefaultMaxKeys, "keys the in-memory store holds at most; a new key past it gets its domain's failure mode")
 	fs.DurationVar(&o.StoreTimeout, "store-timeout", DefaultStoreTimeout, "a store call's deadline, past which a silent store is judged down")
