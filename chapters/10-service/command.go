@@ -16,11 +16,14 @@ import (
 // CONTRACT.md §5 and blocks until SIGINT or SIGTERM, then drains: the
 // listeners close, the calls in flight are answered (up to DrainTimeout),
 // and it exits 0 (1 if calls had to be cut). A second signal during the
-// drain stops the process at once. A bad flag or rules file, or a store it
-// cannot reach, exits 2 with one line on stderr.
+// drain stops the process at once. --help prints every flag with its
+// default and exits 0; a bad flag exits 2 with its error and that usage on
+// stderr; a bad rules file, or a store it cannot reach, exits 2 with one
+// line on stderr.
 //
 //	serve [--config FILE|DIR] [--redis HOST:PORT | --redis-cluster A,B,C]
 //	      [--http 127.0.0.1:8080] [--grpc 127.0.0.1:8081] [--failure-mode open|closed]
+//	      [--debug 127.0.0.1:6060] [--max-keys N] [--store-timeout D] [--store-patience D]
 func Command(args []string, stdout, stderr io.Writer) int {
 	return command(args, stdout, stderr, nil)
 }
@@ -36,29 +39,21 @@ func command(args []string, stdout, stderr io.Writer, started func(*Service)) in
 // run is Command with the stopping context given, for tests; started, if
 // not nil, is called with the service once it runs.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, started func(*Service)) int {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
 	var o Options
 	var cluster string
-	fs.StringVar(&o.Config, "config", "", "rules file or directory (default: the chapter's example rules)")
-	fs.StringVar(&o.RedisAddr, "redis", "", "Redis host:port (default: the in-memory store)")
-	fs.StringVar(&cluster, "redis-cluster", "", "Redis Cluster seed nodes, comma-separated")
-	fs.StringVar(&o.HTTPAddr, "http", "127.0.0.1:8080", "HTTP address: POST /json, GET /healthcheck, GET /metrics")
-	fs.StringVar(&o.GRPCAddr, "grpc", "127.0.0.1:8081", "gRPC address: envoy.service.ratelimit.v3.RateLimitService")
-	fs.StringVar(&o.FailureMode, "failure-mode", "open", "open or closed, for domains that set no failure_mode")
-	fs.IntVar(&o.MaxKeys, "max-keys", DefaultMaxKeys, "keys the in-memory store holds at most; a new key past it gets its domain's failure mode")
-	fs.DurationVar(&o.StoreTimeout, "store-timeout", DefaultStoreTimeout, "a store call's deadline, past which a silent store is judged down")
-	fs.DurationVar(&o.StorePatience, "store-patience", DefaultStorePatience, "how long the store may answer nothing before a waiting decision takes its failure mode")
+	fs := serveFlags(&o, &cluster)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(stdout, "usage: serve [--config FILE|DIR] [--redis HOST:PORT | --redis-cluster A,B,C] [--http ADDR] [--grpc ADDR] [--failure-mode open|closed]")
+			usage(fs, stdout)
 			return 0
 		}
 		fmt.Fprintln(stderr, "serve: "+err.Error())
+		usage(fs, stderr)
 		return 2
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "serve: unexpected argument %q (flags only)\n", fs.Arg(0))
+		usage(fs, stderr)
 		return 2
 	}
 	if cluster != "" {
@@ -72,6 +67,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, started f
 	}
 	fmt.Fprintf(stdout, "serving: gRPC %s, HTTP %s (POST /json, GET /healthcheck, GET /metrics); rules %s\n",
 		s.GRPCAddr(), s.HTTPAddr(), s.Rules().source)
+	if s.DebugAddr() != "" {
+		fmt.Fprintf(stdout, "debug: pprof on http://%s/debug/pprof/ (this host only)\n", s.DebugAddr())
+	}
 	if started != nil {
 		started(s)
 	}
@@ -83,6 +81,32 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, started f
 	}
 	fmt.Fprintln(stdout, "stopped")
 	return 0
+}
+
+// serveFlags defines serve's flags on o (and cluster, split later).
+func serveFlags(o *Options, cluster *string) *flag.FlagSet {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // run writes the errors and the usage itself
+	fs.StringVar(&o.Config, "config", "", "rules file or directory (default: the chapter's example rules)")
+	fs.StringVar(&o.RedisAddr, "redis", "", "Redis host:port (default: the in-memory store)")
+	fs.StringVar(cluster, "redis-cluster", "", "Redis Cluster seed nodes, comma-separated")
+	fs.StringVar(&o.HTTPAddr, "http", "127.0.0.1:8080", "HTTP address: POST /json, GET /healthcheck, GET /metrics")
+	fs.StringVar(&o.GRPCAddr, "grpc", "127.0.0.1:8081", "gRPC address: envoy.service.ratelimit.v3.RateLimitService, grpc.health.v1.Health, reflection")
+	fs.StringVar(&o.DebugAddr, "debug", "", "loopback address for pprof at /debug/pprof/, e.g. 127.0.0.1:6060 (default: off; other addresses are refused)")
+	fs.StringVar(&o.FailureMode, "failure-mode", "open", "open or closed, for domains that set no failure_mode")
+	fs.IntVar(&o.MaxKeys, "max-keys", DefaultMaxKeys, "keys the in-memory store holds at most; a new key past it gets its domain's failure mode")
+	fs.DurationVar(&o.StoreTimeout, "store-timeout", DefaultStoreTimeout, "a store call's deadline, past which a silent store is judged down")
+	fs.DurationVar(&o.StorePatience, "store-patience", DefaultStorePatience, "how long the store may answer nothing before a waiting decision takes its failure mode")
+	return fs
+}
+
+// usage is serve's usage: a line, then every flag with its default, as
+// the flag package prints them.
+func usage(fs *flag.FlagSet, w io.Writer) {
+	fmt.Fprintln(w, "usage: tui serve [flags]   (a flag takes one dash or two; SIGINT or SIGTERM drains and stops)")
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fs.SetOutput(io.Discard)
 }
 
 // oneLine keeps an error to its first line.

@@ -21,6 +21,9 @@ func (s *Service) drain() error {
 	var wg sync.WaitGroup
 	var grpcCut bool
 	if s.grpcSrv != nil {
+		// NOT_SERVING first, while the listener still accepts: a health
+		// check or watch that gets through sees the drain, not a refusal.
+		s.grpcHealth.drain()
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -15,6 +15,7 @@ import (
 	rlcommon "github.com/envoyproxy/go-control-plane/envoy/extensions/common/ratelimit/v3"
 	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
 	"google.golang.org/grpc/codes"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/status"
 
 	"github.com/ratelimit-course/ratelimit/core"
@@ -194,7 +195,8 @@ func TestDrainCutsAfterDeadline(t *testing.T) {
 }
 
 // TestCommandDrainsOnSIGTERM: `serve` gets a real SIGTERM with a gRPC call
-// and a POST /json in flight; it stops listening, answers both, and exits 0.
+// and a POST /json in flight; a health watcher is told NOT_SERVING, it stops
+// listening, answers both, and exits 0.
 func TestCommandDrainsOnSIGTERM(t *testing.T) {
 	type held struct {
 		s       *Service
@@ -219,9 +221,12 @@ func TestCommandDrainsOnSIGTERM(t *testing.T) {
 	}
 	defer h.release()
 	grpcAns, httpAns := callsInFlight(t, h.s, h.entered)
+	w := watchHealth(t, h.s.GRPCAddr(), "envoy.service.ratelimit.v3.RateLimitService")
+	w.next(t, healthpb.HealthCheckResponse_SERVING)
 	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
+	w.next(t, healthpb.HealthCheckResponse_NOT_SERVING)
 	listenersClosed(t, h.s)
 	h.release()
 	checkAnswered(t, grpcAns, httpAns)

@@ -88,7 +88,7 @@ func (l serverLimits) withDefaults() serverLimits {
 }
 
 // listen opens the gRPC and HTTP listeners the options ask for, each behind
-// the connection cap.
+// the connection cap, and the debug listener (debug.go).
 func (s *Service) listen() error {
 	s.o.limits = s.o.limits.withDefaults()
 	l := s.o.limits
@@ -104,6 +104,8 @@ func (s *Service) listen() error {
 			grpc.KeepaliveParams(keepalive.ServerParameters{MaxConnectionIdle: l.grpcIdle, Time: GRPCKeepaliveTime}),
 			grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: GRPCMinPingInterval, PermitWithoutStream: true}))
 		rls.RegisterRateLimitServiceServer(s.grpcSrv, server{s: s})
+		s.grpcHealth = newGRPCHealth()
+		registerOps(s.grpcSrv, s.grpcHealth)
 		capped := limitListener(ln, l.maxConns, s.m.conns.WithLabelValues("grpc"))
 		s.wg.Add(1)
 		go func() { defer s.wg.Done(); _ = s.grpcSrv.Serve(capped) }()
@@ -120,5 +122,5 @@ func (s *Service) listen() error {
 		s.wg.Add(1)
 		go func() { defer s.wg.Done(); _ = s.httpSrv.Serve(capped) }()
 	}
-	return nil
+	return s.listenDebug()
 }

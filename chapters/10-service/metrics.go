@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
@@ -66,6 +67,11 @@ func newMetrics() *metrics {
 		Help: "Client connections open, by transport (grpc, http); each is capped at MaxConns."}, []string{"transport"})
 	m.reg.MustRegister(m.decisions, m.nearLimit, m.shadow, m.denyHits, m.failures, m.storeErrs, m.storeTime,
 		m.reloads, m.badRequest, m.unknownDomain, m.pastBounds, m.storeFull, m.conns)
+	// The Go runtime's series (go_goroutines, go_memstats_*, go_gc_*) and
+	// the process's (process_resident_memory_bytes, process_open_fds,
+	// process_cpu_seconds_total): a goroutine or memory leak shows as a
+	// rising line, the descriptors beside their limit.
+	m.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
 

@@ -26,6 +26,7 @@ type Options struct {
 	RedisCluster []string // seed nodes of a Redis Cluster
 	HTTPAddr     string   // e.g. "127.0.0.1:0"; "" = no HTTP listener
 	GRPCAddr     string   // e.g. "127.0.0.1:0"; "" = no gRPC listener
+	DebugAddr    string   // pprof at /debug/pprof/, on a loopback address only (debug.go); "" = none
 	FailureMode  string   // "open" or "closed": the default for domains that set none ("" = open)
 
 	// StoreTimeout is one store call's deadline, enforced by chapter 06's
@@ -105,11 +106,14 @@ type Service struct {
 	pending      string    // a new fingerprint seen, loaded once it has held still
 	pendingSince time.Time // when pending was first seen
 
-	grpcSrv   *grpc.Server
-	malformed sync.Map // *rls.RateLimitRequest → its decoding error (requestCodec)
-	httpSrv   *http.Server
-	grpcLn    net.Listener
-	httpLn    net.Listener
+	grpcSrv    *grpc.Server
+	grpcHealth *grpcHealth // grpc.health.v1.Health: NOT_SERVING once the drain starts
+	malformed  sync.Map    // *rls.RateLimitRequest → its decoding error (requestCodec)
+	httpSrv    *http.Server
+	grpcLn     net.Listener
+	httpLn     net.Listener
+	debugSrv   *http.Server // pprof (debug.go); closed, not drained, by Close
+	debugLn    net.Listener
 
 	stop      chan struct{}
 	wg        sync.WaitGroup
@@ -133,6 +137,11 @@ func Start(ctx context.Context, o Options) (*Service, error) {
 	}
 	if o.FailureMode != "open" && o.FailureMode != "closed" {
 		return nil, core.BadParam("failure-mode", o.FailureMode, "open or closed")
+	}
+	if o.DebugAddr != "" {
+		if err := checkDebugAddr(o.DebugAddr); err != nil {
+			return nil, err
+		}
 	}
 	if o.RedisAddr != "" && len(o.RedisCluster) > 0 {
 		return nil, core.BadParam("redis", o.RedisAddr, "either --redis or --redis-cluster, not both")
@@ -291,6 +300,9 @@ func (s *Service) Close() error {
 	s.closeOnce.Do(func() {
 		close(s.stop)
 		s.closeErr = s.drain()
+		if s.debugSrv != nil {
+			_ = s.debugSrv.Close()
+		}
 		s.wg.Wait()
 		if err := s.st.close(); err != nil && s.closeErr == nil {
 			s.closeErr = err
