@@ -29,8 +29,8 @@ import (
 )
 
 // todo is what every unfinished function returns, so that the tests fail
-// with the place to work instead of a nil-pointer panic. Delete it when you
-// are done.
+// with the place to work instead of a nil-pointer panic. Delete it, and the
+// "errors" import with it, when you are done.
 func todo(fn string) error {
 	return errors.New("exercise: implement " + fn + " in chapters/09-overload/exercise.go — see the chapter README, Run the exercise")
 }
@@ -117,8 +117,9 @@ func (a *AIMD) Limit() int {
 //
 // Check first, in this order, each with a *core.ParamError: limit a number
 // from 1 to 1e9 (NaN fails too: write the test as !(limit >= 1 && limit <=
-// core.MaxCount)), naming "limit"; noLoad and current above 0, naming "rtt";
-// queue from 0 to 1e9, naming "queue". Divide the durations as float64s.
+// core.MaxCount)), naming "limit"; noLoad and current above 0, naming "rtt"
+// with the offending duration as the value; queue from 0 to 1e9, NaN
+// failing too, naming "queue". Divide the durations as float64s.
 func Gradient(limit float64, noLoad, current time.Duration, queue float64) (float64, error) {
 	// TODO
 	return 0, todo("Gradient")
