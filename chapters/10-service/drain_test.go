@@ -128,6 +128,28 @@ func receive(t *testing.T, ch chan flight, what string) flight {
 }
 
 // checkAnswered: both calls in flight got their real flight, counted.
+// drainsOnRelease checks a drain in progress (closed is Close's result):
+// Close waits while the two calls are held, and once they are released
+// both are answered and Close returns nil.
+func drainsOnRelease(t *testing.T, closed <-chan error, release func(), grpcAns, httpAns chan flight) {
+	t.Helper()
+	select {
+	case err := <-closed:
+		t.Fatalf("Close returned (%v) with two calls in flight", err)
+	default:
+	}
+	release()
+	checkAnswered(t, grpcAns, httpAns)
+	select {
+	case err := <-closed:
+		if err != nil {
+			t.Errorf("Close: %v, want nil after a full drain", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("Close did not return after the calls were answered")
+	}
+}
+
 func checkAnswered(t *testing.T, grpcAns, httpAns chan flight) {
 	t.Helper()
 	if a := receive(t, grpcAns, "gRPC"); a.err != nil || a.got != "OK OK:9" {
@@ -149,21 +171,7 @@ func TestDrainAnswersCallsInFlight(t *testing.T) {
 	closed := make(chan error, 1)
 	go func() { closed <- s.Close() }()
 	listenersClosed(t, s)
-	select {
-	case err := <-closed:
-		t.Fatalf("Close returned (%v) with two calls in flight", err)
-	default:
-	}
-	release()
-	checkAnswered(t, grpcAns, httpAns)
-	select {
-	case err := <-closed:
-		if err != nil {
-			t.Errorf("Close: %v, want nil after a full drain", err)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("Close did not return after the calls were answered")
-	}
+	drainsOnRelease(t, closed, release, grpcAns, httpAns)
 }
 
 // TestDrainCutsAfterDeadline: a call still in flight when the drain

@@ -49,11 +49,10 @@ type memCounter struct {
 	now   func() time.Time
 	store *memoryStore
 	rule  *Rule
-	limit int
 
-	carryMu sync.Mutex
-	prev    *memCounter // nil once no count is left to carry
-	until   time.Time   // when prev's counts have all run out
+	carryMu sync.Mutex                 // one key's count is carried once
+	prev    atomic.Pointer[memCounter] // nil once no count is left to carry
+	until   time.Time                  // when prev's counts have all run out
 }
 
 func (c *memCounter) AllowN(_ context.Context, key string, cost int) (core.Decision, error) {
@@ -75,12 +74,14 @@ func (c *memCounter) Peek(_ context.Context, key string) (core.Decision, error) 
 // room makes sure key may hold state: a key already held may, and a new
 // one only while the store holds fewer than maxKeys (give or take the
 // decisions in flight at that moment). A new key whose rule's limit changed
-// in a reload starts from the count it had.
+// in a reload starts from the count it had. Below the bound and with no
+// count to carry, as nearly always, it takes no lock.
 func (c *memCounter) room(key string, now time.Time) error {
-	if c.k.Holds(key) {
+	full := c.store.maxKeys > 0 && c.store.keys() >= c.store.maxKeys
+	if !full && c.prev.Load() == nil || c.k.Holds(key) {
 		return nil
 	}
-	if c.store.maxKeys > 0 && c.store.keys() >= c.store.maxKeys {
+	if full {
 		return errStoreFull
 	}
 	c.carry(key, now)
@@ -93,19 +94,20 @@ func (c *memCounter) room(key string, now time.Time) error {
 func (c *memCounter) carry(key string, now time.Time) {
 	c.carryMu.Lock()
 	defer c.carryMu.Unlock()
-	if c.prev == nil || c.k.Holds(key) {
+	prev := c.prev.Load()
+	if prev == nil || c.k.Holds(key) {
 		return
 	}
 	if !now.Before(c.until) {
-		c.prev = nil
+		c.prev.Store(nil)
 		return
 	}
-	if !c.prev.k.Holds(key) {
+	if !prev.k.Holds(key) {
 		return
 	}
-	old, err := c.prev.k.Peek(key, now)
-	if used := c.prev.limit - old.Remaining; err == nil && used > 0 {
-		_, _ = c.k.AllowN(key, now, min(used, c.limit))
+	old, err := prev.k.Peek(key, now)
+	if used := int(prev.rule.RequestsPerUnit) - old.Remaining; err == nil && used > 0 {
+		_, _ = c.k.AllowN(key, now, min(used, int(c.rule.RequestsPerUnit)))
 	}
 }
 
@@ -125,13 +127,7 @@ func newMemoryStore(now func() time.Time, sweep time.Duration, maxKeys int) *mem
 			case <-m.stop:
 				return
 			case <-t.C:
-				m.mu.Lock()
-				cs := make([]*memCounter, 0, len(m.counters))
-				for _, c := range m.counters {
-					cs = append(cs, c)
-				}
-				m.mu.Unlock()
-				for _, c := range cs {
+				for _, c := range *m.all.Load() {
 					c.k.Sweep(m.now())
 				}
 			}
@@ -151,13 +147,13 @@ func (m *memoryStore) counter(r *Rule) (counter, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &memCounter{k: k, now: m.now, store: m, limit: int(r.RequestsPerUnit)}
+	c := &memCounter{k: k, now: m.now, store: m, rule: r}
 	for _, old := range m.counters { // the same rule before its limit changed
 		if old.sameCount(r) {
-			c.prev, c.until = old, m.now().Add(window(r))
+			c.prev.Store(old)
+			c.until = m.now().Add(window(r))
 		}
 	}
-	c.rule = r
 	m.counters[sig] = c
 	m.publish()
 	return c, nil
@@ -166,10 +162,11 @@ func (m *memoryStore) counter(r *Rule) (counter, error) {
 // sameCount reports whether c counted what r counts: the same path, unit
 // and algorithm, whatever the limit.
 func (c *memCounter) sameCount(r *Rule) bool {
-	return c.rule != nil && c.rule.Path == r.Path && c.rule.Unit == r.Unit && c.rule.Algorithm == r.Algorithm
+	return c.rule.Path == r.Path && c.rule.Unit == r.Unit && c.rule.Algorithm == r.Algorithm
 }
 
-// publish makes the counters' list, read without the lock by keys.
+// publish makes the counters' list, read without the lock by keys and the
+// sweeper.
 func (m *memoryStore) publish() {
 	all := make([]*memCounter, 0, len(m.counters))
 	for _, c := range m.counters {
