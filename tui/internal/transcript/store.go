@@ -3,6 +3,7 @@ package transcript
 import (
 	"errors"
 	"fmt"
+	"github.com/ratelimit-course/ratelimit/tui/internal/atomicfile"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -66,20 +67,7 @@ func Save(t Transcript) (string, error) {
 	for n := 2; exists(path); n++ { // two in one second keep both
 		path = filepath.Join(dir, fmt.Sprintf("%s-%d.md", name, n))
 	}
-	tmp, err := os.CreateTemp(dir, ".transcript-*.md")
-	if err != nil {
-		return "", err
-	}
-	if _, err := tmp.WriteString(t.Markdown()); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return "", err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return "", err
-	}
-	return path, os.Rename(tmp.Name(), path)
+	return path, atomicfile.Write(path, []byte(t.Markdown()))
 }
 
 func exists(path string) bool {
