@@ -5,57 +5,44 @@ import (
 	"sync"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"golang.org/x/net/netutil"
 )
 
-// limitListener accepts at most n connections at a time: past that, Accept
-// waits for one to close before it takes the next from the kernel's queue.
-// A flood of connections then waits outside the process, holding none of
-// its file descriptors, and the connections already accepted keep being
-// served; the idle and read timeouts free the slots that slow clients hold.
-// (golang.org/x/net/netutil's LimitListener does the same; this one also
-// keeps the open count in a gauge.)
+// limitListener accepts at most n connections at a time
+// (golang.org/x/net/netutil's LimitListener): past that, Accept waits for
+// one to close before it takes the next from the kernel's queue. A flood of
+// connections then waits outside the process, holding none of its file
+// descriptors, and the connections already accepted keep being served; the
+// idle and read timeouts free the slots that slow clients hold. The gauge
+// open counts the connections open.
 func limitListener(ln net.Listener, n int, open prometheus.Gauge) net.Listener {
-	return &capped{Listener: ln, slots: make(chan struct{}, n), done: make(chan struct{}), open: open}
+	return counted{Listener: netutil.LimitListener(ln, n), open: open}
 }
 
-type capped struct {
+// counted keeps open at the number of its connections not yet closed.
+type counted struct {
 	net.Listener
-	slots     chan struct{}
-	done      chan struct{}
-	closeOnce sync.Once
-	open      prometheus.Gauge
+	open prometheus.Gauge
 }
 
-func (l *capped) Accept() (net.Conn, error) {
-	select {
-	case l.slots <- struct{}{}:
-	case <-l.done:
-		return nil, net.ErrClosed
-	}
+func (l counted) Accept() (net.Conn, error) {
 	c, err := l.Listener.Accept()
 	if err != nil {
-		<-l.slots
 		return nil, err
 	}
 	l.open.Inc()
-	return &slotConn{Conn: c, free: func() { l.open.Dec(); <-l.slots }}, nil
+	return &countedConn{Conn: c, open: l.open}, nil
 }
 
-func (l *capped) Close() error {
-	err := l.Listener.Close()
-	l.closeOnce.Do(func() { close(l.done) })
-	return err
-}
-
-// slotConn gives its slot back when it is closed, once.
-type slotConn struct {
+// countedConn lowers the gauge when it is closed, once.
+type countedConn struct {
 	net.Conn
 	once sync.Once
-	free func()
+	open prometheus.Gauge
 }
 
-func (c *slotConn) Close() error {
+func (c *countedConn) Close() error {
 	err := c.Conn.Close()
-	c.once.Do(c.free)
+	c.once.Do(c.open.Dec)
 	return err
 }

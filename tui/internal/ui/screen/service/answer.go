@@ -114,18 +114,11 @@ func ruleText(r *ch10.Rule) string {
 	if r.Unit == "hour" {
 		per = "an"
 	}
-	s := fmt.Sprintf("%s, %d %s %s (%s)", r.Label(), r.RequestsPerUnit, per, r.Unit, algo(r))
+	s := fmt.Sprintf("%s, %d %s %s (%s)", r.Label(), r.RequestsPerUnit, per, r.Unit, r.Algorithm)
 	if r.Shadow {
 		s += ", shadow"
 	}
 	return s
-}
-
-func algo(r *ch10.Rule) string {
-	if r.Algorithm == "" {
-		return ch10.AlgoFixedWindow
-	}
-	return r.Algorithm
 }
 
 // outcome is the counter, what answered and the descriptor's status.
