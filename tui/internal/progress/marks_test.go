@@ -1,31 +1,13 @@
 package progress
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 )
 
 // A file saved before the plans' marks loads with none, takes marks, and
 // keeps them, with its old scores, across a save and a load.
 func TestMarksOnAnOldFileSurviveARestart(t *testing.T) {
-	b, err := os.ReadFile("testdata/progress-before-ids.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	t.Setenv("XDG_CONFIG_HOME", dir)
-	t.Setenv("HOME", dir)
-	path, err := Path()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	oldFileInPlace(t)
 	st, note := Load()
 	if note != "" || st.P.Read != nil || st.P.Opened != nil || st.P.Exercises != nil {
 		t.Fatalf("the old file: note %q, marks %v %v %v", note, st.P.Read, st.P.Opened, st.P.Exercises)

@@ -13,23 +13,7 @@ import (
 // each of the 51 cards, every other one missed) reads back under the
 // cards' stable IDs: the IDs were chosen equal to those keys.
 func TestScoresSavedBeforeIDsStillRead(t *testing.T) {
-	b, err := os.ReadFile("testdata/progress-before-ids.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	t.Setenv("XDG_CONFIG_HOME", dir)
-	t.Setenv("HOME", dir)
-	path, err := Path()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	oldFileInPlace(t)
 	st, note := Load()
 	if note != "" {
 		t.Fatalf("the old file was not read: %s", note)
@@ -75,5 +59,28 @@ func TestDrillOrderKeysByID(t *testing.T) {
 	st.Score("07/old words", true)
 	if got := DrillOrder(cards, st.P.Cards); got[0] != 1 {
 		t.Fatalf("order %v: the card got under its ID comes last", got)
+	}
+}
+
+// oldFileInPlace puts testdata's progress file, saved before the cards had
+// IDs, where Load will find it, in a config directory of the test's own.
+func oldFileInPlace(t *testing.T) {
+	t.Helper()
+	b, err := os.ReadFile("testdata/progress-before-ids.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", dir)
+	t.Setenv("HOME", dir)
+	path, err := Path()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
