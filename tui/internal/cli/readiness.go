@@ -58,17 +58,9 @@ func runProgress(args []string, stdout, stderr io.Writer) int {
 // writeReady prints the report for people.
 func writeReady(w io.Writer, r ready.Report, width int) {
 	fmt.Fprintf(w, "Ready? %s finished\n\n", text.Count(r.Mocks, "mock interview"))
-	fmt.Fprintf(w, "%-24s %-10s %4s %9s %12s\n", "topic", "answered", "got", "hit rate", "mock points")
+	fmt.Fprintln(w, ready.TopicHeader)
 	for _, t := range r.Topics {
-		rate, mock := "-", "-"
-		if t.Answered > 0 {
-			rate = fmt.Sprintf("%.0f%%", 100*t.HitRate)
-		}
-		if t.MockPoints > 0 {
-			mock = fmt.Sprintf("%d of %d", t.MockTicked, t.MockPoints)
-		}
-		name := t.Chapter + " " + t.Title
-		fmt.Fprintf(w, "%-24s %-10s %4d %9s %12s\n", name, fmt.Sprintf("%d of %d", t.Answered, t.Cards), t.Got, rate, mock)
+		fmt.Fprintln(w, t.Row())
 	}
 	fmt.Fprintln(w, "\nPlans")
 	for _, p := range r.Plans {

@@ -7,6 +7,7 @@
 package ready
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -28,6 +29,22 @@ type Topic struct {
 	// and how many of them were ticked.
 	MockPoints int `json:"mock_points"`
 	MockTicked int `json:"mock_ticked"`
+}
+
+// TopicHeader names Row's columns.
+var TopicHeader = fmt.Sprintf("%-24s %-10s %4s %9s %12s", "topic", "cards", "got", "hit rate", "mock points")
+
+// Row is the topic as one row under TopicHeader: "-" where nothing was
+// answered or no mock point belongs to it.
+func (t Topic) Row() string {
+	rate, mock := "-", "-"
+	if t.Answered > 0 {
+		rate = fmt.Sprintf("%.0f%%", 100*t.HitRate)
+	}
+	if t.MockPoints > 0 {
+		mock = fmt.Sprintf("%d of %d", t.MockTicked, t.MockPoints)
+	}
+	return fmt.Sprintf("%-24s %-10s %4d %9s %12s", t.Chapter+" "+t.Title, fmt.Sprintf("%d of %d", t.Answered, t.Cards), t.Got, rate, mock)
 }
 
 // PlanProgress is how far one study plan has come.

@@ -53,17 +53,9 @@ func (m Model) View() string {
 	th, w, r := m.th, m.w, m.Report()
 	body := []string{widget.TitleBar(th, th.Paint(widget.StTitle, "Ready?")+
 		th.Paint(widget.StDim, "   "+text.Count(r.Mocks, "mock interview")+" finished"), w),
-		th.Paint(widget.StHeading, fmt.Sprintf("%-24s %-10s %4s %9s %12s", "topic", "cards", "got", "hit rate", "mock points"))}
+		th.Paint(widget.StHeading, ready.TopicHeader)}
 	for _, t := range r.Topics {
-		rate, mock := "-", "-"
-		if t.Answered > 0 {
-			rate = fmt.Sprintf("%.0f%%", 100*t.HitRate)
-		}
-		if t.MockPoints > 0 {
-			mock = fmt.Sprintf("%d of %d", t.MockTicked, t.MockPoints)
-		}
-		body = append(body, fmt.Sprintf("%-24s %-10s %4d %9s %12s", t.Chapter+" "+t.Title,
-			fmt.Sprintf("%d of %d", t.Answered, t.Cards), t.Got, rate, mock))
+		body = append(body, t.Row())
 	}
 	for _, p := range r.Plans {
 		body = append(body, th.Paint(widget.StDim, fmt.Sprintf("plan %-12s %d of %d steps done, %d of %d minutes",
