@@ -34,7 +34,9 @@ func (l counted) Accept() (net.Conn, error) {
 	return &countedConn{Conn: c, open: l.open}, nil
 }
 
-// countedConn lowers the gauge when it is closed, once.
+// countedConn lowers the gauge when it is closed, once, and before it
+// closes the connection underneath: that close frees the listener's slot,
+// and the gauge must never count the next connection beside this one.
 type countedConn struct {
 	net.Conn
 	once sync.Once
@@ -42,7 +44,6 @@ type countedConn struct {
 }
 
 func (c *countedConn) Close() error {
-	err := c.Conn.Close()
 	c.once.Do(c.open.Dec)
-	return err
+	return c.Conn.Close()
 }
