@@ -30,7 +30,7 @@ clock: tui, then M.
   --width W      wrap at W columns, 40 to 200 (default 80)
   --json         the plan as JSON instead:
                  {"form":"45-minute","minutes":45,"prompts":[{"name","title","ask",
-                   "phases":[{"title","minutes","say_first","draw","questions":[…],
+                   "phases":[{"title","minutes","say_first","draw","model_answer","questions":[…],
                      "checklist":[{"point","chapter"}],"pushback":[id…]}],
                    "pushback":[{"id","prompt","strong":[…],"chapter","proof","card","phase"}],
                    "dives":[{"id","title","questions":[…],"checklist":[…],"card"}],
@@ -75,13 +75,15 @@ type (
 		Card      string           `json:"card"`
 	}
 	interviewPhase struct {
-		Title     string           `json:"title"`
-		Minutes   int              `json:"minutes"`
-		SayFirst  string           `json:"say_first,omitempty"`
-		Draw      string           `json:"draw,omitempty"`
-		Questions []string         `json:"questions"`
-		Checklist []interviewPoint `json:"checklist"`
-		Pushback  []string         `json:"pushback,omitempty"` // ids thrown in this phase
+		Title    string `json:"title"`
+		Minutes  int    `json:"minutes"`
+		SayFirst string `json:"say_first,omitempty"`
+		Draw     string `json:"draw,omitempty"`
+		// ModelAnswer is this phase of the worked answer (45-minute form).
+		ModelAnswer string           `json:"model_answer,omitempty"`
+		Questions   []string         `json:"questions"`
+		Checklist   []interviewPoint `json:"checklist"`
+		Pushback    []string         `json:"pushback,omitempty"` // ids thrown in this phase
 	}
 	interviewPoint struct {
 		Point   string `json:"point"`
@@ -118,7 +120,8 @@ func mockPlan(prompts []interview.Prompt, short bool) interviewPlan {
 				iph = interviewPhase{Title: step.Title, Minutes: step.Minutes}
 			} else {
 				step := interview.Track[min(i, len(interview.Track)-1)]
-				iph = interviewPhase{Title: step.Title, Minutes: step.Minutes, SayFirst: step.SayFirst, Draw: step.Draw}
+				iph = interviewPhase{Title: step.Title, Minutes: step.Minutes, SayFirst: step.SayFirst, Draw: step.Draw,
+					ModelAnswer: interview.WorkedPhase(p.Name, i)}
 			}
 			iph.Questions = ph.Questions
 			for _, pt := range ph.Checklist {

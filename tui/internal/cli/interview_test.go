@@ -25,13 +25,14 @@ type interviewJSON struct {
 	Prompts []struct {
 		Name, Title, Ask string
 		Phases           []struct {
-			Title     string
-			SayFirst  string `json:"say_first"`
-			Draw      string
-			Minutes   int
-			Questions []string
-			Checklist []struct{ Point, Chapter string }
-			Pushback  []string
+			Title       string
+			SayFirst    string `json:"say_first"`
+			ModelAnswer string `json:"model_answer"`
+			Draw        string
+			Minutes     int
+			Questions   []string
+			Checklist   []struct{ Point, Chapter string }
+			Pushback    []string
 		}
 		Pushback []struct {
 			ID, Prompt, Chapter, Proof, Card string
@@ -270,6 +271,10 @@ func TestInterviewJSONCarriesWorkedAnswerAndRubric(t *testing.T) {
 			r := p.Rubric[i]
 			if r.Phase != ph.Title || r.Senior == "" || r.Staff == "" || r.Senior == r.Staff {
 				t.Errorf("%s rubric row %d: %+v", p.Name, i, r)
+			}
+			// Each phase's model answer is that phase of the worked answer.
+			if m := p.Phases[i].ModelAnswer; m != interview.WorkedPhase(p.Name, i) || len(strings.Fields(m)) < 200 {
+				t.Errorf("%s phase %d: model_answer of %d words, want the worked answer's part", p.Name, i, len(strings.Fields(m)))
 			}
 		}
 	}
