@@ -145,6 +145,9 @@ type Outcome struct {
 
 // GuardConfig builds a Guard.
 type GuardConfig struct {
+	// Remote is the limiter AllowN asks. It may be nil when every call
+	// names its own with AllowOn (one Guard in front of a store of many
+	// limiters: chapter 10 has one per rule).
 	Remote  Remote
 	Timeout time.Duration // deadline of one remote call, > 0; a few ms
 	// Patience, if > 0, is how long the remote may be silent (answer no
@@ -184,9 +187,6 @@ type guardClass struct {
 
 // NewGuard validates c and returns a Guard.
 func NewGuard(c GuardConfig) (*Guard, error) {
-	if c.Remote == nil {
-		return nil, core.BadParam("remote", "nil", "a Remote limiter")
-	}
 	if c.Timeout == 0 {
 		c.Timeout = DefaultTimeout
 	}
@@ -254,12 +254,22 @@ func newClassFallback(p ClassPolicy) (*fallback, error) {
 // whose own ctx ends first gets ctx's error, and the breaker does not count
 // it against Redis.
 func (g *Guard) AllowN(ctx context.Context, class, key string, cost int) (Outcome, error) {
+	if g.remote == nil {
+		return Outcome{}, core.BadParam("remote", "nil", "a Remote in GuardConfig, or a call through AllowOn")
+	}
+	return g.AllowOn(ctx, g.remote, class, key, cost)
+}
+
+// AllowOn is AllowN asking remote instead of the Guard's own Remote: the
+// same deadline, breaker and class policies in front of whichever limiter
+// this call needs. The breaker judges the store they share, not one limiter.
+func (g *Guard) AllowOn(ctx context.Context, remote Remote, class, key string, cost int) (Outcome, error) {
 	gc, ok := g.classes[class]
 	if !ok {
 		return Outcome{}, core.BadParam("class", class, "an endpoint class given to NewGuard")
 	}
 	d, err := do(&g.store, ctx, func(ctx context.Context) (core.Decision, error) {
-		return g.remote.AllowN(ctx, key, cost)
+		return remote.AllowN(ctx, key, cost)
 	})
 	if !errors.Is(err, ErrUnavailable) {
 		if err != nil {

@@ -233,7 +233,6 @@ func TestGuardBadInput(t *testing.T) {
 		edit  func(*GuardConfig)
 		param string
 	}{
-		{"no remote", func(c *GuardConfig) { c.Remote = nil }, "remote"},
 		{"negative timeout", func(c *GuardConfig) { c.Timeout = -time.Millisecond }, "timeout"},
 		{"bad breaker", func(c *GuardConfig) { c.Breaker.Failures = 0 }, "failures"},
 		{"no classes", func(c *GuardConfig) { c.Classes = nil }, "classes"},
@@ -286,6 +285,47 @@ func TestGuardBadInput(t *testing.T) {
 	p, _ := SharePolicy(100, time.Minute, 4, e15BilledNode)
 	if p.Bucket.Capacity != 25 || p.Bucket.Rate != 25.0/60 {
 		t.Errorf("share of 100/min over 4 nodes = %+v, want capacity 25, rate 25/60", p.Bucket)
+	}
+}
+
+// TestGuardAllowOn: one Guard in front of two limiters, each call naming
+// its own. Each call reaches only the limiter it names, and the breaker they
+// share opens on the failures of either. With no Remote of its own, AllowN
+// is refused with a ParamError naming it.
+func TestGuardAllowOn(t *testing.T) {
+	clk := newFakeClock()
+	g, err := NewGuard(GuardConfig{Breaker: BreakerConfig{Failures: 2, Cooldown: time.Second},
+		Classes: e15Classes(t), Now: clk.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pe *core.ParamError
+	if _, err := g.Allow(context.Background(), "read", "k"); !errors.As(err, &pe) || pe.Param != "remote" {
+		t.Fatalf("AllowN without a Remote: %v, want a ParamError naming remote", err)
+	}
+	a, b := newFakeRemote(3), newFakeRemote(5)
+	ctx := context.Background()
+	for i, want := range []struct {
+		r         *fakeRemote
+		remaining int
+	}{{a, 2}, {b, 4}, {a, 1}, {b, 3}} {
+		o, err := g.AllowOn(ctx, want.r, "read", "k", 1)
+		if err != nil || o.Source != SourceRemote || o.Remaining != want.remaining {
+			t.Fatalf("call %d: %+v, %v; want remaining %d from the remote", i, o, err, want.remaining)
+		}
+	}
+	if a.calls.Load() != 2 || b.calls.Load() != 2 {
+		t.Fatalf("calls a=%d b=%d, want 2 each", a.calls.Load(), b.calls.Load())
+	}
+	a.set("down")
+	for range 2 {
+		_, _ = g.AllowOn(ctx, a, "login", "k", 1)
+	}
+	if o, err := g.AllowOn(ctx, b, "login", "k", 1); !errors.Is(err, ErrUnavailable) || o.Source != SourceNone {
+		t.Fatalf("after two failures of a, a call on b: %+v, %v; want the open breaker's ErrUnavailable", o, err)
+	}
+	if b.calls.Load() != 2 {
+		t.Fatalf("b was called %d times, want 2: the open breaker stops calls to every limiter", b.calls.Load())
 	}
 }
 
