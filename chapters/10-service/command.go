@@ -40,8 +40,8 @@ func command(args []string, stdout, stderr io.Writer, started func(*Service)) in
 // not nil, is called with the service once it runs.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer, started func(*Service)) int {
 	var o Options
-	var cluster string
-	fs := serveFlags(&o, &cluster)
+	var cluster, mode string
+	fs := serveFlags(&o, &cluster, &mode)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			usage(fs, stdout)
@@ -59,6 +59,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, started f
 	if cluster != "" {
 		o.RedisCluster = strings.Split(cluster, ",")
 	}
+	o.FailureMode = FailureMode(mode) // Start refuses any other than open or closed
 	o.Log = stdout
 	s, err := Start(ctx, o)
 	if err != nil {
@@ -83,8 +84,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, started f
 	return 0
 }
 
-// serveFlags defines serve's flags on o (and cluster, split later).
-func serveFlags(o *Options, cluster *string) *flag.FlagSet {
+// serveFlags defines serve's flags on o (and cluster and mode, read later).
+func serveFlags(o *Options, cluster, mode *string) *flag.FlagSet {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // run writes the errors and the usage itself
 	fs.StringVar(&o.Config, "config", "", "rules file or directory (default: the chapter's example rules)")
@@ -93,7 +94,7 @@ func serveFlags(o *Options, cluster *string) *flag.FlagSet {
 	fs.StringVar(&o.HTTPAddr, "http", "127.0.0.1:8080", "HTTP address: POST /json, GET /healthcheck, GET /metrics")
 	fs.StringVar(&o.GRPCAddr, "grpc", "127.0.0.1:8081", "gRPC address: envoy.service.ratelimit.v3.RateLimitService, grpc.health.v1.Health, reflection")
 	fs.StringVar(&o.DebugAddr, "debug", "", "loopback address for pprof at /debug/pprof/, e.g. 127.0.0.1:6060 (default: off; other addresses are refused)")
-	fs.StringVar(&o.FailureMode, "failure-mode", "open", "open or closed, for domains that set no failure_mode")
+	fs.StringVar(mode, "failure-mode", string(FailOpen), "open or closed, for domains that set no failure_mode")
 	fs.IntVar(&o.MaxKeys, "max-keys", DefaultMaxKeys, "keys the in-memory store holds at most; a new key past it gets its domain's failure mode")
 	fs.DurationVar(&o.StoreTimeout, "store-timeout", DefaultStoreTimeout, "a store call's deadline, past which a silent store is judged down")
 	fs.DurationVar(&o.StorePatience, "store-patience", DefaultStorePatience, "how long the store may answer nothing before a waiting decision takes its failure mode")

@@ -89,9 +89,9 @@ func TestServeHelp(t *testing.T) {
 	}
 	// Every flag defined, each with its default unless it is the zero value.
 	var o Options
-	var cluster string
+	var cluster, mode string
 	n := 0
-	serveFlags(&o, &cluster).VisitAll(func(f *flag.Flag) {
+	serveFlags(&o, &cluster, &mode).VisitAll(func(f *flag.Flag) {
 		n++
 		if !strings.Contains(help, "\n  -"+f.Name+" ") {
 			t.Errorf("--help lacks the flag -%s", f.Name)

@@ -4,13 +4,10 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
-	"google.golang.org/protobuf/types/known/durationpb"
 
 	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 	"github.com/ratelimit-course/ratelimit/core"
@@ -47,13 +44,24 @@ func bad(format string, a ...any) error { return &BadRequest{Msg: fmt.Sprintf(fo
 // decide: gRPC UNAVAILABLE, and 503 with Retry-After over HTTP.
 var ErrUnavailable = distributed.ErrUnavailable
 
-// request is a RateLimitRequest read for deciding: the first
-// MaxDescriptors descriptors' entries and hits.
+// request is a RateLimitRequest read for deciding: its domain's rules and
+// its first MaxDescriptors descriptors.
 type request struct {
 	domain *domainRules
-	descs  [][]Entry
-	hits   []int // 0: a check, which counts nothing
-	n      int   // descriptors in the request, MaxDescriptors or fewer of them read
+	descs  []descriptor
+	n      int // descriptors in the request, MaxDescriptors or fewer of them read
+}
+
+// descriptor is one descriptor as it is decided: what the client sent, the
+// rule it counts against (nil: none matched, or it was replaced), the
+// counter's name, and what decided it.
+type descriptor struct {
+	entries   []Entry
+	hits      int // 0: a check, which counts nothing
+	rule      *Rule
+	unlimited bool
+	key       string // the counter, when rule is not nil (counterKey)
+	verdict   verdict
 }
 
 // check reads a request as the reference does: a domain and at least one
@@ -73,19 +81,36 @@ func (a *active) check(req *rls.RateLimitRequest) (request, error) {
 		return request{}, bad("descriptors: the list must not be empty")
 	}
 	read := min(len(ds), MaxDescriptors)
-	r := request{domain: a.rules.domains[req.GetDomain()], descs: make([][]Entry, read), hits: make([]int, read), n: len(ds)}
+	r := request{domain: a.rules.domains[req.GetDomain()], descs: make([]descriptor, read), n: len(ds)}
 	for i, desc := range ds[:read] {
-		es := make([]Entry, len(desc.GetEntries()))
+		d := &r.descs[i]
+		d.entries = make([]Entry, len(desc.GetEntries()))
 		for j, e := range desc.GetEntries() {
-			es[j] = Entry{Key: e.GetKey(), Value: e.GetValue()}
+			d.entries[j] = Entry{Key: e.GetKey(), Value: e.GetValue()}
 		}
-		r.descs[i] = es
-		r.hits[i] = max(1, int(req.GetHitsAddend()))
+		d.hits = max(1, int(req.GetHitsAddend()))
 		if h := desc.GetHitsAddend(); h != nil {
-			r.hits[i] = int(min(h.GetValue(), core.MaxCount+1))
+			d.hits = int(min(h.GetValue(), core.MaxCount+1))
 		}
 	}
 	return r, nil
+}
+
+// match finds each descriptor's rule (limitsToCheck: the walk, then
+// replaces and unlimited) and names its counter.
+func (r *request) match() {
+	entries := make([][]Entry, len(r.descs))
+	for i := range r.descs {
+		entries[i] = r.descs[i].entries
+	}
+	rules, unlimited := r.domain.limitsToCheck(entries)
+	for i := range r.descs {
+		d := &r.descs[i]
+		d.rule, d.unlimited = rules[i], unlimited[i]
+		if d.rule != nil {
+			d.key = counterKey(r.domain.name, d.entries)
+		}
+	}
 }
 
 // clip shortens a string quoted back in an error line.
@@ -101,10 +126,17 @@ func clip(s string) string {
 // the overall code is OVER_LIMIT iff any non-shadow descriptor is. It is the
 // gRPC method, and POST /json calls it too.
 func (s *Service) ShouldRateLimit(ctx context.Context, req *rls.RateLimitRequest) (*rls.RateLimitResponse, error) {
+	resp, _, err := s.answer(ctx, req)
+	return resp, err
+}
+
+// answer is ShouldRateLimit, also returning the request as it was decided
+// (for Explain): after an error, the descriptors decided before it.
+func (s *Service) answer(ctx context.Context, req *rls.RateLimitRequest) (*rls.RateLimitResponse, request, error) {
 	a := s.cur.Load()
 	r, err := a.check(req)
 	if err != nil {
-		return nil, err
+		return nil, r, err
 	}
 	resp := &rls.RateLimitResponse{OverallCode: rls.RateLimitResponse_OK,
 		Statuses: make([]*rls.RateLimitResponse_DescriptorStatus, r.n)}
@@ -120,9 +152,9 @@ func (s *Service) ShouldRateLimit(ctx context.Context, req *rls.RateLimitRequest
 		}
 		s.m.unknownDomain.Inc()
 	} else {
-		rules, unlimited := r.domain.limitsToCheck(r.descs)
-		if err := s.decideAll(ctx, a, r, rules, unlimited, resp.Statuses[:len(r.descs)]); err != nil {
-			return nil, err
+		r.match()
+		if err := s.decideAll(ctx, a, r, resp.Statuses[:len(r.descs)]); err != nil {
+			return nil, r, err
 		}
 	}
 	for _, st := range resp.Statuses {
@@ -130,7 +162,7 @@ func (s *Service) ShouldRateLimit(ctx context.Context, req *rls.RateLimitRequest
 			resp.OverallCode = rls.RateLimitResponse_OVER_LIMIT
 		}
 	}
-	return resp, nil
+	return resp, r, nil
 }
 
 // counterKey names one counter: the domain and every entry, so each value
@@ -154,163 +186,4 @@ func counterKey(domain string, es []Entry) string {
 		b.WriteString(e.Value)
 	}
 	return b.String()
-}
-
-type counterCtx struct{}
-
-// decide counts one descriptor against its rule: the deny cache first, then
-// the store (through the Guard when it is remote).
-func (s *Service) decide(ctx context.Context, a *active, d *domainRules, rule *Rule, es []Entry, hits int) (*rls.RateLimitResponse_DescriptorStatus, error) {
-	now := s.now()
-	limit := int(rule.RequestsPerUnit)
-	key := counterKey(d.name, es)
-	denyKey := rule.signature() + "\x00" + key
-	over, denyHit, forced, full := false, false, false, false
-	var dec core.Decision
-	switch until, known := s.deny.over(denyKey, now, max(hits, 1)); {
-	case limit == 0: // requests_per_unit: 0 rejects everything, counted nowhere
-		over = true
-	case known: // (for a check: a refusal of one hit stands)
-		noteDeny(ctx, key) // explain.go
-		over, denyHit = true, true
-		dec.RetryAfter = until.Sub(now)
-	case hits > limit && rule.Algorithm != AlgoFixedWindow:
-		over = true // a cost the bucket can never hold
-	default:
-		cost := hits // 0: a check, Peek
-		if hits > limit {
-			// INCRBY hits would leave the window over its limit whatever
-			// it held; counting the limit itself leaves it the same.
-			cost, forced = limit, true
-		}
-		var err error
-		if dec, err = s.count(ctx, a.counters[rule], d, key, cost); err != nil {
-			if errors.Is(err, ErrUnavailable) {
-				return nil, err
-			}
-			if errors.Is(err, errFailedOpen) {
-				// Counted as what it answered: ratelimit_decisions_total
-				// must not fall silent while the store is down.
-				s.m.decisions.WithLabelValues(d.name, rule.Label(), rls.RateLimitResponse_OK.String()).Inc()
-				return &rls.RateLimitResponse_DescriptorStatus{Code: rls.RateLimitResponse_OK}, nil
-			}
-			if !errors.Is(err, errStoreFull) {
-				return nil, err
-			}
-			full = true // a fail-closed domain with no room for a new key
-		}
-		over = full || forced || !dec.Allowed
-		if over && cost > 0 && !full {
-			until := now.Add(dec.RetryAfter)
-			rememberCost := hits
-			if rule.Algorithm == AlgoFixedWindow {
-				// The count only grows until the window ends: any cost is
-				// refused until then. The store's RetryAfter says when, on
-				// its own clock (Redis TIME); a forced refusal has none.
-				rememberCost = 1
-				if dec.RetryAfter <= 0 {
-					until = windowEnd(now, rule)
-				}
-			}
-			s.deny.remember(denyKey, until, rememberCost, now)
-		}
-	}
-	st := &rls.RateLimitResponse_DescriptorStatus{Code: rls.RateLimitResponse_OK,
-		CurrentLimit: &rls.RateLimitResponse_RateLimit{Name: rule.Name, RequestsPerUnit: rule.RequestsPerUnit,
-			Unit: rls.RateLimitResponse_RateLimit_Unit(rls.RateLimitResponse_RateLimit_Unit_value[strings.ToUpper(rule.Unit)])},
-		DurationUntilReset: s.reset(now, rule, over, dec)}
-	label := rule.Label()
-	if denyHit {
-		s.m.denyHits.WithLabelValues(d.name, label).Inc()
-	}
-	switch {
-	case over && rule.Shadow:
-		s.m.shadow.WithLabelValues(d.name, label).Inc()
-	case over:
-		st.Code = rls.RateLimitResponse_OVER_LIMIT
-	default:
-		st.LimitRemaining = uint32(dec.Remaining)
-		if used := limit - dec.Remaining; used > limit*8/10 {
-			s.m.nearLimit.WithLabelValues(d.name, label).Inc()
-		}
-	}
-	s.m.decisions.WithLabelValues(d.name, label, st.Code.String()).Inc()
-	return st, nil
-}
-
-// errFailedOpen marks a decision the store could not make in a fail-open domain.
-var errFailedOpen = errors.New("store unavailable, failed open")
-
-// count asks the rule's counter (cost 0: Peek), through the Guard for a
-// remote store, and records the store's latency and failures. The memory
-// store's errStoreFull (no room for a new key) is answered by the domain's
-// failure mode: errFailedOpen for open, errStoreFull itself for closed.
-func (s *Service) count(ctx context.Context, c counter, d *domainRules, key string, cost int) (core.Decision, error) {
-	noteStore(ctx, key) // explain.go
-	mode := d.failureMode
-	if mode == "" {
-		mode = s.failureMode
-	}
-	if s.guard == nil {
-		dec, err := askCounter(ctx, c, key, cost)
-		if errors.Is(err, errStoreFull) {
-			s.m.storeFull.WithLabelValues(d.name, mode).Inc()
-			if mode == "open" {
-				return dec, errFailedOpen
-			}
-		}
-		return dec, err
-	}
-	select { // a place in front of the store: the wait here is not the store's
-	case s.slots <- struct{}{}:
-	case <-ctx.Done():
-		return core.Decision{}, ctx.Err()
-	}
-	start := time.Now()
-	out, err := s.guard.AllowN(context.WithValue(ctx, counterCtx{}, c), mode, key, cost)
-	<-s.slots
-	s.m.storeTime.Observe(time.Since(start).Seconds())
-	switch {
-	case errors.Is(err, distributed.ErrUnavailable):
-		s.m.storeErrs.Inc()
-		s.m.failures.WithLabelValues(d.name, mode).Inc()
-		s.health.failed(d.name, mode, err)
-		return core.Decision{}, err
-	case err != nil:
-		return core.Decision{}, err
-	case out.Source == distributed.SourceLocal:
-		s.m.storeErrs.Inc()
-		s.m.failures.WithLabelValues(d.name, mode).Inc()
-		s.health.failed(d.name, mode, errFailedOpen)
-		return core.Decision{}, errFailedOpen
-	}
-	s.health.ok(d.name)
-	return out.Decision, nil
-}
-
-// askCounter decides cost on c, or with cost 0 reads what the key has left.
-func askCounter(ctx context.Context, c counter, key string, cost int) (core.Decision, error) {
-	if cost == 0 {
-		return c.Peek(ctx, key)
-	}
-	return c.AllowN(ctx, key, cost)
-}
-
-// windowEnd is when the rule's current fixed window ends: windows are
-// aligned to the Unix epoch, a unit wide.
-func windowEnd(now time.Time, r *Rule) time.Time {
-	sec := r.Seconds()
-	start := now.Unix() / sec * sec
-	return time.Unix(start+sec, 0)
-}
-
-// reset is duration_until_reset in whole seconds: the reference's formula
-// (unit - now mod unit) for the fixed window and for an admitted request;
-// the refusal's RetryAfter, rounded up, for the other algorithms.
-func (s *Service) reset(now time.Time, r *Rule, over bool, dec core.Decision) *durationpb.Duration {
-	if over && r.Algorithm != AlgoFixedWindow && dec.RetryAfter > 0 {
-		return &durationpb.Duration{Seconds: int64((dec.RetryAfter + time.Second - 1) / time.Second)}
-	}
-	sec := r.Seconds()
-	return &durationpb.Duration{Seconds: sec - now.Unix()%sec}
 }

@@ -13,9 +13,9 @@ import (
 // RetryAfter has passed. So the decisions are the same; only the store's
 // calls go away. It is bounded: when full it first drops what has expired
 // and otherwise does not remember (the store still answers, just slower).
-type denyCache struct {
+type denyCache[K comparable] struct {
 	mu    sync.Mutex
-	m     map[string]denied
+	m     map[K]denied
 	max   int
 	swept time.Time // the last sweep of a full cache: at most one a second
 }
@@ -26,16 +26,16 @@ type denied struct {
 	cost  int
 }
 
-func newDenyCache(max int) *denyCache {
+func newDenyCache[K comparable](max int) *denyCache[K] {
 	if max <= 0 {
 		return nil
 	}
-	return &denyCache{m: make(map[string]denied), max: max}
+	return &denyCache[K]{m: make(map[K]denied), max: max}
 }
 
 // over reports whether key is known over its limit at now for a request of
 // this cost, and until when.
-func (c *denyCache) over(key string, now time.Time, cost int) (time.Time, bool) {
+func (c *denyCache[K]) over(key K, now time.Time, cost int) (time.Time, bool) {
 	if c == nil {
 		return time.Time{}, false
 	}
@@ -53,7 +53,7 @@ func (c *denyCache) over(key string, now time.Time, cost int) (time.Time, bool) 
 }
 
 // remember records that key refuses a cost until until.
-func (c *denyCache) remember(key string, until time.Time, cost int, now time.Time) {
+func (c *denyCache[K]) remember(key K, until time.Time, cost int, now time.Time) {
 	if c == nil || !until.After(now) {
 		return
 	}
@@ -77,7 +77,7 @@ func (c *denyCache) remember(key string, until time.Time, cost int, now time.Tim
 }
 
 // len reports how many refusals are remembered.
-func (c *denyCache) len() int {
+func (c *denyCache[K]) len() int {
 	if c == nil {
 		return 0
 	}

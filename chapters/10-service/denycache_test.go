@@ -11,7 +11,7 @@ import (
 // room from expired entries (at most one sweep a second).
 func TestDenyCacheBounded(t *testing.T) {
 	t0 := time.Unix(1_000_000, 0)
-	c := newDenyCache(3)
+	c := newDenyCache[string](3)
 	c.remember("a", t0.Add(time.Second), 2, t0)
 	cases := []struct {
 		at   time.Duration
@@ -41,7 +41,7 @@ func TestDenyCacheBounded(t *testing.T) {
 	if _, known := c.over("fresh", later, 1); !known || c.len() != 1 {
 		t.Errorf("fresh not remembered after the sweep (len %d)", c.len())
 	}
-	if _, known := (*denyCache)(nil).over("x", t0, 1); known {
+	if _, known := (*denyCache[string])(nil).over("x", t0, 1); known {
 		t.Error("a nil (disabled) cache answered")
 	}
 }

@@ -19,43 +19,35 @@ import (
 // goroutine, so the first of two alike is counted first, as in the
 // reference. After an error, the error returned is that of the counter the
 // request names first, once every goroutine is done.
-func (s *Service) decideAll(ctx context.Context, a *active, r request, rules []*Rule, unlimited []bool,
-	out []*rls.RateLimitResponse_DescriptorStatus) error {
-	ds := descriptors{s: s, a: a, r: r, rules: rules, unlimited: unlimited, out: out}
+func (s *Service) decideAll(ctx context.Context, a *active, r request, out []*rls.RateLimitResponse_DescriptorStatus) error {
 	if len(r.descs) < 2 || !s.st.remote() { // in order, allocating nothing more
 		for i := range r.descs {
-			if err := ds.decide(ctx, i); err != nil {
+			if err := s.decideInto(ctx, a, r, i, out); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	return ds.atOnce(ctx)
+	return s.atOnce(ctx, a, r, out)
 }
 
-// descriptors is one request's descriptors, their rules and their statuses.
-type descriptors struct {
-	s         *Service
-	a         *active
-	r         request
-	rules     []*Rule
-	unlimited []bool
-	out       []*rls.RateLimitResponse_DescriptorStatus
-}
-
-// decide decides descriptor i into out[i].
-func (ds *descriptors) decide(ctx context.Context, i int) error {
+// decideInto decides descriptor i of r into out[i].
+func (s *Service) decideInto(ctx context.Context, a *active, r request, i int, out []*rls.RateLimitResponse_DescriptorStatus) error {
+	ds := &r.descs[i]
 	switch {
-	case ds.unlimited[i]:
-		ds.out[i] = &rls.RateLimitResponse_DescriptorStatus{Code: rls.RateLimitResponse_OK, LimitRemaining: math.MaxUint32}
-	case ds.rules[i] == nil:
-		ds.out[i] = &rls.RateLimitResponse_DescriptorStatus{Code: rls.RateLimitResponse_OK}
+	case ds.unlimited:
+		out[i] = &rls.RateLimitResponse_DescriptorStatus{Code: rls.RateLimitResponse_OK, LimitRemaining: math.MaxUint32}
+	case ds.rule == nil:
+		out[i] = &rls.RateLimitResponse_DescriptorStatus{Code: rls.RateLimitResponse_OK}
 	default:
-		st, err := ds.s.decide(ctx, ds.a, ds.r.domain, ds.rules[i], ds.r.descs[i], ds.r.hits[i])
+		now := s.now()
+		v, err := s.verdict(ctx, a, r.domain, ds, now)
 		if err != nil {
 			return err
 		}
-		ds.out[i] = st
+		ds.verdict = v
+		out[i] = descriptorStatus(ds.rule, v, now)
+		s.record(r.domain, ds.rule, v, out[i].Code)
 	}
 	return nil
 }
@@ -64,26 +56,25 @@ func (ds *descriptors) decide(ctx context.Context, i int) error {
 // its own (the first on this one), and returns the first error in the order
 // the request names the counters. Descriptors that count nothing are
 // answered first, on this goroutine.
-func (ds descriptors) atOnce(ctx context.Context) error {
+func (s *Service) atOnce(ctx context.Context, a *active, r request, out []*rls.RateLimitResponse_DescriptorStatus) error {
 	var keys []string // the counters, in the order of their first descriptor
 	byKey := map[string][]int{}
-	for i, es := range ds.r.descs {
-		if ds.unlimited[i] || ds.rules[i] == nil {
-			_ = ds.decide(ctx, i) // no store call, no error
+	for i, ds := range r.descs {
+		if ds.rule == nil {
+			_ = s.decideInto(ctx, a, r, i, out) // no store call, no error
 			continue
 		}
-		k := counterKey(ds.r.domain.name, es)
-		if byKey[k] == nil {
-			keys = append(keys, k)
+		if byKey[ds.key] == nil {
+			keys = append(keys, ds.key)
 		}
-		byKey[k] = append(byKey[k], i)
+		byKey[ds.key] = append(byKey[ds.key], i)
 	}
 	if len(keys) == 0 {
 		return nil
 	}
 	count := func(is []int) error {
 		for _, i := range is {
-			if err := ds.decide(ctx, i); err != nil {
+			if err := s.decideInto(ctx, a, r, i, out); err != nil {
 				return err
 			}
 		}

@@ -44,7 +44,7 @@ func TestRequestDescriptorsCountedAtOnce(t *testing.T) {
 			}
 		}
 	}
-	p, batched, direct := s.PipelineStats()
+	p, batched, direct := pipelineStats(t, s)
 	t.Logf("%d script calls in %d pipelines, %d alone", batched, p, direct)
 	if batched == 0 || batched+direct < 32 {
 		t.Errorf("%d calls in %d pipelines and %d alone: want 32 calls or more, some of them sent while another was out", batched, p, direct)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"slices"
 	"strings"
-	"sync"
 
 	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
 )
@@ -67,33 +66,25 @@ type Trace struct {
 // fail-closed domain while the store is down, returns its error; the
 // traces are still returned then, with what was asked before the error.
 func (s *Service) Explain(ctx context.Context, req *rls.RateLimitRequest) (*rls.RateLimitResponse, []Trace, error) {
-	r, err := s.cur.Load().check(req)
-	if err != nil {
+	resp, r, err := s.answer(ctx, req)
+	if r.descs == nil {
 		return nil, nil, err
 	}
 	traces := make([]Trace, len(r.descs))
-	if r.domain != nil {
-		rules, unlimited := r.domain.limitsToCheck(r.descs)
-		for i, es := range r.descs {
-			t := &traces[i]
-			t.Rule = r.domain.walk(es, func(st Step) { t.Steps = append(t.Steps, st) })
-			t.Unlimited = unlimited[i]
-			if rules[i] != nil {
-				t.Key = counterKey(r.domain.name, es)
-			}
-		}
-		for i := range traces {
-			if t := &traces[i]; t.Rule != nil && !t.Unlimited && rules[i] == nil {
-				t.ReplacedBy = replacer(traces, t.Rule.Name)
-			}
-		}
+	if r.domain == nil {
+		return resp, traces, err
 	}
-	rec := &recorder{deny: map[string]bool{}, store: map[string]bool{}}
-	resp, err := s.ShouldRateLimit(context.WithValue(ctx, recorderCtx{}, rec), req)
+	for i := range r.descs {
+		d, t := &r.descs[i], &traces[i]
+		t.Rule = r.domain.walk(d.entries, func(st Step) { t.Steps = append(t.Steps, st) })
+		t.Unlimited = d.unlimited
+		t.Key = strings.ReplaceAll(d.key, "\x00", "·")
+		t.Deny, t.Store = d.verdict.by == byDenyCache, d.verdict.askedStore()
+	}
 	for i := range traces {
-		t := &traces[i]
-		t.Deny, t.Store = rec.deny[t.Key], rec.store[t.Key]
-		t.Key = strings.ReplaceAll(t.Key, "\x00", "·")
+		if t := &traces[i]; t.Rule != nil && !t.Unlimited && r.descs[i].rule == nil {
+			t.ReplacedBy = replacer(traces, t.Rule.Name)
+		}
 	}
 	return resp, traces, err
 }
@@ -106,31 +97,4 @@ func replacer(traces []Trace, name string) string {
 		}
 	}
 	return ""
-}
-
-// recorder notes, for one Explain, which counters the deny cache answered
-// and which went to the store. decide and count call the two notes; with
-// no recorder in the context (every ordinary request) they do nothing.
-type recorder struct {
-	mu          sync.Mutex
-	deny, store map[string]bool
-}
-
-type recorderCtx struct{}
-
-func noteDeny(ctx context.Context, key string)  { note(ctx, key, true) }
-func noteStore(ctx context.Context, key string) { note(ctx, key, false) }
-
-func note(ctx context.Context, key string, deny bool) {
-	r, _ := ctx.Value(recorderCtx{}).(*recorder)
-	if r == nil {
-		return
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if deny {
-		r.deny[key] = true
-	} else {
-		r.store[key] = true
-	}
 }

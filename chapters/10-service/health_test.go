@@ -53,6 +53,7 @@ func watchHealth(t *testing.T, addr, service string) healthWatch {
 					err = nil
 				}
 				w.end <- err
+				close(w.statuses) // after end: next reads every status first
 				return
 			}
 			w.statuses <- r.Status
@@ -64,12 +65,13 @@ func watchHealth(t *testing.T, addr, service string) healthWatch {
 func (w healthWatch) next(t *testing.T, want healthpb.HealthCheckResponse_ServingStatus) {
 	t.Helper()
 	select {
-	case got := <-w.statuses:
+	case got, ok := <-w.statuses:
+		if !ok {
+			t.Fatalf("health watch ended (%v) before %v", <-w.end, want)
+		}
 		if got != want {
 			t.Fatalf("health watch: %v, want %v", got, want)
 		}
-	case err := <-w.end:
-		t.Fatalf("health watch ended (%v) before %v", err, want)
 	case <-time.After(20 * time.Second):
 		t.Fatalf("health watch: no %v within 20s", want)
 	}

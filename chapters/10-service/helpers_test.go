@@ -41,3 +41,26 @@ func awayFromHourEnd(t *testing.T) {
 		time.Sleep(left + time.Second)
 	}
 }
+
+// storeMetric reads a counter without labels from the service's own metrics
+// (what /metrics exports): 0 when the series is not there.
+func storeMetric(t testing.TB, s *Service, name string) int64 {
+	t.Helper()
+	families, err := s.m.reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range families {
+		if f.GetName() == name && len(f.GetMetric()) == 1 {
+			return int64(f.GetMetric()[0].GetCounter().GetValue())
+		}
+	}
+	return 0
+}
+
+// pipelineStats reads the Batcher's pipelines, the script calls they
+// carried and the calls sent alone, from the service's metrics.
+func pipelineStats(t testing.TB, s *Service) (pipelines, batched, direct int64) {
+	return storeMetric(t, s, "ratelimit_redis_pipelines_total"), storeMetric(t, s, "ratelimit_redis_pipelined_calls_total"),
+		storeMetric(t, s, "ratelimit_redis_direct_calls_total")
+}

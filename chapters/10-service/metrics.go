@@ -20,6 +20,7 @@ type metrics struct {
 	denyHits   *prometheus.CounterVec // domain, rule
 	failures   *prometheus.CounterVec // domain, mode
 	storeErrs  prometheus.Counter
+	storeCalls prometheus.Counter
 	storeTime  prometheus.Histogram
 	reloads    *prometheus.CounterVec // result
 	badRequest *prometheus.CounterVec // transport
@@ -50,6 +51,8 @@ func newMetrics() *metrics {
 		Help: "Decisions made while the store could not answer, by domain and failure mode (open, closed)."}, []string{"domain", "mode"})
 	m.storeErrs = prometheus.NewCounter(prometheus.CounterOpts{Name: "ratelimit_store_errors_total",
 		Help: "Store calls that failed or missed their deadline."})
+	m.storeCalls = prometheus.NewCounter(prometheus.CounterOpts{Name: "ratelimit_store_calls_total",
+		Help: "Calls that reached a rule's counter in the store (the deny cache and an open breaker save them)."})
 	m.storeTime = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "ratelimit_store_latency_seconds",
 		Help:    "Time of one store decision, as the service waited for it.",
 		Buckets: []float64{50e-6, 100e-6, 250e-6, 500e-6, 1e-3, 2.5e-3, 5e-3, 10e-3, 25e-3, 50e-3, 100e-3, 250e-3}})
@@ -65,7 +68,7 @@ func newMetrics() *metrics {
 		Help: "New keys the in-memory store had no room for (--max-keys), answered by the domain's failure mode."}, []string{"domain", "mode"})
 	m.conns = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "ratelimit_open_connections",
 		Help: "Client connections open, by transport (grpc, http); each is capped at MaxConns."}, []string{"transport"})
-	m.reg.MustRegister(m.decisions, m.nearLimit, m.shadow, m.denyHits, m.failures, m.storeErrs, m.storeTime,
+	m.reg.MustRegister(m.decisions, m.nearLimit, m.shadow, m.denyHits, m.failures, m.storeErrs, m.storeCalls, m.storeTime,
 		m.reloads, m.badRequest, m.unknownDomain, m.pastBounds, m.storeFull, m.conns)
 	// The Go runtime's series (go_goroutines, go_memstats_*, go_gc_*) and
 	// the process's (process_resident_memory_bytes, process_open_fds,

@@ -28,7 +28,7 @@ const outageDeadline = 5 * time.Second
 var ErrStoreDown = errors.New("the store is down (an Outage is switched on)")
 
 // guardOutage puts the in-memory store behind the Guard when an Outage is
-// given; without one, the in-memory store is called directly, as before.
+// given; without one, the in-memory store is called directly.
 func (s *Service) guardOutage() error {
 	if s.o.Outage == nil {
 		return nil
@@ -55,12 +55,17 @@ func (s *Service) Breaker() string {
 	return s.guard.Breaker().State().String()
 }
 
-// FailureMode is what domain answers while the store is down: "open" or
-// "closed" (the service's default for a domain that sets none, or for a
+// FailureMode is what domain answers while the store is down: FailOpen or
+// FailClosed (the service's default for a domain that sets none, or for a
 // domain the rules do not name).
-func (s *Service) FailureMode(domain string) string {
-	if d := s.cur.Load().rules.domains[domain]; d != nil && d.failureMode != "" {
+func (s *Service) FailureMode(domain string) FailureMode {
+	return s.failureModeOf(s.cur.Load().rules.domains[domain])
+}
+
+// failureModeOf is the failure mode of d (nil: a domain without rules).
+func (s *Service) failureModeOf(d *domainRules) FailureMode {
+	if d != nil && d.failureMode != "" {
 		return d.failureMode
 	}
-	return s.failureMode
+	return s.o.FailureMode
 }

@@ -44,11 +44,13 @@ func (s *RuleSet) add(file string, b []byte) error {
 				return err
 			}
 		case "failure_mode":
-			if err := p.str(v, "failure_mode", &d.failureMode); err != nil {
+			var mode string
+			if err := p.str(v, "failure_mode", &mode); err != nil {
 				return err
 			}
-			if d.failureMode != "open" && d.failureMode != "closed" {
-				return p.err(v, "failure_mode", fmt.Sprintf("%q: accepted open or closed", d.failureMode))
+			var err error
+			if d.failureMode, err = ParseFailureMode(mode); err != nil {
+				return p.err(v, "failure_mode", fmt.Sprintf("%q: accepted open or closed", mode))
 			}
 		case "descriptors":
 			descs = v
@@ -216,6 +218,7 @@ func (p parser) rateLimit(m *yaml.Node, domain, path string) (*Rule, error) {
 	}
 	r := &Rule{Domain: domain, Path: path, Algorithm: AlgoFixedWindow, File: p.file, Line: m.Line}
 	var unitNode, rpuNode *yaml.Node
+	var unit string
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
 		if err := p.known(k); err != nil {
@@ -225,8 +228,8 @@ func (p parser) rateLimit(m *yaml.Node, domain, path string) (*Rule, error) {
 		switch k.Value {
 		case "unit":
 			unitNode = v
-			err = p.str(v, "unit", &r.Unit)
-			r.Unit = strings.ToLower(r.Unit)
+			err = p.str(v, "unit", &unit)
+			unit = strings.ToLower(unit)
 		case "requests_per_unit":
 			rpuNode = v
 			n, perr := strconv.ParseUint(v.Value, 10, 32)
@@ -239,9 +242,11 @@ func (p parser) rateLimit(m *yaml.Node, domain, path string) (*Rule, error) {
 		case "name":
 			err = p.str(v, "name", &r.Name)
 		case "algorithm":
-			err = p.str(v, "algorithm", &r.Algorithm)
-			if err == nil && !algorithms[r.Algorithm] {
-				err = p.err(v, "algorithm", fmt.Sprintf("%q: accepted fixed-window, sliding-counter, token-bucket or gcra", r.Algorithm))
+			var name string
+			if err = p.str(v, "algorithm", &name); err == nil {
+				if r.Algorithm, err = parseAlgorithm(name); err != nil {
+					err = p.err(v, "algorithm", err.Error())
+				}
 			}
 		case "replaces":
 			err = p.replaces(v, r)
@@ -252,18 +257,19 @@ func (p parser) rateLimit(m *yaml.Node, domain, path string) (*Rule, error) {
 			return nil, err
 		}
 	}
-	_, validUnit := units[r.Unit]
+	var validUnit bool
+	r.Unit, validUnit = parseUnit(unit)
 	switch {
 	case r.Unlimited && validUnit:
 		return nil, p.err(unitNode, "unit", "should not specify rate limit unit when unlimited")
 	case r.Unlimited:
-		r.Unit = ""
+		r.Unit = 0
 	case !validUnit:
 		at := m
 		if unitNode != nil {
 			at = unitNode
 		}
-		return nil, p.err(at, "unit", fmt.Sprintf("invalid rate limit unit '%s': accepted second, minute, hour, day, week, month or year", r.Unit))
+		return nil, p.err(at, "unit", fmt.Sprintf("invalid rate limit unit '%s': accepted second, minute, hour, day, week, month or year", unit))
 	case r.RequestsPerUnit > core.MaxCount:
 		return nil, p.err(rpuNode, "requests_per_unit", fmt.Sprintf("%d: accepted 0 to %d (the course's domain)", r.RequestsPerUnit, core.MaxCount))
 	}

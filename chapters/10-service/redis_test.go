@@ -66,7 +66,7 @@ func TestE34_DenyCache(t *testing.T) {
 			for range 200 {
 				seq.WriteString(summary(ask(t, c, d, desc(key, "abuser"))) + ";")
 			}
-			runs[i], calls[i] = seq.String(), s.StoreCalls()
+			runs[i], calls[i] = seq.String(), storeMetric(t, s, "ratelimit_store_calls_total")
 			if cache == 0 {
 				if hits := metric(t, s, `ratelimit_deny_cache_hits_total{domain="`+d+`",rule="`+d+`.`+key+`"}`); hits != "179" {
 					t.Errorf("%s: deny-cache hits = %q, want 179", key, hits)
@@ -122,7 +122,7 @@ func TestE35_BatchingExact(t *testing.T) {
 	if okOne.Load() != 100 || okMany.Load() != 80 {
 		t.Errorf("allowed %d on one key (want 100) and %d on 8 keys (want 80)", okOne.Load(), okMany.Load())
 	}
-	p, batched, direct := s.PipelineStats()
+	p, batched, direct := pipelineStats(t, s)
 	t.Logf("E35: %d script calls in %d pipelines (%.1f per pipeline), %d sent alone", batched, p, float64(batched)/float64(max(p, 1)), direct)
 	if batched+direct < 1280 || p >= batched {
 		t.Errorf("%d pipelines carried %d calls, %d went alone: want 1280 calls or more, and fewer pipelines than calls", p, batched, direct)

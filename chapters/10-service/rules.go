@@ -31,24 +31,6 @@ func (e *RuleError) Error() string {
 	return fmt.Sprintf("%s:%d: %s: %s", e.File, e.Line, e.Field, e.Msg)
 }
 
-// Units are envoyproxy/ratelimit's, in seconds: a month is 30 days and a
-// year 365, and every window is aligned to the Unix epoch.
-var units = map[string]int64{
-	"second": 1, "minute": 60, "hour": 3600, "day": 86400,
-	"week": 7 * 86400, "month": 30 * 86400, "year": 365 * 86400,
-}
-
-// Algorithms a rule may name in its course field `algorithm`. The default is
-// the reference's only one.
-const (
-	AlgoFixedWindow    = "fixed-window"
-	AlgoSlidingCounter = "sliding-counter"
-	AlgoTokenBucket    = "token-bucket"
-	AlgoGCRA           = "gcra"
-)
-
-var algorithms = map[string]bool{AlgoFixedWindow: true, AlgoSlidingCounter: true, AlgoTokenBucket: true, AlgoGCRA: true}
-
 // Rule is one rate_limit of the tree: where it sits (Path, the reference's
 // full key such as "api.path_/login.remote_address"), what it allows and how
 // it counts.
@@ -57,21 +39,28 @@ type Rule struct {
 	Path            string
 	Name            string
 	Replaces        []string
-	Unit            string // "second" … "year"; "" when Unlimited
+	Unit            Unit // the zero Unit when Unlimited
 	RequestsPerUnit uint32
 	Unlimited       bool
 	Shadow          bool
-	Algorithm       string
+	Algorithm       Algorithm
 	File            string
 	Line            int
 }
 
-// Seconds is the rule's window (its unit) in seconds.
-func (r *Rule) Seconds() int64 { return units[r.Unit] }
+// ruleID is a rule's identity: what must be equal for a reload to keep the
+// rule's counters (and its deny cache entries).
+type ruleID struct {
+	path      string
+	unit      Unit
+	limit     uint32
+	unlimited bool
+	algorithm Algorithm
+}
 
-// signature is what must be equal for a reload to keep a rule's counters.
-func (r *Rule) signature() string {
-	return fmt.Sprintf("%s|%s|%d|%t|%s", r.Path, r.Unit, r.RequestsPerUnit, r.Unlimited, r.Algorithm)
+// id is the rule's identity.
+func (r *Rule) id() ruleID {
+	return ruleID{path: r.Path, unit: r.Unit, limit: r.RequestsPerUnit, unlimited: r.Unlimited, algorithm: r.Algorithm}
 }
 
 // Label is the rule's name in metrics: its name if it has one, else its path.
@@ -99,7 +88,7 @@ type wildcard struct {
 // domainRules is one domain's tree and its failure mode ("" = the default).
 type domainRules struct {
 	name        string
-	failureMode string
+	failureMode FailureMode
 	root        node
 	file        string
 }

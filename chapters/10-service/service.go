@@ -21,13 +21,13 @@ import (
 // Options configures a Service. The zero value is a service on the example
 // rules and the in-memory store, with no listener.
 type Options struct {
-	Config       string   // rules file or directory; "" = the chapter's example rules (embedded)
-	RedisAddr    string   // "" and no RedisCluster: in-memory store
-	RedisCluster []string // seed nodes of a Redis Cluster
-	HTTPAddr     string   // e.g. "127.0.0.1:0"; "" = no HTTP listener
-	GRPCAddr     string   // e.g. "127.0.0.1:0"; "" = no gRPC listener
-	DebugAddr    string   // pprof at /debug/pprof/, on a loopback address only (debug.go); "" = none
-	FailureMode  string   // "open" or "closed": the default for domains that set none ("" = open)
+	Config       string      // rules file or directory; "" = the chapter's example rules (embedded)
+	RedisAddr    string      // "" and no RedisCluster: in-memory store
+	RedisCluster []string    // seed nodes of a Redis Cluster
+	HTTPAddr     string      // e.g. "127.0.0.1:0"; "" = no HTTP listener
+	GRPCAddr     string      // e.g. "127.0.0.1:0"; "" = no gRPC listener
+	DebugAddr    string      // pprof at /debug/pprof/, on a loopback address only (debug.go); "" = none
+	FailureMode  FailureMode // the default for domains that set none ("" = FailOpen)
 
 	// StoreTimeout is one store call's deadline, enforced by chapter 06's
 	// Guard (0: DefaultStoreTimeout).
@@ -89,17 +89,16 @@ const (
 // Service is the rate limit service: Envoy's RateLimitService over gRPC and
 // the same request as JSON over HTTP, answered from the rules and a store.
 type Service struct {
-	o           Options
-	st          store
-	guard       *distributed.Guard // nil for the in-memory store
-	slots       chan struct{}      // a place per store call in flight (MaxStoreCalls)
-	deny        *denyCache
-	m           *metrics
-	now         func() time.Time
-	failureMode string
-	cur         atomic.Pointer[active]
-	log         io.Writer
-	health      *storeHealth // logs a domain's store failing and recovering
+	o      Options
+	st     store
+	guard  *distributed.Guard // nil for the in-memory store
+	slots  chan struct{}      // a place per store call in flight (MaxStoreCalls)
+	deny   *denyCache[denyKey]
+	m      *metrics
+	now    func() time.Time
+	cur    atomic.Pointer[active]
+	log    io.Writer
+	health *storeHealth // logs a domain's store failing and recovering
 
 	reloadMu     sync.Mutex
 	lastFiles    string    // fingerprint of the rules files last loaded or refused
@@ -133,10 +132,10 @@ type active struct {
 // reload watcher. Close stops them all.
 func Start(ctx context.Context, o Options) (*Service, error) {
 	if o.FailureMode == "" {
-		o.FailureMode = "open"
+		o.FailureMode = FailOpen
 	}
-	if o.FailureMode != "open" && o.FailureMode != "closed" {
-		return nil, core.BadParam("failure-mode", o.FailureMode, "open or closed")
+	if _, err := ParseFailureMode(string(o.FailureMode)); err != nil {
+		return nil, err
 	}
 	if o.DebugAddr != "" {
 		if err := checkDebugAddr(o.DebugAddr); err != nil {
@@ -182,8 +181,8 @@ func Start(ctx context.Context, o Options) (*Service, error) {
 	if o.Log == nil {
 		o.Log = io.Discard
 	}
-	s := &Service{o: o, m: newMetrics(), now: o.Now, failureMode: o.FailureMode, log: o.Log,
-		deny: newDenyCache(o.DenyCache), stop: make(chan struct{}), slots: make(chan struct{}, o.MaxStoreCalls)}
+	s := &Service{o: o, m: newMetrics(), now: o.Now, log: o.Log,
+		deny: newDenyCache[denyKey](o.DenyCache), stop: make(chan struct{}), slots: make(chan struct{}, o.MaxStoreCalls)}
 	s.health = newStoreHealth(s.log, time.Now)
 	rules, err := LoadRules(o.Config)
 	if err != nil {
@@ -192,6 +191,7 @@ func Start(ctx context.Context, o Options) (*Service, error) {
 	if err := s.openStore(ctx); err != nil {
 		return nil, err
 	}
+	s.m.reg.MustRegister(s.st.collectors()...)
 	a, err := s.compile(rules)
 	if err != nil {
 		_ = s.st.close()
@@ -232,11 +232,11 @@ func (s *Service) openStore(ctx context.Context) error {
 	return nil
 }
 
-// compile builds (or, for a rule whose signature is unchanged, finds) each
+// compile builds (or, for a rule whose identity is unchanged, finds) each
 // rule's counter, and lets the store forget the rules that are gone.
 func (s *Service) compile(rules *RuleSet) (*active, error) {
 	a := &active{rules: rules, counters: map[*Rule]counter{}}
-	keep := map[string]bool{}
+	keep := map[ruleID]bool{}
 	for _, r := range rules.rules {
 		if r.Unlimited || r.RequestsPerUnit == 0 {
 			continue
@@ -246,7 +246,7 @@ func (s *Service) compile(rules *RuleSet) (*active, error) {
 			return nil, &RuleError{File: r.File, Line: r.Line, Field: "rate_limit", Msg: err.Error()}
 		}
 		a.counters[r] = c
-		keep[r.signature()] = true
+		keep[r.id()] = true
 	}
 	for name := range rules.domains {
 		a.domainNames = append(a.domainNames, name)
@@ -274,24 +274,6 @@ func (s *Service) HTTPAddr() string {
 
 // Rules is the rule set in force.
 func (s *Service) Rules() *RuleSet { return s.cur.Load().rules }
-
-// PipelineStats reports the pipelines sent to Redis, the script calls they
-// carried, and the calls sent alone because nothing else was in flight
-// (zeros without batching or Redis).
-func (s *Service) PipelineStats() (pipelines, batched, direct int64) {
-	if rs, ok := s.st.(*redisStore); ok {
-		return rs.pipelineStats()
-	}
-	return 0, 0, 0
-}
-
-// StoreCalls reports how many decisions went to Redis (0 in memory).
-func (s *Service) StoreCalls() int64 {
-	if rs, ok := s.st.(*redisStore); ok {
-		return rs.calls.Load()
-	}
-	return 0
-}
 
 // Close stops the listeners, lets the calls in flight finish (up to
 // DrainTimeout, then cuts them and reports it), and stops the watcher and

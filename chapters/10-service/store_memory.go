@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
 	sliding "github.com/ratelimit-course/ratelimit/chapters/03-sliding"
 	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
@@ -35,7 +37,7 @@ type memoryStore struct {
 	maxKeys int
 
 	mu       sync.Mutex
-	counters map[string]*memCounter // by rule signature
+	counters map[ruleID]*memCounter
 	all      atomic.Pointer[[]*memCounter]
 	stop     chan struct{}
 	wg       sync.WaitGroup
@@ -115,7 +117,7 @@ func (c *memCounter) carry(key string, now time.Time) {
 // the state per key stays bounded by what is live in its window; maxKeys
 // bounds the keys held (0: no bound).
 func newMemoryStore(now func() time.Time, sweep time.Duration, maxKeys int) *memoryStore {
-	m := &memoryStore{now: now, maxKeys: maxKeys, counters: map[string]*memCounter{}, stop: make(chan struct{})}
+	m := &memoryStore{now: now, maxKeys: maxKeys, counters: map[ruleID]*memCounter{}, stop: make(chan struct{})}
 	m.all.Store(&[]*memCounter{})
 	m.wg.Add(1)
 	go func() {
@@ -139,11 +141,11 @@ func newMemoryStore(now func() time.Time, sweep time.Duration, maxKeys int) *mem
 func (m *memoryStore) counter(r *Rule) (counter, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	sig := r.signature()
-	if c, ok := m.counters[sig]; ok {
+	id := r.id()
+	if c, ok := m.counters[id]; ok {
 		return c, nil
 	}
-	k, err := newKeyed(r)
+	k, err := newLimiter[keyed](r, memoryLimiters{})
 	if err != nil {
 		return nil, err
 	}
@@ -151,10 +153,10 @@ func (m *memoryStore) counter(r *Rule) (counter, error) {
 	for _, old := range m.counters { // the same rule before its limit changed
 		if old.sameCount(r) {
 			c.prev.Store(old)
-			c.until = m.now().Add(window(r))
+			c.until = m.now().Add(r.Unit.Window())
 		}
 	}
-	m.counters[sig] = c
+	m.counters[id] = c
 	m.publish()
 	return c, nil
 }
@@ -184,30 +186,33 @@ func (m *memoryStore) keys() int {
 	return n
 }
 
-// newKeyed builds the chapter's limiter for a rule: L = requests_per_unit
-// per unit for the windows; C = requests_per_unit refilled over one unit for
-// the buckets.
-func newKeyed(r *Rule) (keyed, error) {
-	w, l := window(r), int(r.RequestsPerUnit)
-	switch r.Algorithm {
-	case AlgoSlidingCounter:
-		return sliding.NewCounterLimiter(sliding.Config{Window: w, Limit: l})
-	case AlgoTokenBucket:
-		return buckets.NewTokenBucketLimiter(buckets.Config{Capacity: l, Rate: float64(l) / w.Seconds()})
-	case AlgoGCRA:
-		return buckets.NewGCRALimiter(buckets.Config{Capacity: l, Rate: float64(l) / w.Seconds()})
-	}
-	return fixedwindow.NewLimiter(fixedwindow.Config{Window: w, Limit: l})
+// memoryLimiters are chapters 02-04's limiters, one per rule.
+type memoryLimiters struct{}
+
+func (memoryLimiters) fixedWindow(c fixedwindow.Config) (keyed, error) {
+	return fixedwindow.NewLimiter(c)
 }
+
+func (memoryLimiters) slidingCounter(c sliding.Config) (keyed, error) {
+	return sliding.NewCounterLimiter(c)
+}
+
+func (memoryLimiters) tokenBucket(c buckets.Config) (keyed, error) {
+	return buckets.NewTokenBucketLimiter(c)
+}
+
+func (memoryLimiters) gcra(c buckets.Config) (keyed, error) { return buckets.NewGCRALimiter(c) }
 
 func (m *memoryStore) remote() bool { return false }
 
-func (m *memoryStore) retain(keep map[string]bool) {
+func (m *memoryStore) collectors() []prometheus.Collector { return nil }
+
+func (m *memoryStore) retain(keep map[ruleID]bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	for sig := range m.counters {
-		if !keep[sig] {
-			delete(m.counters, sig)
+	for id := range m.counters {
+		if !keep[id] {
+			delete(m.counters, id)
 		}
 	}
 	m.publish()

@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
-	"sync/atomic"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"github.com/redis/go-redis/v9"
 
+	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
+	sliding "github.com/ratelimit-course/ratelimit/chapters/03-sliding"
+	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
 	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 	"github.com/ratelimit-course/ratelimit/core"
 )
@@ -23,7 +26,6 @@ type redisStore struct {
 	scripts redis.Scripter       // the batcher, or the client itself
 	batch   *distributed.Batcher // nil when batching is off
 	where   string
-	calls   atomic.Int64 // script calls made
 }
 
 // redisConfig is how the service reaches Redis.
@@ -81,26 +83,30 @@ func newRedisStore(ctx context.Context, c redisConfig) (*redisStore, error) {
 }
 
 func (s *redisStore) counter(r *Rule) (counter, error) {
-	w, l := window(r), int(r.RequestsPerUnit)
-	var lim interface {
-		AllowN(ctx context.Context, id string, cost int) (core.Decision, error)
-		Peek(ctx context.Context, id string) (core.Decision, error)
-	}
-	var err error
-	switch r.Algorithm {
-	case AlgoSlidingCounter:
-		lim, err = distributed.NewSlidingCounter(s.scripts, distributed.WindowConfig{Window: w, Limit: l})
-	case AlgoTokenBucket:
-		lim, err = distributed.NewTokenBucket(s.scripts, distributed.BucketConfig{Capacity: l, Rate: float64(l) / w.Seconds()})
-	case AlgoGCRA:
-		lim, err = distributed.NewGCRA(s.scripts, distributed.BucketConfig{Capacity: l, Rate: float64(l) / w.Seconds()})
-	default:
-		lim, err = distributed.NewFixedWindow(s.scripts, distributed.WindowConfig{Window: w, Limit: l})
-	}
+	lim, err := newLimiter[counter](r, redisLimiters{s.scripts})
 	if err != nil {
 		return nil, err
 	}
-	return redisCounter{lim: lim, unit: r.Unit + ":", calls: &s.calls}, nil
+	return redisCounter{lim: lim, unit: r.Unit.String() + ":"}, nil
+}
+
+// redisLimiters are chapter 06's scripts, one limiter per rule.
+type redisLimiters struct{ scripts redis.Scripter }
+
+func (m redisLimiters) fixedWindow(c fixedwindow.Config) (counter, error) {
+	return distributed.NewFixedWindow(m.scripts, distributed.WindowConfig{Window: c.Window, Limit: c.Limit})
+}
+
+func (m redisLimiters) slidingCounter(c sliding.Config) (counter, error) {
+	return distributed.NewSlidingCounter(m.scripts, distributed.WindowConfig{Window: c.Window, Limit: c.Limit, SubWindows: c.SubWindows})
+}
+
+func (m redisLimiters) tokenBucket(c buckets.Config) (counter, error) {
+	return distributed.NewTokenBucket(m.scripts, distributed.BucketConfig{Capacity: c.Capacity, Rate: c.Rate})
+}
+
+func (m redisLimiters) gcra(c buckets.Config) (counter, error) {
+	return distributed.NewGCRA(m.scripts, distributed.BucketConfig{Capacity: c.Capacity, Rate: c.Rate})
 }
 
 // redisCounter turns the service's key into a chapter 06 identity. The
@@ -109,21 +115,15 @@ func (s *redisStore) counter(r *Rule) (counter, error) {
 // (chapter 06's window script would otherwise count a per-minute key's old
 // window, whose id is larger, as the current per-hour one until it expired).
 type redisCounter struct {
-	lim interface {
-		AllowN(ctx context.Context, id string, cost int) (core.Decision, error)
-		Peek(ctx context.Context, id string) (core.Decision, error)
-	}
-	unit  string
-	calls *atomic.Int64
+	lim  counter
+	unit string
 }
 
 func (c redisCounter) AllowN(ctx context.Context, key string, cost int) (core.Decision, error) {
-	c.calls.Add(1)
 	return c.lim.AllowN(ctx, redisID(c.unit+key), cost)
 }
 
 func (c redisCounter) Peek(ctx context.Context, key string) (core.Decision, error) {
-	c.calls.Add(1)
 	return c.lim.Peek(ctx, redisID(c.unit+key))
 }
 
@@ -133,14 +133,28 @@ func (c redisCounter) Peek(ctx context.Context, key string) (core.Decision, erro
 func redisID(key string) string { return url.QueryEscape(key) }
 
 func (s *redisStore) remote() bool           { return true }
-func (s *redisStore) retain(map[string]bool) {}
+func (s *redisStore) retain(map[ruleID]bool) {}
 func (s *redisStore) describe() string       { return "store: " + s.where }
-func (s *redisStore) pipelineStats() (p, batched, direct int64) {
+
+// collectors report chapter 06's Batcher: the pipelines it sent, the script
+// calls they carried, and the calls sent alone because nothing else was in
+// flight (none without batching).
+func (s *redisStore) collectors() []prometheus.Collector {
 	if s.batch == nil {
-		return 0, 0, 0
+		return nil
 	}
-	st := s.batch.Stats()
-	return st.Pipelines, st.Batched, st.Alone
+	stat := func(name, help string, v func(distributed.BatcherStats) int64) prometheus.Collector {
+		return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help},
+			func() float64 { return float64(v(s.batch.Stats())) })
+	}
+	return []prometheus.Collector{
+		stat("ratelimit_redis_pipelines_total", "Pipelines sent to Redis.",
+			func(st distributed.BatcherStats) int64 { return st.Pipelines }),
+		stat("ratelimit_redis_pipelined_calls_total", "Script calls sent in a pipeline.",
+			func(st distributed.BatcherStats) int64 { return st.Batched }),
+		stat("ratelimit_redis_direct_calls_total", "Script calls sent alone, nothing else being in flight.",
+			func(st distributed.BatcherStats) int64 { return st.Alone }),
+	}
 }
 
 func (s *redisStore) close() error {

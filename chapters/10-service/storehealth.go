@@ -26,7 +26,7 @@ type storeHealth struct {
 
 // outage is one domain's time without its store.
 type outage struct {
-	mode      string
+	mode      FailureMode
 	since     time.Time
 	decisions int64 // answered by the failure mode since
 }
@@ -36,9 +36,9 @@ func newStoreHealth(log io.Writer, now func() time.Time) *storeHealth {
 }
 
 // modeAnswer is what a failure mode answers, in the log's words.
-var modeAnswer = map[string]string{
-	"open":   "OK, uncounted",
-	"closed": "UNAVAILABLE over gRPC, 503 over HTTP",
+var modeAnswer = map[FailureMode]string{
+	FailOpen:   "OK, uncounted",
+	FailClosed: "UNAVAILABLE over gRPC, 503 over HTTP",
 }
 
 // storeErr records an error of the store itself, as the Guard's remote call
@@ -51,7 +51,7 @@ func (h *storeHealth) storeErr(err error) {
 
 // failed notes a decision of domain answered by its failure mode because
 // the store could not make it; the first of an outage is logged.
-func (h *storeHealth) failed(domain, mode string, err error) {
+func (h *storeHealth) failed(domain string, mode FailureMode, err error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if o := h.down[domain]; o != nil {

@@ -20,8 +20,8 @@ type answer struct {
 	resp   *rls.RateLimitResponse
 	traces []ch10.Trace
 	err    error
-	mode   string // the domain's failure mode
-	down   bool   // the store was down (the Outage switched on)
+	mode   ch10.FailureMode // the domain's failure mode
+	down   bool             // the store was down (the Outage switched on)
 }
 
 func (a answer) overLimit() bool {
@@ -111,7 +111,7 @@ func ruleText(r *ch10.Rule) string {
 		return r.Label() + ", unlimited"
 	}
 	per := "a"
-	if r.Unit == "hour" {
+	if r.Unit.String() == "hour" {
 		per = "an"
 	}
 	s := fmt.Sprintf("%s, %d %s %s (%s)", r.Label(), r.RequestsPerUnit, per, r.Unit, r.Algorithm)

@@ -92,7 +92,7 @@ func (m Model) ruleList() []string {
 	for _, r := range m.svc.Rules().Rules() {
 		if r.Domain != domain {
 			domain = r.Domain
-			rows = append(rows, th.Paint(widget.StHeading, domain)+th.Paint(widget.StDim, " fails "+m.svc.FailureMode(domain)))
+			rows = append(rows, th.Paint(widget.StHeading, domain)+th.Paint(widget.StDim, " fails "+string(m.svc.FailureMode(domain))))
 		}
 		rows = append(rows, "  "+strings.TrimPrefix(r.Path, domain+".")+th.Paint(widget.StDim, "  "+ruleText(r)))
 	}
