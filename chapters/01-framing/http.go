@@ -225,67 +225,15 @@ type LimitConfig struct {
 // Retry-After and a JSON body. Limiter errors are answered 500 (the caller
 // decides elsewhere whether a broken limiter fails open; see chapter 06).
 //
-// Keyed state is bounded by the sweep: a key is dropped at the first sweep
-// after its state turns idle (a plan's bucket refills within its window),
-// so at any time the limiters hold at most the keys seen in the last
-// SweepEvery plus one refill time, however many keys have come and gone.
-// The request clock is an edge and can jump, so the schedule does not
-// trust one reading: a sweep runs at the earlier of the request's time and
-// the previous request's (a single timestamp far ahead neither sweeps in
-// the future, where every key looks idle, nor pushes the next sweep out of
-// reach), and a clock found more than SweepEvery before the last sweep
-// makes a sweep due at once.
+// Keyed state stays bounded: requests drive a sweep of the limiters that
+// are Sweepers, about once per SweepEvery, which drops the keys gone idle;
+// sweepSchedule says when a sweep is due on a clock that can jump.
 func Limit(cfg LimitConfig) (func(http.Handler) http.Handler, error) {
-	if len(cfg.Limiters) == 0 {
-		return nil, core.BadParam("limiters", "none", "one limiter per plan name")
+	cfg, sweepers, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
 	}
-	var sweepers []Sweeper
-	for name, l := range cfg.Limiters {
-		if l == nil {
-			return nil, core.BadParam("limiters", fmt.Sprintf("%s: nil", name), "a non-nil limiter per plan name")
-		}
-		if s, ok := l.(Sweeper); ok {
-			sweepers = append(sweepers, s)
-		}
-	}
-	if cfg.SweepEvery < 0 {
-		return nil, core.BadParam("sweep every", cfg.SweepEvery, "a duration >= 0 (0: one minute)")
-	}
-	if cfg.SweepEvery == 0 {
-		cfg.SweepEvery = time.Minute
-	}
-	if cfg.Costs == nil {
-		cfg.Costs = DefaultCosts
-	}
-	if cfg.Route == nil {
-		cfg.Route = cfg.Costs.Route
-	}
-	if cfg.Now == nil {
-		cfg.Now = time.Now
-	}
-	if cfg.Quota == nil {
-		cfg.Quota = QuotaFor
-	}
-	var swept, prev atomic.Int64 // Unix ns: the last sweep's instant, the previous request's
-	every := int64(cfg.SweepEvery)
-	sweep := func(now time.Time) {
-		t := now.UnixNano()
-		p := prev.Swap(t)
-		last := swept.Load()
-		if p != 0 && (t-last < every && last-t <= every) {
-			return // not due, and the clock has not fallen back past a period
-		}
-		at := t
-		if p != 0 {
-			at = min(t, p) // one stray timestamp cannot sweep in the future
-		}
-		if !swept.CompareAndSwap(last, at) {
-			return // another request sweeps
-		}
-		for _, s := range sweepers {
-			s.Sweep(time.Unix(0, at))
-		}
-	}
+	sweep := sweepSchedule(cfg.SweepEvery, sweepers)
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			id, ok1 := IdentityFrom(r.Context())
@@ -317,6 +265,77 @@ func Limit(cfg LimitConfig) (func(http.Handler) http.Handler, error) {
 			next.ServeHTTP(w, r)
 		})
 	}, nil
+}
+
+// withDefaults checks cfg's limiters and sweep period, fills in the
+// defaults for what was left unset, and returns the limiters that can be
+// swept.
+func (cfg LimitConfig) withDefaults() (LimitConfig, []Sweeper, error) {
+	if len(cfg.Limiters) == 0 {
+		return cfg, nil, core.BadParam("limiters", "none", "one limiter per plan name")
+	}
+	var sweepers []Sweeper
+	for name, l := range cfg.Limiters {
+		if l == nil {
+			return cfg, nil, core.BadParam("limiters", fmt.Sprintf("%s: nil", name), "a non-nil limiter per plan name")
+		}
+		if s, ok := l.(Sweeper); ok {
+			sweepers = append(sweepers, s)
+		}
+	}
+	if cfg.SweepEvery < 0 {
+		return cfg, nil, core.BadParam("sweep every", cfg.SweepEvery, "a duration >= 0 (0: one minute)")
+	}
+	if cfg.SweepEvery == 0 {
+		cfg.SweepEvery = time.Minute
+	}
+	if cfg.Costs == nil {
+		cfg.Costs = DefaultCosts
+	}
+	if cfg.Route == nil {
+		cfg.Route = cfg.Costs.Route
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Quota == nil {
+		cfg.Quota = QuotaFor
+	}
+	return cfg, sweepers, nil
+}
+
+// sweepSchedule returns what each request calls with its time to sweep
+// the sweepers when a sweep is due. A key is dropped at the first sweep
+// after its state turns idle (a plan's bucket refills within its window),
+// so at any time the limiters hold at most the keys seen in the last
+// period plus one refill time, however many keys have come and gone.
+// The request clock is an edge and can jump, so the schedule does not
+// trust one reading: a sweep runs at the earlier of the request's time and
+// the previous request's (a single timestamp far ahead neither sweeps in
+// the future, where every key looks idle, nor pushes the next sweep out of
+// reach), and a clock found more than one period before the last sweep
+// makes a sweep due at once.
+func sweepSchedule(period time.Duration, sweepers []Sweeper) func(now time.Time) {
+	var swept, prev atomic.Int64 // Unix ns: the last sweep's instant, the previous request's
+	every := int64(period)
+	return func(now time.Time) {
+		t := now.UnixNano()
+		p := prev.Swap(t)
+		last := swept.Load()
+		if p != 0 && (t-last < every && last-t <= every) {
+			return // not due, and the clock has not fallen back past a period
+		}
+		at := t
+		if p != 0 {
+			at = min(t, p) // one stray timestamp cannot sweep in the future
+		}
+		if !swept.CompareAndSwap(last, at) {
+			return // another request sweeps
+		}
+		for _, s := range sweepers {
+			s.Sweep(time.Unix(0, at))
+		}
+	}
 }
 
 // Config wires the whole chain.

@@ -7,7 +7,7 @@ import (
 	"github.com/ratelimit-course/ratelimit/core"
 )
 
-// A WaitRule turns the server's Retry-After and the client's random jitter
+// WaitRule turns the server's Retry-After and the client's random jitter
 // into how long the client waits before retrying.
 type WaitRule func(retryAfter, jitter time.Duration) time.Duration
 

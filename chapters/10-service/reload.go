@@ -58,11 +58,11 @@ func (s *Service) watch() {
 }
 
 // reloadIfChanged reloads when the files' fingerprint moved and then held
-// still: for one more tick, or for settleEmpty while a file is empty. An
-// editor or os.WriteFile truncates a file before it writes it, and a watcher
-// that loaded at once refused the empty file in between (TestE37_Reload
-// caught it, and caught the one-tick wait losing under load). It reports
-// whether it tried, and the error of a refused file.
+// still: for one more tick, or for settleEmpty while a file is empty. It
+// waits because an editor or os.WriteFile truncates a file before writing
+// it: loading on the first change could catch the file empty and refuse it,
+// and on a busy machine the gap between truncation and write can outlast
+// one tick. It reports whether it tried, and the error of a refused file.
 func (s *Service) reloadIfChanged() (bool, error) {
 	s.reloadMu.Lock()
 	defer s.reloadMu.Unlock()

@@ -50,31 +50,11 @@ func (a *simArgs) loadArrivals() (lines []int, err error) {
 // is a *core.ParamError naming the line, the value and, if the line holds
 // more, an excerpt of it.
 func readArrivalsFile(path string) (arrivals []int64, costs []int, lines []int, err error) {
-	name, r := fileName(path), simStdin
-	if path != "-" {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, nil, nil, core.BadParam("arrivals-file", strconv.Quote(path), "a readable file, or - for stdin ("+
-				strings.TrimPrefix(err.Error(), "open "+path+": ")+")")
-		}
-		defer f.Close()
-		r = f
-	}
-	data, err := io.ReadAll(io.LimitReader(r, maxFileBytes+1))
+	name, data, err := readArrivalsData(path)
 	if err != nil {
-		return nil, nil, nil, core.BadParam("arrivals-file", name, "a readable file, or - for stdin ("+err.Error()+")")
+		return nil, nil, nil, err
 	}
-	if len(data) > maxFileBytes {
-		return nil, nil, nil, core.BadParam("arrivals-file", name, "a file of at most 1 GiB")
-	}
-	bad := func(line int, what, text, token string) error {
-		if t := strings.TrimSpace(text); t != token {
-			what += " in " + strconv.Quote(around(t, token))
-		}
-		return fileError(name, line, what, simAccept["arrivals-file"])
-	}
-	withCost, costLine := false, 0
-	var prev int64
+	p := arrivalsParser{name: name}
 	for n, line := 1, ""; len(data) > 0; n++ {
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
 			line, data = string(data[:i]), data[i+1:]
@@ -90,48 +70,102 @@ func readArrivalsFile(path string) (arrivals []int64, costs []int, lines []int, 
 			items = strings.Split(text, ",")
 		}
 		for _, item := range items {
-			fields := strings.Fields(item)
-			switch {
-			case len(fields) == 0:
-				return nil, nil, nil, bad(n, "an empty item", text, "")
-			case len(fields) > 2 || len(fields) == 2 && len(items) > 1:
-				return nil, nil, nil, bad(n, quoteClip(strings.TrimSpace(item))+" is more than an arrival and a cost", text, strings.TrimSpace(item))
+			if err := p.add(n, text, item, len(items) > 1); err != nil {
+				return nil, nil, nil, err
 			}
-			t, err := strconv.ParseInt(fields[0], 10, 64)
-			switch {
-			case err != nil:
-				return nil, nil, nil, bad(n, quoteClip(fields[0])+" is not an integer", text, fields[0])
-			case t < 0 || t > 1_000_000_000_000:
-				return nil, nil, nil, bad(n, fields[0]+" is outside 0 to 1e12", text, fields[0])
-			case len(arrivals) > 0 && t < prev:
-				return nil, nil, nil, bad(n, fmt.Sprintf("%d after %d", t, prev), text, fields[0])
-			case len(arrivals) == lab.MaxArrivals:
-				return nil, nil, nil, bad(n, "more than 1e7 arrivals", text, text)
-			}
-			if len(arrivals) == 0 {
-				withCost, costLine = len(fields) == 2, n
-			}
-			if withCost != (len(fields) == 2) {
-				what := fmt.Sprintf("a cost, but line %d has none", costLine)
-				if withCost {
-					what = fmt.Sprintf("no cost, but line %d has one (every line or none)", costLine)
-				}
-				return nil, nil, nil, bad(n, what, text, text)
-			}
-			if withCost {
-				c, err := strconv.Atoi(fields[1])
-				if err != nil || c < 1 {
-					return nil, nil, nil, bad(n, "cost "+quoteClip(fields[1])+" is not an integer >= 1", text, fields[1])
-				}
-				costs, lines = append(costs, c), append(lines, n)
-			}
-			arrivals, prev = append(arrivals, t), t
 		}
 	}
-	if len(arrivals) == 0 {
+	if len(p.arrivals) == 0 {
 		return nil, nil, nil, fmt.Errorf("invalid --arrivals-file %s (no arrivals): accepted %s", printablePath(name), simAccept["arrivals-file"])
 	}
-	return arrivals, costs, lines, nil
+	return p.arrivals, p.costs, p.lines, nil
+}
+
+// readArrivalsData reads the whole arrivals file (path, or stdin for "-"),
+// refusing one over maxFileBytes, and returns the name errors call it by.
+func readArrivalsData(path string) (name string, data []byte, err error) {
+	name, r := fileName(path), simStdin
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return "", nil, core.BadParam("arrivals-file", strconv.Quote(path), "a readable file, or - for stdin ("+
+				strings.TrimPrefix(err.Error(), "open "+path+": ")+")")
+		}
+		defer f.Close()
+		r = f
+	}
+	data, err = io.ReadAll(io.LimitReader(r, maxFileBytes+1))
+	if err != nil {
+		return "", nil, core.BadParam("arrivals-file", name, "a readable file, or - for stdin ("+err.Error()+")")
+	}
+	if len(data) > maxFileBytes {
+		return "", nil, core.BadParam("arrivals-file", name, "a file of at most 1 GiB")
+	}
+	return name, data, nil
+}
+
+// arrivalsParser collects an arrivals file's items in order, checking each
+// against those before it: times never go back, and either every line has
+// a cost or none does (decided by the first arrival's line, costLine).
+type arrivalsParser struct {
+	name     string
+	arrivals []int64
+	costs    []int
+	lines    []int // the line of each cost, for checkFileCosts
+	withCost bool
+	costLine int
+	prev     int64
+}
+
+// add checks one item of line n (text is the whole line, listed says the
+// line is comma-separated) and appends its arrival and cost.
+func (p *arrivalsParser) add(n int, text, item string, listed bool) error {
+	fields := strings.Fields(item)
+	switch {
+	case len(fields) == 0:
+		return p.bad(n, "an empty item", text, "")
+	case len(fields) > 2 || len(fields) == 2 && listed:
+		return p.bad(n, quoteClip(strings.TrimSpace(item))+" is more than an arrival and a cost", text, strings.TrimSpace(item))
+	}
+	t, err := strconv.ParseInt(fields[0], 10, 64)
+	switch {
+	case err != nil:
+		return p.bad(n, quoteClip(fields[0])+" is not an integer", text, fields[0])
+	case t < 0 || t > 1_000_000_000_000:
+		return p.bad(n, fields[0]+" is outside 0 to 1e12", text, fields[0])
+	case len(p.arrivals) > 0 && t < p.prev:
+		return p.bad(n, fmt.Sprintf("%d after %d", t, p.prev), text, fields[0])
+	case len(p.arrivals) == lab.MaxArrivals:
+		return p.bad(n, "more than 1e7 arrivals", text, text)
+	}
+	if len(p.arrivals) == 0 {
+		p.withCost, p.costLine = len(fields) == 2, n
+	}
+	if p.withCost != (len(fields) == 2) {
+		what := fmt.Sprintf("a cost, but line %d has none", p.costLine)
+		if p.withCost {
+			what = fmt.Sprintf("no cost, but line %d has one (every line or none)", p.costLine)
+		}
+		return p.bad(n, what, text, text)
+	}
+	if p.withCost {
+		c, err := strconv.Atoi(fields[1])
+		if err != nil || c < 1 {
+			return p.bad(n, "cost "+quoteClip(fields[1])+" is not an integer >= 1", text, fields[1])
+		}
+		p.costs, p.lines = append(p.costs, c), append(p.lines, n)
+	}
+	p.arrivals, p.prev = append(p.arrivals, t), t
+	return nil
+}
+
+// bad is the error for line n: what is wrong, and, when the line holds
+// more than the offending token, an excerpt of the line around it.
+func (p *arrivalsParser) bad(line int, what, text, token string) error {
+	if t := strings.TrimSpace(text); t != token {
+		what += " in " + strconv.Quote(around(t, token))
+	}
+	return fileError(p.name, line, what, simAccept["arrivals-file"])
 }
 
 // fileError is the one line for a mistake on a line of an arrivals file,

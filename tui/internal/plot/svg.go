@@ -226,7 +226,9 @@ func Write(w io.Writer, c Chart) error {
 	return err
 }
 
-// lane draws one run from y and returns where the next starts.
+// lane draws one run from y and returns where the next starts: its title
+// line, the window boundaries, the arrivals, the departures for the queue,
+// and the busiest window under them.
 func lane(s *svg, ax axis, r lab.Result, y float64, separator bool) float64 {
 	h := float64(laneH)
 	queue := hasDepartures(r)
@@ -236,6 +238,24 @@ func lane(s *svg, ax axis, r lab.Result, y float64, separator bool) float64 {
 	if separator {
 		s.line(16, y, width-16, y, "#dddddd", 1, "")
 	}
+	laneTitle(s, r, y)
+	laneBoundaries(s, ax, r, y+30, y+h-30)
+	rowA := y + 78
+	lifted := laneArrivals(s, ax, r, rowA)
+	rowLast := rowA
+	if queue {
+		rowLast = rowA + float64(departureH)
+		laneDepartures(s, ax, r, rowLast, lifted)
+	}
+	if len(r.MaxWindows) > 0 {
+		busiestWindow(s, ax, r, rowLast+36)
+	}
+	return y + h
+}
+
+// laneTitle writes the algorithm's name and how many requests it allowed
+// and rejected.
+func laneTitle(s *svg, r lab.Result, y float64) {
 	m := r.Metrics
 	s.text(16, y+20, 13, "start", colText, "bold", r.Algorithm)
 	summary := fmt.Sprintf("%d allowed, %d rejected", m.Allowed, m.Rejected)
@@ -243,9 +263,11 @@ func lane(s *svg, ax axis, r lab.Result, y float64, separator bool) float64 {
 		summary += "; beside each mark, the estimate it was decided on"
 	}
 	s.text(16+float64(7*len(r.Algorithm))+22, y+20, 12, "start", colMuted, "", summary)
+}
 
-	// The boundaries of the windows it counts in, labelled at the top.
-	top, bottom := y+30, y+h-30
+// laneBoundaries draws the boundaries of the windows the run counts in,
+// from top to bottom, each labelled with its time at the top.
+func laneBoundaries(s *svg, ax axis, r lab.Result, top, bottom float64) {
 	var bl labeler
 	for _, b := range r.Boundaries {
 		x := ax.x(float64(b))
@@ -254,9 +276,12 @@ func lane(s *svg, ax axis, r lab.Result, y float64, separator bool) float64 {
 			s.text(x+3, top+9, 10, "start", colBoundary, "", strconv.FormatInt(b, 10))
 		}
 	}
+}
 
-	// Arrivals, then departures for the queue.
-	rowA := y + 78
+// laneArrivals draws each arrival on the row at rowA, a dot if allowed and
+// a cross if rejected, and returns the height each mark was lifted to so
+// the departures can link to it.
+func laneArrivals(s *svg, ax axis, r lab.Result, rowA float64) []float64 {
 	s.text(xLeft-10, rowA+4, 11, "end", colMuted, "", "arrivals")
 	var st stacker
 	var tl labeler
@@ -278,56 +303,58 @@ func lane(s *svg, ax axis, r lab.Result, y float64, separator bool) float64 {
 			s.text(x, rowA+20, 10, "middle", colMuted, "", strconv.FormatInt(q.ArrivalMS, 10))
 		}
 	}
-	rowLast := rowA
-	if queue {
-		rowD := rowA + float64(departureH)
-		rowLast = rowD
-		s.text(xLeft-10, rowD+4, 11, "end", colMuted, "", "upstream")
-		var sd stacker
-		var dl labeler
-		for i, q := range r.Requests {
-			if q.SentMS == nil {
-				continue
-			}
-			xa, xs := ax.x(float64(q.ArrivalMS)), ax.x(float64(*q.SentMS))
-			dy := rowD - float64(sd.lift(xs)*stackStep)
-			s.line(xa, lifted[i]+markR+1, xs, dy-markR-1, "#9bb7d9", 1, "")
-			s.printf(`<circle cx="%s" cy="%s" r="%d" fill="#ffffff" stroke="%s" stroke-width="2"/>`+"\n",
-				num(xs), num(dy), markR, colSent)
-			if dl.ok(xs) {
-				s.text(xs, rowD+20, 10, "middle", colMuted, "", strconv.FormatInt(*q.SentMS, 10))
-			}
-		}
-	}
+	return lifted
+}
 
-	// The busiest window of width W, as a bracket under the marks.
-	if len(r.MaxWindows) > 0 {
-		win := r.MaxWindows[0]
-		x0, x1 := ax.x(float64(win[0])), ax.x(float64(win[1]))
-		yb := rowLast + 36
-		col := colWithin
-		verdict := fmt.Sprintf("<= L = %d", r.Params.Limit)
-		if m.MaxInWindow > r.Params.Limit {
-			col = colOver
-			verdict = fmt.Sprintf("> L = %d, overshoot %d", r.Params.Limit, m.Overshoot)
+// laneDepartures draws, on the row at rowD, when each sent request left
+// the queue, linked by a line to its arrival mark (lifted, by request).
+func laneDepartures(s *svg, ax axis, r lab.Result, rowD float64, lifted []float64) {
+	s.text(xLeft-10, rowD+4, 11, "end", colMuted, "", "upstream")
+	var sd stacker
+	var dl labeler
+	for i, q := range r.Requests {
+		if q.SentMS == nil {
+			continue
 		}
-		s.line(x0, yb, x1, yb, col, 2, "")
-		s.line(x0, yb-7, x0, yb, col, 2, "")
-		s.line(x1, yb-7, x1, yb, col, 2, "")
-		label := fmt.Sprintf("busiest W: %d upstream in [%d, %d) %s", m.MaxInWindow, win[0], win[1], verdict)
-		if more := len(r.MaxWindows) - 1; more > 0 {
-			label += fmt.Sprintf(" (+%d more such W)", more)
+		xa, xs := ax.x(float64(q.ArrivalMS)), ax.x(float64(*q.SentMS))
+		dy := rowD - float64(sd.lift(xs)*stackStep)
+		s.line(xa, lifted[i]+markR+1, xs, dy-markR-1, "#9bb7d9", 1, "")
+		s.printf(`<circle cx="%s" cy="%s" r="%d" fill="#ffffff" stroke="%s" stroke-width="2"/>`+"\n",
+			num(xs), num(dy), markR, colSent)
+		if dl.ok(xs) {
+			s.text(xs, rowD+20, 10, "middle", colMuted, "", strconv.FormatInt(*q.SentMS, 10))
 		}
-		anchor, lx := "middle", (x0+x1)/2
-		switch {
-		case lx < xLeft+180:
-			anchor, lx = "start", x0
-		case lx > xRight-180:
-			anchor, lx = "end", x1
-		}
-		s.text(lx, yb+15, 11, anchor, col, "", label)
 	}
-	return y + h
+}
+
+// busiestWindow draws the run's busiest window of width W as a bracket at
+// yb, under the marks, with how many requests went upstream in it and
+// whether that broke the limit.
+func busiestWindow(s *svg, ax axis, r lab.Result, yb float64) {
+	m := r.Metrics
+	win := r.MaxWindows[0]
+	x0, x1 := ax.x(float64(win[0])), ax.x(float64(win[1]))
+	col := colWithin
+	verdict := fmt.Sprintf("<= L = %d", r.Params.Limit)
+	if m.MaxInWindow > r.Params.Limit {
+		col = colOver
+		verdict = fmt.Sprintf("> L = %d, overshoot %d", r.Params.Limit, m.Overshoot)
+	}
+	s.line(x0, yb, x1, yb, col, 2, "")
+	s.line(x0, yb-7, x0, yb, col, 2, "")
+	s.line(x1, yb-7, x1, yb, col, 2, "")
+	label := fmt.Sprintf("busiest W: %d upstream in [%d, %d) %s", m.MaxInWindow, win[0], win[1], verdict)
+	if more := len(r.MaxWindows) - 1; more > 0 {
+		label += fmt.Sprintf(" (+%d more such W)", more)
+	}
+	anchor, lx := "middle", (x0+x1)/2
+	switch {
+	case lx < xLeft+180:
+		anchor, lx = "start", x0
+	case lx > xRight-180:
+		anchor, lx = "end", x1
+	}
+	s.text(lx, yb+15, 11, anchor, col, "", label)
 }
 
 // bottomAxis draws the time axis in ms with round ticks.

@@ -19,10 +19,29 @@ type Track struct {
 	Cursor   int
 }
 
-// TrackRows draws one side: arrivals, upstream and the frame row.
+// TrackRows draws one side: arrivals, upstream and the frame row. The
+// layers go down in order, each drawn over the one before: window
+// boundaries, over-limit frames, queue links, request markers, and last
+// the cursor.
 func TrackRows(th *widget.Theme, tr Track, ax Axis, acols []int) []string {
 	c := widget.NewCanvas(ax.Cols, 3)
-	res := tr.Res
+	drawBoundaries(c, tr.Res, ax, acols)
+	if len(tr.Res.Requests) > 0 && tr.Res.Metrics.MaxInWindow > tr.Params.Limit {
+		drawOverLimit(c, tr, ax, acols)
+	}
+	drawQueueLinks(c, tr.Res, ax, acols)
+	drawMarkers(c, tr.Res, ax, acols)
+	drawCursor(c, tr, ax, acols)
+	gut := [3]string{"arr ", "up  ", "    "}
+	out := make([]string, 3)
+	for y := 0; y < 3; y++ {
+		out[y] = th.Paint(widget.StDim, gut[y]) + c.Row(th, y)
+	}
+	return out
+}
+
+// drawBoundaries draws each window boundary down all three rows.
+func drawBoundaries(c *widget.Canvas, res lab.Result, ax Axis, acols []int) {
 	taken := make(map[int]bool, len(acols))
 	for _, x := range acols {
 		taken[x] = true
@@ -39,56 +58,70 @@ func TrackRows(th *widget.Theme, tr Track, ax Axis, acols []int) []string {
 			c.Set(x, y, widget.GlyphBoundary, widget.StBoundary)
 		}
 	}
-	// Over-limit windows (the engine's MaxWindows): framed on the third
-	// row. Windows overlapping one already framed are counted in its label.
-	if len(res.Requests) > 0 && res.Metrics.MaxInWindow > tr.Params.Limit {
-		var drawn [][2]int64
-		extra := map[int]int{}
-		for _, win := range res.MaxWindows {
-			over := -1
-			for j, d := range drawn {
-				if win[0] < d[1] && d[0] < win[1] {
-					over = j
-					break
-				}
-			}
-			if over >= 0 {
-				extra[over]++
-				continue
-			}
-			drawn = append(drawn, win)
+}
+
+// drawOverLimit frames the over-limit windows (the engine's MaxWindows)
+// on the third row, each labelled with the count that broke the limit.
+func drawOverLimit(c *widget.Canvas, tr Track, ax Axis, acols []int) {
+	res := tr.Res
+	drawn, extra := separateWindows(res.MaxWindows)
+	for i, win := range drawn {
+		if win[1] <= ax.T0 || win[0] >= ax.T1 {
+			continue
 		}
-		for i, win := range drawn {
-			if win[1] <= ax.T0 || win[0] >= ax.T1 {
-				continue
+		x0, x1 := ax.Col(win[0]), ax.Col(win[1]-1) // half-open window: its last ms
+		// The frame spans every request it counts, also one whose
+		// marker was nudged out of its column.
+		for i, r := range res.Requests {
+			if x := sentCol(r, i, ax, acols); x >= 0 && *r.SentMS >= win[0] && *r.SentMS < win[1] {
+				x0, x1 = min(x0, x), max(x1, x)
 			}
-			x0, x1 := ax.Col(win[0]), ax.Col(win[1]-1) // half-open window: its last ms
-			// The frame spans every request it counts, also one whose
-			// marker was nudged out of its column.
-			for i, r := range res.Requests {
-				if x := sentCol(r, i, ax, acols); x >= 0 && *r.SentMS >= win[0] && *r.SentMS < win[1] {
-					x0, x1 = min(x0, x), max(x1, x)
-				}
-			}
-			for x := x0; x <= x1; x++ {
-				c.Set(x, 2, widget.GlyphFrame, widget.StFrame)
-			}
-			c.Set(x0, 2, widget.GlyphFrameL, widget.StFrame)
-			c.Set(x1, 2, widget.GlyphFrameR, widget.StFrame)
-			mx, l := res.Metrics.MaxInWindow, tr.Params.Limit
-			labels := []string{fmt.Sprintf(" %d in W > L=%d ", mx, l), fmt.Sprintf("%d>L", mx)}
-			if extra[i] > 0 {
-				labels = append([]string{fmt.Sprintf(" %d in W > L=%d (+%d overlapping) ", mx, l, extra[i])}, labels...)
-			}
-			for _, label := range labels {
-				if n := len([]rune(label)); x1-x0-1 >= n {
-					c.Text(x0+1+(x1-x0-1-n)/2, 2, label, widget.StFrame)
-					break
-				}
+		}
+		for x := x0; x <= x1; x++ {
+			c.Set(x, 2, widget.GlyphFrame, widget.StFrame)
+		}
+		c.Set(x0, 2, widget.GlyphFrameL, widget.StFrame)
+		c.Set(x1, 2, widget.GlyphFrameR, widget.StFrame)
+		mx, l := res.Metrics.MaxInWindow, tr.Params.Limit
+		labels := []string{fmt.Sprintf(" %d in W > L=%d ", mx, l), fmt.Sprintf("%d>L", mx)}
+		if extra[i] > 0 {
+			labels = append([]string{fmt.Sprintf(" %d in W > L=%d (+%d overlapping) ", mx, l, extra[i])}, labels...)
+		}
+		for _, label := range labels {
+			if n := len([]rune(label)); x1-x0-1 >= n {
+				c.Text(x0+1+(x1-x0-1-n)/2, 2, label, widget.StFrame)
+				break
 			}
 		}
 	}
-	// Links of queued requests first, so markers sit on top of them.
+}
+
+// separateWindows keeps the windows that overlap none kept before them;
+// extra counts, by index in drawn, the windows folded into each one, which
+// its label then mentions.
+func separateWindows(windows [][2]int64) (drawn [][2]int64, extra map[int]int) {
+	extra = map[int]int{}
+	for _, win := range windows {
+		over := -1
+		for j, d := range drawn {
+			if win[0] < d[1] && d[0] < win[1] {
+				over = j
+				break
+			}
+		}
+		if over >= 0 {
+			extra[over]++
+			continue
+		}
+		drawn = append(drawn, win)
+	}
+	return drawn, extra
+}
+
+// drawQueueLinks draws on the upstream row the line from each queued
+// request's arrival to its departure. It runs before drawMarkers so the
+// markers sit on top of the links.
+func drawQueueLinks(c *widget.Canvas, res lab.Result, ax Axis, acols []int) {
 	for i, r := range res.Requests {
 		if i >= len(acols) || !Queued(r) {
 			continue
@@ -113,6 +146,12 @@ func TrackRows(th *widget.Theme, tr Track, ax Axis, acols []int) []string {
 			c.Set(acols[i], 1, widget.GlyphLinkStart, widget.StQueued)
 		}
 	}
+}
+
+// drawMarkers puts each request's label on the arrivals row and, on the
+// upstream row, what became of it: sent, rejected, or queued and sent
+// later.
+func drawMarkers(c *widget.Canvas, res lab.Result, ax Axis, acols []int) {
 	for i, r := range res.Requests {
 		if i >= len(acols) {
 			break
@@ -142,22 +181,23 @@ func TrackRows(th *widget.Theme, tr Track, ax Axis, acols []int) []string {
 		}
 		c.Set(a, 0, widget.Marker(r.Index), st)
 	}
-	// The cursor's request stands out (reverse video; ▼ marks it for NO_COLOR).
-	if k := tr.Cursor; k >= 0 && k < len(res.Requests) && k < len(acols) && acols[k] >= 0 {
-		r, a := res.Requests[k], acols[k]
-		c.Set(a, 0, widget.Marker(r.Index), widget.StCursor)
-		if d := sentCol(r, k, ax, acols); d > a {
-			c.Style(d, 1, widget.StCursor)
-		} else {
-			c.Style(a, 1, widget.StCursor)
-		}
+}
+
+// drawCursor makes the cursor's request stand out (reverse video; ▼ marks
+// it for NO_COLOR), on both its arrival and where upstream received it.
+func drawCursor(c *widget.Canvas, tr Track, ax Axis, acols []int) {
+	res := tr.Res
+	k := tr.Cursor
+	if k < 0 || k >= len(res.Requests) || k >= len(acols) || acols[k] < 0 {
+		return
 	}
-	gut := [3]string{"arr ", "up  ", "    "}
-	out := make([]string, 3)
-	for y := 0; y < 3; y++ {
-		out[y] = th.Paint(widget.StDim, gut[y]) + c.Row(th, y)
+	r, a := res.Requests[k], acols[k]
+	c.Set(a, 0, widget.Marker(r.Index), widget.StCursor)
+	if d := sentCol(r, k, ax, acols); d > a {
+		c.Style(d, 1, widget.StCursor)
+	} else {
+		c.Style(a, 1, widget.StCursor)
 	}
-	return out
 }
 
 // Queued reports whether r was allowed and sent later than it arrived.

@@ -19,7 +19,8 @@ func KeyName(b key.Binding) string { return b.Help().Key }
 // KeyHint is "key desc", as the help line writes a binding.
 func KeyHint(b key.Binding) string { return b.Help().Key + " " + b.Help().Desc }
 
-// GlobalKeyMap work on every screen (q and ? are text while a field is edited).
+// GlobalKeyMap holds the keys that work on every screen (q and ? are text
+// while a field is edited).
 type GlobalKeyMap struct {
 	Quit, ForceQuit, Help, Back key.Binding
 }
@@ -31,7 +32,8 @@ var Global = GlobalKeyMap{
 	Back:      Bind([]string{"esc"}, "esc", "back"),
 }
 
-// StepKeyMap move a cursor over positions (lab requests, prefetch steps).
+// StepKeyMap holds the keys that move a cursor over positions (lab
+// requests, prefetch steps).
 type StepKeyMap struct {
 	Prev, Next, First, Last, Play key.Binding
 }
@@ -44,7 +46,8 @@ var Step = StepKeyMap{
 	Play:  Bind([]string{" "}, "space", "play/pause"),
 }
 
-// FormKeyMap move between the fields of a form while one is edited.
+// FormKeyMap holds the keys that move between the fields of a form while
+// one is edited.
 type FormKeyMap struct {
 	NextField, PrevField, Done, Cancel key.Binding
 }

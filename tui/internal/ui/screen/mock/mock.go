@@ -121,8 +121,9 @@ type promptItem struct {
 	last string
 }
 
-// The chooser lists the prompts' titles; the question itself, too long for
-// a row, is shown whole under the list for the prompt selected.
+// Title is the prompt's row in the chooser: its title, followed by how it
+// went last time when it has been tried in this form. The question itself,
+// too long for a row, is shown whole under the list for the prompt selected.
 func (i promptItem) Title() string {
 	if i.last == "" {
 		return i.p.Title
