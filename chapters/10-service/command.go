@@ -75,7 +75,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, started f
 		started(s)
 	}
 	<-ctx.Done()
-	fmt.Fprintf(stdout, "stopping: answering the calls in flight (up to %v; a second signal stops at once)\n", s.o.limits.drain)
+	fmt.Fprintf(stdout, "stopping: answering the calls in flight (up to %v; a second signal stops at once)\n", s.srv.limits.drain)
 	if err := s.Close(); err != nil {
 		fmt.Fprintln(stderr, "serve: "+oneLine(err.Error()))
 		return 1

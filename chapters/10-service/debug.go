@@ -46,7 +46,8 @@ func debugHandler() http.Handler {
 // listenDebug opens the debug listener if the options ask for one. It has
 // no write timeout, since a CPU profile answers after the seconds it was
 // asked for (30 by default), and no connection cap: only this host reaches it.
-func (s *Service) listenDebug() error {
+func (srv *server) listenDebug() error {
+	s := srv.s
 	if s.o.DebugAddr == "" {
 		return nil
 	}
@@ -58,17 +59,9 @@ func (s *Service) listenDebug() error {
 		_ = ln.Close()
 		return core.BadParam("debug", s.o.DebugAddr, "an address that listens on loopback; it listened on "+ln.Addr().String())
 	}
-	s.debugLn = ln
-	s.debugSrv = &http.Server{Handler: debugHandler(), ReadHeaderTimeout: s.o.limits.readHeader, IdleTimeout: s.o.limits.idle}
-	s.wg.Add(1)
-	go func() { defer s.wg.Done(); _ = s.debugSrv.Serve(ln) }()
+	srv.debugLn = ln
+	srv.debugSrv = &http.Server{Handler: debugHandler(), ReadHeaderTimeout: srv.limits.readHeader, IdleTimeout: srv.limits.idle}
+	srv.wg.Add(1)
+	go func() { defer srv.wg.Done(); _ = srv.debugSrv.Serve(ln) }()
 	return nil
-}
-
-// DebugAddr is the debug listener's address ("" without one).
-func (s *Service) DebugAddr() string {
-	if s.debugLn == nil {
-		return ""
-	}
-	return s.debugLn.Addr().String()
 }

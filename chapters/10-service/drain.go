@@ -16,19 +16,19 @@ import (
 // reading from server: EOF", where envoyproxy/ratelimit, which uses
 // GracefulStop, dropped none. Past the drain deadline what is left is cut,
 // and the error says so.
-func (s *Service) drain() error {
-	deadline := time.Now().Add(s.o.limits.drain)
+func (srv *server) drain() error {
+	deadline := time.Now().Add(srv.limits.drain)
 	var wg sync.WaitGroup
 	var grpcCut bool
-	if s.grpcSrv != nil {
+	if srv.grpcSrv != nil {
 		// NOT_SERVING first, while the listener still accepts: a health
 		// check or watch that gets through sees the drain, not a refusal.
-		s.grpcHealth.drain()
+		srv.grpcHealth.drain()
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			done := make(chan struct{})
-			go func() { s.grpcSrv.GracefulStop(); close(done) }()
+			go func() { srv.grpcSrv.GracefulStop(); close(done) }()
 			t := time.NewTimer(time.Until(deadline))
 			defer t.Stop()
 			select {
@@ -38,17 +38,17 @@ func (s *Service) drain() error {
 				// GracefulStop returns once their handlers have, which a
 				// store call that honours its context does at once.
 				grpcCut = true
-				s.grpcSrv.Stop()
+				srv.grpcSrv.Stop()
 			}
 		}()
 	}
 	var httpErr error
-	if s.httpSrv != nil {
+	if srv.httpSrv != nil {
 		ctx, cancel := context.WithDeadline(context.Background(), deadline)
-		httpErr = s.httpSrv.Shutdown(ctx)
+		httpErr = srv.httpSrv.Shutdown(ctx)
 		cancel()
 		if errors.Is(httpErr, context.DeadlineExceeded) {
-			_ = s.httpSrv.Close()
+			_ = srv.httpSrv.Close()
 		}
 		if errors.Is(httpErr, http.ErrServerClosed) {
 			httpErr = nil
@@ -58,7 +58,7 @@ func (s *Service) drain() error {
 	switch {
 	case grpcCut || errors.Is(httpErr, context.DeadlineExceeded):
 		return fmt.Errorf("drain: calls still in flight after %v were cut (gRPC cut: %t, HTTP cut: %t)",
-			s.o.limits.drain, grpcCut, errors.Is(httpErr, context.DeadlineExceeded))
+			srv.limits.drain, grpcCut, errors.Is(httpErr, context.DeadlineExceeded))
 	case httpErr != nil:
 		return httpErr
 	}

@@ -14,14 +14,14 @@ import (
 
 // ShouldRateLimit is the gRPC method: a bad request is INVALID_ARGUMENT with
 // the one line, a fail-closed domain without its store is UNAVAILABLE.
-func (g server) ShouldRateLimit(ctx context.Context, req *rls.RateLimitRequest) (*rls.RateLimitResponse, error) {
-	if err, ok := g.s.malformed.LoadAndDelete(req); ok {
-		g.s.m.badRequest.WithLabelValues("grpc").Inc()
+func (g rlsServer) ShouldRateLimit(ctx context.Context, req *rls.RateLimitRequest) (*rls.RateLimitResponse, error) {
+	if err, ok := g.srv.malformed.LoadAndDelete(req); ok {
+		g.srv.s.m.badRequest.WithLabelValues("grpc").Inc()
 		return nil, status.Error(codes.InvalidArgument, clientLine("protobuf: "+err.(error).Error()))
 	}
-	resp, err := g.s.ShouldRateLimit(ctx, req)
+	resp, err := g.srv.s.ShouldRateLimit(ctx, req)
 	if err != nil {
-		return nil, grpcError(g.s, err)
+		return nil, grpcError(g.srv.s, err)
 	}
 	return resp, nil
 }

@@ -44,7 +44,7 @@ func (s *Service) serveJSON(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		if errors.Is(err, os.ErrDeadlineExceeded) { // ReadTimeout: a body sent too slowly
-			http.Error(w, fmt.Sprintf("body: not received in full within %v", s.o.limits.read), http.StatusRequestTimeout)
+			http.Error(w, fmt.Sprintf("body: not received in full within %v", s.srv.limits.read), http.StatusRequestTimeout)
 			return
 		}
 		s.badJSON(w, "body: "+err.Error())

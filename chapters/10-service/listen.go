@@ -89,38 +89,37 @@ func (l serverLimits) withDefaults() serverLimits {
 
 // listen opens the gRPC and HTTP listeners the options ask for, each behind
 // the connection cap, and the debug listener (debug.go).
-func (s *Service) listen() error {
-	s.o.limits = s.o.limits.withDefaults()
-	l := s.o.limits
+func (srv *server) listen() error {
+	s, l := srv.s, srv.limits
 	if s.o.GRPCAddr != "" {
 		ln, err := net.Listen("tcp", s.o.GRPCAddr)
 		if err != nil {
 			return err
 		}
-		s.grpcLn = ln
-		s.grpcSrv = grpc.NewServer(grpc.MaxRecvMsgSize(MaxMessage), grpc.ForceServerCodec(requestCodec{bad: &s.malformed}),
+		srv.grpcLn = ln
+		srv.grpcSrv = grpc.NewServer(grpc.MaxRecvMsgSize(MaxMessage), grpc.ForceServerCodec(requestCodec{bad: &srv.malformed}),
 			grpc.MaxConcurrentStreams(MaxStreams),
 			grpc.ConnectionTimeout(l.readHeader),
 			grpc.KeepaliveParams(keepalive.ServerParameters{MaxConnectionIdle: l.grpcIdle, Time: GRPCKeepaliveTime}),
 			grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: GRPCMinPingInterval, PermitWithoutStream: true}))
-		rls.RegisterRateLimitServiceServer(s.grpcSrv, server{s: s})
-		s.grpcHealth = newGRPCHealth()
-		registerOps(s.grpcSrv, s.grpcHealth)
+		rls.RegisterRateLimitServiceServer(srv.grpcSrv, rlsServer{srv: srv})
+		srv.grpcHealth = newGRPCHealth()
+		registerOps(srv.grpcSrv, srv.grpcHealth)
 		capped := limitListener(ln, l.maxConns, s.m.conns.WithLabelValues("grpc"))
-		s.wg.Add(1)
-		go func() { defer s.wg.Done(); _ = s.grpcSrv.Serve(capped) }()
+		srv.wg.Add(1)
+		go func() { defer srv.wg.Done(); _ = srv.grpcSrv.Serve(capped) }()
 	}
 	if s.o.HTTPAddr != "" {
 		ln, err := net.Listen("tcp", s.o.HTTPAddr)
 		if err != nil {
 			return err
 		}
-		s.httpLn = ln
-		s.httpSrv = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: l.readHeader, ReadTimeout: l.read,
+		srv.httpLn = ln
+		srv.httpSrv = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: l.readHeader, ReadTimeout: l.read,
 			WriteTimeout: l.write, IdleTimeout: l.idle, MaxHeaderBytes: l.maxHeaderBytes}
 		capped := limitListener(ln, l.maxConns, s.m.conns.WithLabelValues("http"))
-		s.wg.Add(1)
-		go func() { defer s.wg.Done(); _ = s.httpSrv.Serve(capped) }()
+		srv.wg.Add(1)
+		go func() { defer srv.wg.Done(); _ = srv.httpSrv.Serve(capped) }()
 	}
-	return s.listenDebug()
+	return srv.listenDebug()
 }

@@ -4,15 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
 	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
-	"google.golang.org/grpc"
 
 	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 	"github.com/ratelimit-course/ratelimit/core"
@@ -105,14 +100,7 @@ type Service struct {
 	pending      string    // a new fingerprint seen, loaded once it has held still
 	pendingSince time.Time // when pending was first seen
 
-	grpcSrv    *grpc.Server
-	grpcHealth *grpcHealth // grpc.health.v1.Health: NOT_SERVING once the drain starts
-	malformed  sync.Map    // *rls.RateLimitRequest → its decoding error (requestCodec)
-	httpSrv    *http.Server
-	grpcLn     net.Listener
-	httpLn     net.Listener
-	debugSrv   *http.Server // pprof (debug.go); closed, not drained, by Close
-	debugLn    net.Listener
+	srv *server // the listeners, health and drain (server.go)
 
 	stop      chan struct{}
 	wg        sync.WaitGroup
@@ -200,7 +188,8 @@ func Start(ctx context.Context, o Options) (*Service, error) {
 	s.cur.Store(a)
 	s.lastFiles, _, _ = fingerprint(o.Config)
 	fmt.Fprintln(s.log, s.st.describe())
-	if err := s.listen(); err != nil {
+	s.srv = &server{s: s, limits: o.limits.withDefaults()}
+	if err := s.srv.listen(); err != nil {
 		_ = s.Close()
 		return nil, err
 	}
@@ -257,20 +246,13 @@ func (s *Service) compile(rules *RuleSet) (*active, error) {
 }
 
 // GRPCAddr is the gRPC listener's address ("" without one).
-func (s *Service) GRPCAddr() string {
-	if s.grpcLn == nil {
-		return ""
-	}
-	return s.grpcLn.Addr().String()
-}
+func (s *Service) GRPCAddr() string { return s.srv.addr(s.srv.grpcLn) }
 
 // HTTPAddr is the HTTP listener's address ("" without one).
-func (s *Service) HTTPAddr() string {
-	if s.httpLn == nil {
-		return ""
-	}
-	return s.httpLn.Addr().String()
-}
+func (s *Service) HTTPAddr() string { return s.srv.addr(s.srv.httpLn) }
+
+// DebugAddr is the debug listener's address ("" without one).
+func (s *Service) DebugAddr() string { return s.srv.addr(s.srv.debugLn) }
 
 // Rules is the rule set in force.
 func (s *Service) Rules() *RuleSet { return s.cur.Load().rules }
@@ -281,9 +263,8 @@ func (s *Service) Rules() *RuleSet { return s.cur.Load().rules }
 func (s *Service) Close() error {
 	s.closeOnce.Do(func() {
 		close(s.stop)
-		s.closeErr = s.drain()
-		if s.debugSrv != nil {
-			_ = s.debugSrv.Close()
+		if s.srv != nil {
+			s.closeErr = s.srv.stop()
 		}
 		s.wg.Wait()
 		if err := s.st.close(); err != nil && s.closeErr == nil {
@@ -291,10 +272,4 @@ func (s *Service) Close() error {
 		}
 	})
 	return s.closeErr
-}
-
-// server adapts Service to the generated gRPC interface.
-type server struct {
-	rls.UnimplementedRateLimitServiceServer
-	s *Service
 }
