@@ -93,8 +93,8 @@ func Accuracy(p Params, tr Traffic) (AccuracyReport, error) {
 	for range tr.Keys {
 		load := tr.MinLoad * math.Pow(tr.MaxLoad/tr.MinLoad, rng.float64())
 		meanGap := float64(p.WindowMS) / (load * float64(p.Limit))
-		counter, _ := newStepper("sliding-counter", p)
-		log, _ := newStepper("sliding-log", p)
+		counter, _ := newStepper(SlidingCounter, p)
+		log, _ := newStepper(SlidingLog, p)
 		admitted = admitted[:0]
 		for t := rng.exp() * meanGap; t < end; t += rng.exp() * meanGap {
 			now := int64(t)

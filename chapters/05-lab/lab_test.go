@@ -29,7 +29,7 @@ func decisions(r Result) string {
 	return b.String()
 }
 
-func check(t *testing.T, algo string, p Params, arrivals []int64, w want) Result {
+func check(t *testing.T, algo Algorithm, p Params, arrivals []int64, w want) Result {
 	t.Helper()
 	r, err := Run(algo, p, arrivals, nil)
 	if err != nil {
@@ -77,7 +77,7 @@ func states(r Result) []string {
 func TestE1_CrossBoundarySpike(t *testing.T) {
 	arrivals := []int64{820, 880, 940, 960, 1000, 1060, 1120, 1850}
 	p := DefaultParams()
-	fixed := check(t, "fixed-window", p, arrivals, want{
+	fixed := check(t, FixedWindow, p, arrivals, want{
 		decisions: "AAARAAAR",
 		sent:      []int64{820, 880, 940, -1, 1000, 1060, 1120, -1},
 		metrics:   Metrics{Allowed: 6, Rejected: 2, MaxInWindow: 6, Overshoot: 3, MaxWaitMS: 0, StateValues: 2},
@@ -89,7 +89,7 @@ func TestE1_CrossBoundarySpike(t *testing.T) {
 	if got := fixed.Explain(3).State; got != "window 0: count 4" {
 		t.Errorf("rejected request still counts: state %q", got)
 	}
-	log := check(t, "sliding-log", p, arrivals, want{
+	log := check(t, SlidingLog, p, arrivals, want{
 		decisions: "AAARRRRA",
 		sent:      []int64{820, 880, 940, -1, -1, -1, -1, 1850},
 		metrics:   Metrics{Allowed: 4, Rejected: 4, MaxInWindow: 3, Overshoot: 0, MaxWaitMS: 0, StateValues: 3},
@@ -102,7 +102,7 @@ func TestE1_CrossBoundarySpike(t *testing.T) {
 func TestE3_PrevCrowdedStart(t *testing.T) {
 	arrivals := []int64{0, 10, 20, 1200, 1220, 1240}
 	p := DefaultParams()
-	counter := check(t, "sliding-counter", p, arrivals, want{
+	counter := check(t, SlidingCounter, p, arrivals, want{
 		decisions: "AAAARR",
 		sent:      []int64{0, 10, 20, 1200, -1, -1},
 		metrics:   Metrics{Allowed: 4, Rejected: 2, MaxInWindow: 3, Overshoot: 0, StateValues: 3},
@@ -111,7 +111,7 @@ func TestE3_PrevCrowdedStart(t *testing.T) {
 	if got := states(counter)[3:]; !slices.Equal(got, wantStates) {
 		t.Errorf("counter states %q, want %q", got, wantStates)
 	}
-	log := check(t, "sliding-log", p, arrivals, want{
+	log := check(t, SlidingLog, p, arrivals, want{
 		decisions: "AAAAAA",
 		sent:      arrivals,
 		metrics:   Metrics{Allowed: 6, Rejected: 0, MaxInWindow: 3, Overshoot: 0, StateValues: 3},
@@ -125,7 +125,7 @@ func TestE3_PrevCrowdedStart(t *testing.T) {
 func TestE4_PrevCrowdedEnd(t *testing.T) {
 	arrivals := []int64{970, 980, 990, 1500, 1510, 1520}
 	p := DefaultParams()
-	counter := check(t, "sliding-counter", p, arrivals, want{
+	counter := check(t, SlidingCounter, p, arrivals, want{
 		decisions: "AAAAAR",
 		sent:      []int64{970, 980, 990, 1500, 1510, -1},
 		metrics:   Metrics{Allowed: 5, Rejected: 1, MaxInWindow: 5, Overshoot: 2, StateValues: 3},
@@ -137,7 +137,7 @@ func TestE4_PrevCrowdedEnd(t *testing.T) {
 	if !slices.Equal(counter.MaxWindows, [][2]int64{{970, 1970}}) {
 		t.Errorf("busiest windows %v, want [[970 1970]] (5 inside 970..1510)", counter.MaxWindows)
 	}
-	check(t, "sliding-log", p, arrivals, want{
+	check(t, SlidingLog, p, arrivals, want{
 		decisions: "AAARRR",
 		sent:      []int64{970, 980, 990, -1, -1, -1},
 		metrics:   Metrics{Allowed: 3, Rejected: 3, MaxInWindow: 3, Overshoot: 0, StateValues: 3},
@@ -148,7 +148,7 @@ func TestE5_TokenBucketAllowsCPlusRW(t *testing.T) {
 	p := DefaultParams()
 	p.RatePerS = 3
 	arrivals := []int64{0, 0, 0, 334, 667}
-	check(t, "token-bucket", p, arrivals, want{
+	check(t, TokenBucket, p, arrivals, want{
 		decisions: "AAAAA",
 		sent:      arrivals,
 		metrics:   Metrics{Allowed: 5, MaxInWindow: 5, Overshoot: 2, StateValues: 2},
@@ -158,7 +158,7 @@ func TestE5_TokenBucketAllowsCPlusRW(t *testing.T) {
 func TestE6_SameBurstTwoBuckets(t *testing.T) {
 	arrivals := []int64{0, 10, 20, 30}
 	p := DefaultParams() // C 3, R 2/s: T 500, tau 1000
-	token := check(t, "token-bucket", p, arrivals, want{
+	token := check(t, TokenBucket, p, arrivals, want{
 		decisions: "AAAR",
 		sent:      []int64{0, 10, 20, -1},
 		metrics:   Metrics{Allowed: 3, Rejected: 1, MaxInWindow: 3, Overshoot: 0, StateValues: 2},
@@ -166,7 +166,7 @@ func TestE6_SameBurstTwoBuckets(t *testing.T) {
 	if got := token.Explain(3).State; got != "tokens 0.06" {
 		t.Errorf("the 4th should find 0.06 tokens, state %q", got)
 	}
-	queue := check(t, "leaky-queue", p, arrivals, want{
+	queue := check(t, LeakyQueue, p, arrivals, want{
 		decisions: "AAAR",
 		sent:      []int64{0, 500, 1000, -1},
 		metrics:   Metrics{Allowed: 3, Rejected: 1, MaxInWindow: 2, Overshoot: 0, MaxWaitMS: 980, StateValues: 3},
@@ -178,7 +178,7 @@ func TestE6_SameBurstTwoBuckets(t *testing.T) {
 		t.Errorf("the 4th would wait 1470 > 1000; why %q", why)
 	}
 	// GCRA: the same decisions and send times as the token bucket.
-	gcra := check(t, "gcra", p, arrivals, want{
+	gcra := check(t, GCRA, p, arrivals, want{
 		decisions: "AAAR",
 		sent:      []int64{0, 10, 20, -1},
 		metrics:   Metrics{Allowed: 3, Rejected: 1, MaxInWindow: 3, Overshoot: 0, StateValues: 1},
@@ -192,12 +192,12 @@ func TestE6_CapacitySix(t *testing.T) {
 	arrivals := []int64{0, 10, 20, 30}
 	p := DefaultParams()
 	p.Capacity = 6
-	check(t, "token-bucket", p, arrivals, want{
+	check(t, TokenBucket, p, arrivals, want{
 		decisions: "AAAA",
 		sent:      arrivals,
 		metrics:   Metrics{Allowed: 4, MaxInWindow: 4, Overshoot: 1, StateValues: 2},
 	})
-	check(t, "leaky-queue", p, arrivals, want{
+	check(t, LeakyQueue, p, arrivals, want{
 		decisions: "AAAA",
 		sent:      []int64{0, 500, 1000, 1500},
 		metrics:   Metrics{Allowed: 4, MaxInWindow: 2, Overshoot: 0, MaxWaitMS: 1470, StateValues: 4},
@@ -205,7 +205,7 @@ func TestE6_CapacitySix(t *testing.T) {
 }
 
 func TestTTLWindowState(t *testing.T) {
-	r, err := Run("fixed-window-ttl", DefaultParams(), []int64{820, 880, 940, 960, 1000, 1820}, nil)
+	r, err := Run(FixedWindowTTL, DefaultParams(), []int64{820, 880, 940, 960, 1000, 1820}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +220,7 @@ func TestTTLWindowState(t *testing.T) {
 
 func TestCosts(t *testing.T) {
 	p := DefaultParams()
-	r, err := Run("token-bucket", p, []int64{0, 0, 500}, []int{3, 1, 1})
+	r, err := Run(TokenBucket, p, []int64{0, 0, 500}, []int{3, 1, 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +239,7 @@ func TestCosts(t *testing.T) {
 func TestSubWindows(t *testing.T) {
 	p := DefaultParams()
 	p.SubWindows = 4
-	r, err := Run("sliding-counter", p, []int64{970, 980, 990, 1500, 1510, 1520}, nil)
+	r, err := Run(SlidingCounter, p, []int64{970, 980, 990, 1500, 1510, 1520}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,27 +262,27 @@ func TestRunBadInput(t *testing.T) {
 	with := func(f func(*Params)) Params { p := ok; f(&p); return p }
 	cases := []struct {
 		name     string
-		algo     string
+		algo     Algorithm
 		p        Params
 		arrivals []int64
 		costs    []int
 		param    string
 	}{
 		{"unknown algorithm", "leaky-bucket", ok, []int64{0}, nil, "algo"},
-		{"window 0", "fixed-window", with(func(p *Params) { p.WindowMS = 0 }), []int64{0}, nil, "window"},
-		{"window negative", "fixed-window", with(func(p *Params) { p.WindowMS = -5 }), []int64{0}, nil, "window"},
-		{"limit 0", "sliding-log", with(func(p *Params) { p.Limit = 0 }), []int64{0}, nil, "limit"},
-		{"capacity 0", "token-bucket", with(func(p *Params) { p.Capacity = 0 }), []int64{0}, nil, "capacity"},
-		{"rate 0", "gcra", with(func(p *Params) { p.RatePerS = 0 }), []int64{0}, nil, "rate"},
-		{"rate negative", "gcra", with(func(p *Params) { p.RatePerS = -1 }), []int64{0}, nil, "rate"},
-		{"subwindows 0", "sliding-counter", with(func(p *Params) { p.SubWindows = 0 }), []int64{0}, nil, "subwindows"},
-		{"subwindows not a divisor", "sliding-counter", with(func(p *Params) { p.SubWindows = 7 }), []int64{0}, nil, "subwindows"},
-		{"unsorted arrivals", "fixed-window", ok, []int64{10, 5}, nil, "arrivals"},
-		{"negative arrival", "fixed-window", ok, []int64{-1, 5}, nil, "arrivals"},
-		{"costs too short", "token-bucket", ok, []int64{0, 1}, []int{1}, "costs"},
-		{"cost over C", "token-bucket", ok, []int64{0}, []int{4}, "costs"},
-		{"cost over L", "fixed-window", ok, []int64{0}, []int{4}, "costs"},
-		{"cost 0", "leaky-queue", ok, []int64{0}, []int{0}, "costs"},
+		{"window 0", FixedWindow, with(func(p *Params) { p.WindowMS = 0 }), []int64{0}, nil, "window"},
+		{"window negative", FixedWindow, with(func(p *Params) { p.WindowMS = -5 }), []int64{0}, nil, "window"},
+		{"limit 0", SlidingLog, with(func(p *Params) { p.Limit = 0 }), []int64{0}, nil, "limit"},
+		{"capacity 0", TokenBucket, with(func(p *Params) { p.Capacity = 0 }), []int64{0}, nil, "capacity"},
+		{"rate 0", GCRA, with(func(p *Params) { p.RatePerS = 0 }), []int64{0}, nil, "rate"},
+		{"rate negative", GCRA, with(func(p *Params) { p.RatePerS = -1 }), []int64{0}, nil, "rate"},
+		{"subwindows 0", SlidingCounter, with(func(p *Params) { p.SubWindows = 0 }), []int64{0}, nil, "subwindows"},
+		{"subwindows not a divisor", SlidingCounter, with(func(p *Params) { p.SubWindows = 7 }), []int64{0}, nil, "subwindows"},
+		{"unsorted arrivals", FixedWindow, ok, []int64{10, 5}, nil, "arrivals"},
+		{"negative arrival", FixedWindow, ok, []int64{-1, 5}, nil, "arrivals"},
+		{"costs too short", TokenBucket, ok, []int64{0, 1}, []int{1}, "costs"},
+		{"cost over C", TokenBucket, ok, []int64{0}, []int{4}, "costs"},
+		{"cost over L", FixedWindow, ok, []int64{0}, []int{4}, "costs"},
+		{"cost 0", LeakyQueue, ok, []int64{0}, []int{0}, "costs"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -299,18 +299,22 @@ func TestRunBadInput(t *testing.T) {
 }
 
 func TestScenarios(t *testing.T) {
-	wantPairs := map[string][3]string{
-		"cross-boundary-spike": {"E1", "fixed-window", "sliding-log"},
-		"prev-crowded-end":     {"E4", "sliding-counter", "sliding-log"},
-		"prev-crowded-start":   {"E3", "sliding-counter", "sliding-log"},
-		"instant-burst":        {"E6", "token-bucket", "leaky-queue"},
+	type pair struct {
+		example     string
+		left, right Algorithm
+	}
+	wantPairs := map[string]pair{
+		"cross-boundary-spike": {"E1", FixedWindow, SlidingLog},
+		"prev-crowded-end":     {"E4", SlidingCounter, SlidingLog},
+		"prev-crowded-start":   {"E3", SlidingCounter, SlidingLog},
+		"instant-burst":        {"E6", TokenBucket, LeakyQueue},
 	}
 	if len(Scenarios) != len(wantPairs) {
 		t.Fatalf("%d scenarios, want %d", len(Scenarios), len(wantPairs))
 	}
 	for _, sc := range Scenarios {
 		w, ok := wantPairs[sc.Name]
-		if !ok || sc.Example != w[0] || sc.Left != w[1] || sc.Right != w[2] {
+		if !ok || sc.Example != w.example || sc.Left != w.left || sc.Right != w.right {
 			t.Errorf("scenario %s: %s %s vs %s", sc.Name, sc.Example, sc.Left, sc.Right)
 		}
 		if sc.Params != DefaultParams() || sc.Title == "" || sc.Lesson == "" || len(sc.Arrivals) == 0 {
@@ -333,22 +337,22 @@ func TestWorst_RediscoversBounds(t *testing.T) {
 	even := DefaultParams()
 	even.RatePerS = 4 // T = 250 ms exactly (at R = 3, T rounds down to whole ns)
 	cases := []struct {
-		algo string
+		algo Algorithm
 		p    Params
 		max  int
 	}{
-		{"fixed-window", DefaultParams(), 6},     // 2L
-		{"fixed-window-ttl", DefaultParams(), 5}, // 2L-1
-		{"sliding-log", DefaultParams(), 3},      // L
-		{"sliding-counter", DefaultParams(), 6},  // 2L, on an uneven sequence
-		{"token-bucket", DefaultParams(), 4},     // just under C + R*W = 5
-		{"gcra", DefaultParams(), 4},             // same as the token bucket
-		{"leaky-queue", DefaultParams(), 2},      // R*W
-		{"token-bucket", fast, 5},                // just under C + R*W = 6 (E5)
-		{"leaky-queue", even, 4},                 // R*W
+		{FixedWindow, DefaultParams(), 6},    // 2L
+		{FixedWindowTTL, DefaultParams(), 5}, // 2L-1
+		{SlidingLog, DefaultParams(), 3},     // L
+		{SlidingCounter, DefaultParams(), 6}, // 2L, on an uneven sequence
+		{TokenBucket, DefaultParams(), 4},    // just under C + R*W = 5
+		{GCRA, DefaultParams(), 4},           // same as the token bucket
+		{LeakyQueue, DefaultParams(), 2},     // R*W
+		{TokenBucket, fast, 5},               // just under C + R*W = 6 (E5)
+		{LeakyQueue, even, 4},                // R*W
 	}
 	for _, tc := range cases {
-		t.Run(tc.algo, func(t *testing.T) {
+		t.Run(string(tc.algo), func(t *testing.T) {
 			w, err := Worst(tc.algo, tc.p)
 			if err != nil {
 				t.Fatal(err)
@@ -379,7 +383,7 @@ func TestWorst_RediscoversBounds(t *testing.T) {
 // (after 2W/3), then the current window's L spread so the estimate stays
 // under L. Pin the one the search reports.
 func TestWorst_SlidingCounterSequence(t *testing.T) {
-	w, err := Worst("sliding-counter", DefaultParams())
+	w, err := Worst(SlidingCounter, DefaultParams())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -408,14 +412,14 @@ func TestWorst_BadInput(t *testing.T) {
 	big := DefaultParams()
 	big.Limit = 1000
 	for _, tc := range []struct {
-		algo  string
+		algo  Algorithm
 		p     Params
 		param string
 	}{
 		{"nope", DefaultParams(), "algo"},
-		{"fixed-window", big, "limit"},
-		{"gcra", Params{WindowMS: 1000, Limit: 3, Capacity: 3, RatePerS: 500, SubWindows: 1}, "rate"},
-		{"fixed-window", Params{WindowMS: 0, Limit: 3, Capacity: 3, RatePerS: 2, SubWindows: 1}, "window"},
+		{FixedWindow, big, "limit"},
+		{GCRA, Params{WindowMS: 1000, Limit: 3, Capacity: 3, RatePerS: 500, SubWindows: 1}, "rate"},
+		{FixedWindow, Params{WindowMS: 0, Limit: 3, Capacity: 3, RatePerS: 2, SubWindows: 1}, "window"},
 	} {
 		_, err := Worst(tc.algo, tc.p)
 		var pe *core.ParamError
@@ -493,7 +497,7 @@ func TestAccuracy_BadInput(t *testing.T) {
 func TestLongStateIsAbbreviated(t *testing.T) {
 	p := DefaultParams()
 	p.Capacity = 20
-	r, err := Run("leaky-queue", p, make([]int64, 20), nil)
+	r, err := Run(LeakyQueue, p, make([]int64, 20), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -511,7 +515,7 @@ func TestLongStateIsAbbreviated(t *testing.T) {
 	for i := range arrivals {
 		arrivals[i] = int64(i / 2)
 	}
-	r, err = Run("sliding-log", p, arrivals, nil)
+	r, err = Run(SlidingLog, p, arrivals, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -529,7 +533,7 @@ func TestLongStateIsAbbreviated(t *testing.T) {
 // TestWhyWithCost: for a cost k > 1 the test is TAT + (k-1)T - now <= tau,
 // which is not the wait; the explanation says so instead of "it would wait".
 func TestWhyWithCost(t *testing.T) {
-	r, err := Run("leaky-queue", DefaultParams(), []int64{0, 100, 200, 600}, []int{2, 1, 1, 3})
+	r, err := Run(LeakyQueue, DefaultParams(), []int64{0, 100, 200, 600}, []int{2, 1, 1, 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -544,7 +548,7 @@ func TestWhyWithCost(t *testing.T) {
 			t.Errorf("request %d why %q, want %q", i+1, got, w)
 		}
 	}
-	if _, err := Run("fixed-window", DefaultParams(), []int64{0, 1}, []int{1}); err == nil ||
+	if _, err := Run(FixedWindow, DefaultParams(), []int64{0, 1}, []int{1}); err == nil ||
 		err.Error() != "invalid costs (1 value): accepted one cost per arrival (2 values)" {
 		t.Errorf("cost count error %v", err)
 	}
@@ -556,15 +560,16 @@ func TestWhyWithCost(t *testing.T) {
 func TestWorst_TooLargeNamesTheFlagAndRange(t *testing.T) {
 	with := func(f func(*Params)) Params { p := DefaultParams(); f(&p); return p }
 	for _, tc := range []struct {
-		algo, param, accept string
-		p                   Params
+		algo          Algorithm
+		param, accept string
+		p             Params
 	}{
-		{"fixed-window", "limit", "an integer from 1 to 128", with(func(p *Params) { p.Limit = 129 })},
-		{"fixed-window-ttl", "limit", "an integer from 1 to 128", with(func(p *Params) { p.Limit = 129 })},
-		{"sliding-log", "limit", "an integer from 1 to 256", with(func(p *Params) { p.Limit = 257 })},
-		{"gcra", "capacity", "an integer from 1 to 255", with(func(p *Params) { p.Capacity = 256 })},
-		{"token-bucket", "rate", "at most 1 per second with C = 255", with(func(p *Params) { p.Capacity = 255 })},
-		{"leaky-queue", "rate", "at most 255 per second with W = 1000 ms", with(func(p *Params) { p.RatePerS = 256 })},
+		{FixedWindow, "limit", "an integer from 1 to 128", with(func(p *Params) { p.Limit = 129 })},
+		{FixedWindowTTL, "limit", "an integer from 1 to 128", with(func(p *Params) { p.Limit = 129 })},
+		{SlidingLog, "limit", "an integer from 1 to 256", with(func(p *Params) { p.Limit = 257 })},
+		{GCRA, "capacity", "an integer from 1 to 255", with(func(p *Params) { p.Capacity = 256 })},
+		{TokenBucket, "rate", "at most 1 per second with C = 255", with(func(p *Params) { p.Capacity = 255 })},
+		{LeakyQueue, "rate", "at most 255 per second with W = 1000 ms", with(func(p *Params) { p.RatePerS = 256 })},
 	} {
 		_, err := Worst(tc.algo, tc.p)
 		var pe *core.ParamError
@@ -574,10 +579,10 @@ func TestWorst_TooLargeNamesTheFlagAndRange(t *testing.T) {
 	}
 	// The largest budgets that fit are searched.
 	for _, p := range []Params{with(func(p *Params) { p.Limit = 128 }), with(func(p *Params) { p.Capacity = 254 })} {
-		if _, err := Worst("fixed-window", p); err != nil {
+		if _, err := Worst(FixedWindow, p); err != nil {
 			t.Error(err)
 		}
-		if _, err := Worst("gcra", p); err != nil {
+		if _, err := Worst(GCRA, p); err != nil {
 			t.Error(err)
 		}
 	}
@@ -587,8 +592,8 @@ func TestWorst_TooLargeNamesTheFlagAndRange(t *testing.T) {
 // bound (BenchmarkWorst times it: well under a second each).
 func TestWorst_L100(t *testing.T) {
 	p := Params{WindowMS: 1000, Limit: 100, Capacity: 100, RatePerS: 100, SubWindows: 1}
-	want := map[string]int{"fixed-window": 200, "fixed-window-ttl": 199, "sliding-log": 100,
-		"sliding-counter": 200, "token-bucket": 199, "gcra": 199, "leaky-queue": 100}
+	want := map[Algorithm]int{FixedWindow: 200, FixedWindowTTL: 199, SlidingLog: 100,
+		SlidingCounter: 200, TokenBucket: 199, GCRA: 199, LeakyQueue: 100}
 	for _, algo := range Algorithms {
 		w, err := Worst(algo, p)
 		if err != nil || w.MaxInWindow != want[algo] {
@@ -624,7 +629,7 @@ func TestWorst_HugeCapacityForAWindowAlgorithm(t *testing.T) {
 	p := DefaultParams()
 	p.Capacity = 100_000
 	p.RatePerS = 1e9
-	w, err := Worst("fixed-window", p)
+	w, err := Worst(FixedWindow, p)
 	if err != nil || w.MaxInWindow != 6 {
 		t.Fatalf("fixed-window with C = 100000: %v, found %d, want 6", err, w.MaxInWindow)
 	}
@@ -637,7 +642,7 @@ func TestWorst_HugeCapacityForAWindowAlgorithm(t *testing.T) {
 func TestDeepQueueStateWithoutCopies(t *testing.T) {
 	p := DefaultParams()
 	p.Capacity, p.RatePerS = 2000, 3
-	r, err := Run("leaky-queue", p, make([]int64, 1500), nil)
+	r, err := Run(LeakyQueue, p, make([]int64, 1500), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -651,7 +656,7 @@ func TestDeepQueueStateWithoutCopies(t *testing.T) {
 		t.Errorf("why %q, want %q", last.Why, want)
 	}
 	// The chapter's own state after the same requests agrees.
-	k, _ := newStepper("leaky-queue", p)
+	k, _ := newStepper(LeakyQueue, p)
 	for range 1500 {
 		k.allow(0, 1)
 	}

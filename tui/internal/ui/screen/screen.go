@@ -89,7 +89,7 @@ type (
 	}
 	// OpenWorst opens the worst-case search on an algorithm and budget.
 	OpenWorst struct {
-		Algo   string
+		Algo   lab.Algorithm
 		Params lab.Params
 	}
 	// LoadWorst takes a found worst case into the lab.

@@ -24,7 +24,7 @@ type Model struct {
 	help help.Model
 
 	scen     int // index into lab.Scenarios; len(lab.Scenarios) = custom
-	algo     [2]string
+	algo     [2]engine.Algorithm
 	params   engine.Params
 	arrivals []int64
 
@@ -79,7 +79,7 @@ func (m Model) changed() bool {
 		return false
 	}
 	s := engine.Scenarios[m.scen]
-	return scenarioParams(s) != m.params || m.algo != [2]string{s.Left, s.Right}
+	return scenarioParams(s) != m.params || m.algo != [2]engine.Algorithm{s.Left, s.Right}
 }
 
 func scenarioParams(s engine.Scenario) engine.Params {
@@ -99,7 +99,7 @@ func (m *Model) loadScenario(i int) {
 		s := engine.Scenarios[i]
 		m.params = scenarioParams(s)
 		m.arrivals = slices.Clone(s.Arrivals)
-		m.algo = [2]string{s.Left, s.Right}
+		m.algo = [2]engine.Algorithm{s.Left, s.Right}
 	}
 	m.Cursor, m.zoom = 0, 0 // a new sequence starts whole on screen
 	m.note = ""             // it spoke of the sequence replaced
@@ -108,7 +108,7 @@ func (m *Model) loadScenario(i int) {
 }
 
 // loadArrivals puts a custom sequence (e.g. a worst case) into the lab.
-func (m *Model) loadArrivals(arr []int64, p engine.Params, left string) {
+func (m *Model) loadArrivals(arr []int64, p engine.Params, left engine.Algorithm) {
 	m.scen = len(engine.Scenarios)
 	m.arrivals = slices.Clone(arr)
 	m.params = p
@@ -146,7 +146,7 @@ func (m *Model) rerun() {
 
 // uiRun is lab.Run with a recover: a bug in an engine must not take the
 // terminal down with it.
-func uiRun(algo string, p engine.Params, arrivals []int64) (r engine.Result, err error) {
+func uiRun(algo engine.Algorithm, p engine.Params, arrivals []int64) (r engine.Result, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = fmt.Errorf("engine failed on this input: %v", v)

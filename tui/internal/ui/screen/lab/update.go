@@ -112,13 +112,13 @@ func (m Model) LoadScenario(i int) Model {
 // algorithm on the left, and a note saying so.
 func (m Model) LoadWorst(r engine.WorstResult) Model {
 	m.loadArrivals(r.Arrivals, r.Params, r.Algorithm)
-	m.note = "loaded the worst case found for " + r.Algorithm + " (left); pick the right side with " + widget.KeyName(keys.RightAlgo)
+	m.note = "loaded the worst case found for " + string(r.Algorithm) + " (left); pick the right side with " + widget.KeyName(keys.RightAlgo)
 	return m
 }
 
 // Left is the left side's algorithm and the budget in use: what the worst
 // case search opens on.
-func (m Model) Left() (string, engine.Params) { return m.algo[0], m.params }
+func (m Model) Left() (engine.Algorithm, engine.Params) { return m.algo[0], m.params }
 
 // Keys is what the help shows for the lab now.
 func (m Model) Keys() help.KeyMap {
@@ -130,18 +130,18 @@ func (m Model) Keys() help.KeyMap {
 
 // What the lab holds, for the app and its tests.
 
-func (m Model) Algos() [2]string          { return m.algo }
-func (m Model) Arrivals() []int64         { return m.arrivals }
-func (m Model) Params() engine.Params     { return m.params }
-func (m Model) RunErrs() [2]string        { return m.runErr }
-func (m Model) Scenario() int             { return m.scen }
-func (m Model) Custom() bool              { return m.custom() }
-func (m Model) ScenarioName() string      { return m.scenarioName() }
-func (m Model) Results() [2]engine.Result { return m.res }
+func (m Model) Algos() [2]engine.Algorithm { return m.algo }
+func (m Model) Arrivals() []int64          { return m.arrivals }
+func (m Model) Params() engine.Params      { return m.params }
+func (m Model) RunErrs() [2]string         { return m.runErr }
+func (m Model) Scenario() int              { return m.scen }
+func (m Model) Custom() bool               { return m.custom() }
+func (m Model) ScenarioName() string       { return m.scenarioName() }
+func (m Model) Results() [2]engine.Result  { return m.res }
 
 // LoadRun shows arr under budget p, left and right side by side, as a
 // custom sequence.
-func (m Model) LoadRun(arr []int64, p engine.Params, left, right string) Model {
+func (m Model) LoadRun(arr []int64, p engine.Params, left, right engine.Algorithm) Model {
 	m.algo[1] = right
 	m.loadArrivals(arr, p, left)
 	return m

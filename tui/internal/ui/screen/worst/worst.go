@@ -47,7 +47,7 @@ type doneMsg struct {
 	err error
 }
 
-func worstKey(algo string, p lab.Params) string { return fmt.Sprintf("%s %+v", algo, p) }
+func worstKey(algo lab.Algorithm, p lab.Params) string { return fmt.Sprintf("%s %+v", algo, p) }
 
 func New(th *widget.Theme) Model {
 	km := table.KeyMap{LineUp: keys.Up, LineDown: keys.Down}
@@ -71,11 +71,11 @@ func columns(w int) []table.Column {
 	}
 }
 
-func (m Model) algo() string { return lab.Algorithms[max(m.tbl.Cursor(), 0)] }
+func (m Model) algo() lab.Algorithm { return lab.Algorithms[max(m.tbl.Cursor(), 0)] }
 
 // Open points the screen at an algorithm and budget and starts the search
 // if it has not run yet.
-func (m Model) Open(algo string, p lab.Params) (Model, tea.Cmd) {
+func (m Model) Open(algo lab.Algorithm, p lab.Params) (Model, tea.Cmd) {
 	if i := slices.Index(lab.Algorithms, algo); i >= 0 {
 		m.tbl.SetCursor(i)
 	}
@@ -85,7 +85,7 @@ func (m Model) Open(algo string, p lab.Params) (Model, tea.Cmd) {
 }
 
 // ensure starts the search for algo unless it is cached or running.
-func (m Model) ensure(algo string) tea.Cmd {
+func (m Model) ensure(algo lab.Algorithm) tea.Cmd {
 	p := m.params
 	key := worstKey(algo, p)
 	if _, ok := m.results[key]; ok || m.running[key] {
@@ -98,7 +98,7 @@ func (m Model) ensure(algo string) tea.Cmd {
 	}
 }
 
-func uiWorst(algo string, p lab.Params) (r lab.WorstResult, err error) {
+func uiWorst(algo lab.Algorithm, p lab.Params) (r lab.WorstResult, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = fmt.Errorf("search failed: %v", v)
@@ -132,7 +132,7 @@ func (m *Model) fillRows() {
 		if i == m.tbl.Cursor() {
 			ptr = string(widget.GlyphPointer) + " "
 		}
-		rows[i] = table.Row{ptr + a, found, over, bound}
+		rows[i] = table.Row{ptr + string(a), found, over, bound}
 	}
 	m.tbl.SetRows(rows)
 }
@@ -170,11 +170,11 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 			e, ok := m.current()
 			switch {
 			case !ok:
-				m.note = "the search for " + m.algo() + " is still running"
+				m.note = "the search for " + string(m.algo()) + " is still running"
 			case e.err != "":
 				m.note = "nothing to load: " + e.err
 			case len(e.res.Arrivals) == 0:
-				m.note = "nothing to load: the search found no arrivals for " + m.algo()
+				m.note = "nothing to load: the search found no arrivals for " + string(m.algo())
 			default:
 				m.ask = screen.LoadWorst{Res: e.res}
 			}
@@ -218,7 +218,7 @@ func (m Model) View() string {
 		body = append(body, widget.WrapRows(th, widget.StError, e.err, w, 3)...)
 	default:
 		r := e.res
-		body = append(body, th.Paint(widget.StLabel, r.Algorithm+": ")+
+		body = append(body, th.Paint(widget.StLabel, string(r.Algorithm)+": ")+
 			fmt.Sprintf("%d requests upstream in [%d, %d), overshoot %d", r.MaxInWindow, r.Window[0], r.Window[1], r.Overshoot))
 		body = append(body, th.Paint(widget.StDim, "arrivals ")+text.JoinInts(r.Arrivals, ","))
 		// The found run drawn as a lab track.
