@@ -63,6 +63,7 @@ func (a AccuracyReport) RejectedShare() float64 { return share(a.WronglyRejected
 // DisagreedShare is Disagreed / Requests (independent runs).
 func (a AccuracyReport) DisagreedShare() float64 { return share(a.Disagreed, a.Requests) }
 
+// String is the report in one line, for logs and test output.
 func (a AccuracyReport) String() string {
 	return fmt.Sprintf("%d requests: %.4f%% wrong (%.4f%% wrongly allowed, %.4f%% wrongly rejected); "+
 		"peak %d in a W (L %d); independent runs disagree on %.4f%%",

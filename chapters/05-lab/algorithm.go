@@ -13,13 +13,22 @@ type Algorithm string
 
 // The algorithms of chapters 02–04, by their command-line names.
 const (
-	FixedWindow    Algorithm = "fixed-window"
+	// FixedWindow is chapter 02's window aligned to multiples of W.
+	FixedWindow Algorithm = "fixed-window"
+	// FixedWindowTTL is chapter 02's window that opens at a key's first
+	// request and expires W later.
 	FixedWindowTTL Algorithm = "fixed-window-ttl"
-	SlidingLog     Algorithm = "sliding-log"
+	// SlidingLog is chapter 03's log of every allowed request.
+	SlidingLog Algorithm = "sliding-log"
+	// SlidingCounter is chapter 03's weighted estimate over counters.
 	SlidingCounter Algorithm = "sliding-counter"
-	TokenBucket    Algorithm = "token-bucket"
-	GCRA           Algorithm = "gcra"
-	LeakyQueue     Algorithm = "leaky-queue"
+	// TokenBucket is chapter 04's bucket of tokens refilled at R.
+	TokenBucket Algorithm = "token-bucket"
+	// GCRA is chapter 04's generic cell rate algorithm: one instant, TAT.
+	GCRA Algorithm = "gcra"
+	// LeakyQueue is chapter 04's leaky bucket as a queue that sends
+	// requests upstream T apart.
+	LeakyQueue Algorithm = "leaky-queue"
 )
 
 // Algorithms lists every algorithm the lab can run (CONTRACT.md §2), in the

@@ -15,9 +15,9 @@ import (
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
 
-// The lab screen (chapter 05): one budget, one arrival list, two algorithms
-// and their runs, a cursor on one request, and the fields that edit them.
-
+// Model is the lab screen (chapter 05): one budget, one arrival list, two
+// algorithms and their runs, a cursor on one request, and the fields that
+// edit them.
 type Model struct {
 	th   *widget.Theme
 	w, h int
@@ -45,6 +45,7 @@ type tickMsg struct{ id int }
 
 func tick(id int) tea.Msg { return tickMsg{id} }
 
+// New is the lab screen in theme th, on the first prepared scenario.
 func New(th *widget.Theme) Model {
 	m := Model{th: th, help: widget.NewHelp(th), Form: widget.NewForm(labFields), sideErr: -1}
 	m.loadScenario(0)

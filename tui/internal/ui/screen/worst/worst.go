@@ -18,15 +18,15 @@ import (
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
 
-// The worst-case screen runs the chapter 05 search (lab.Worst) for each
-// algorithm under the lab's budget, off the UI goroutine, and can load the
-// sequence it finds into the lab. One row per algorithm, in a bubbles table.
-
 type worstEntry struct {
 	res lab.WorstResult
 	err string
 }
 
+// Model is the worst-case screen: it runs the chapter 05 search
+// (lab.Worst) for each algorithm under the lab's budget, off the UI
+// goroutine, and can load the sequence it finds into the lab. One row per
+// algorithm, in a bubbles table.
 type Model struct {
 	th   *widget.Theme
 	w, h int
@@ -49,6 +49,7 @@ type doneMsg struct {
 
 func worstKey(algo lab.Algorithm, p lab.Params) string { return fmt.Sprintf("%s %+v", algo, p) }
 
+// New is the worst-case screen in theme th, before any search has run.
 func New(th *widget.Theme) Model {
 	km := table.KeyMap{LineUp: keys.Up, LineDown: keys.Down}
 	for _, b := range []*key.Binding{&km.PageUp, &km.PageDown, &km.HalfPageUp, &km.HalfPageDown, &km.GotoTop, &km.GotoBottom} {
@@ -187,10 +188,18 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	return m, cmd
 }
 
+// CapturesEsc reports false: esc always goes back from this screen.
 func (m Model) CapturesEsc() bool { return false }
+
+// Keys is the screen's key map, for the footer and the ? sheet.
 func (m Model) Keys() help.KeyMap { return keys }
-func (m Model) Name() string      { return "worst case" }
-func (m Model) Ask() tea.Msg      { return m.ask }
+
+// Name names the screen in the ? sheet.
+func (m Model) Name() string { return "worst case" }
+
+// Ask is what the last key asked the app for (load a found case into the
+// lab), nil for nothing.
+func (m Model) Ask() tea.Msg { return m.ask }
 
 // Resize gives the screen the terminal's size.
 func (m Model) Resize(w, h int) screen.Screen {
