@@ -63,6 +63,7 @@ func (a AccuracyReport) RejectedShare() float64 { return share(a.WronglyRejected
 // DisagreedShare is Disagreed / Requests (independent runs).
 func (a AccuracyReport) DisagreedShare() float64 { return share(a.Disagreed, a.Requests) }
 
+// String is the report in one line, for logs and test output.
 func (a AccuracyReport) String() string {
 	return fmt.Sprintf("%d requests: %.4f%% wrong (%.4f%% wrongly allowed, %.4f%% wrongly rejected); "+
 		"peak %d in a W (L %d); independent runs disagree on %.4f%%",
@@ -93,8 +94,8 @@ func Accuracy(p Params, tr Traffic) (AccuracyReport, error) {
 	for range tr.Keys {
 		load := tr.MinLoad * math.Pow(tr.MaxLoad/tr.MinLoad, rng.float64())
 		meanGap := float64(p.WindowMS) / (load * float64(p.Limit))
-		counter, _ := newStepper("sliding-counter", p)
-		log, _ := newStepper("sliding-log", p)
+		counter, _ := newStepper(SlidingCounter, p)
+		log, _ := newStepper(SlidingLog, p)
 		admitted = admitted[:0]
 		for t := rng.exp() * meanGap; t < end; t += rng.exp() * meanGap {
 			now := int64(t)

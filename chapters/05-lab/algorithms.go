@@ -13,32 +13,32 @@ import (
 
 // newStepper builds one fresh key of the named algorithm from the chapters'
 // own constructors. p must be valid.
-func newStepper(algo string, p Params) (stepper, error) {
+func newStepper(algo Algorithm, p Params) (stepper, error) {
 	w := time.Duration(p.WindowMS) * time.Millisecond
 	switch algo {
-	case "fixed-window":
+	case FixedWindow:
 		a, err := fixedwindow.New(fixedwindow.Config{Window: w, Limit: p.Limit})
 		return &fixedKey{a: a, p: p}, err
-	case "fixed-window-ttl":
+	case FixedWindowTTL:
 		a, err := fixedwindow.NewTTL(fixedwindow.Config{Window: w, Limit: p.Limit})
 		return &fixedKey{a: a, p: p, ttl: true}, err
-	case "sliding-log":
+	case SlidingLog:
 		a, err := sliding.NewLog(sliding.Config{Window: w, Limit: p.Limit})
 		return &logKey{a: a, p: p}, err
-	case "sliding-counter":
+	case SlidingCounter:
 		a, err := sliding.NewCounter(sliding.Config{Window: w, Limit: p.Limit, SubWindows: p.SubWindows})
 		return &counterKey{a: a, p: p, sub: -1}, err
-	case "token-bucket":
+	case TokenBucket:
 		a, err := buckets.NewTokenBucket(bucketConfig(p))
 		return &tokenKey{a: a, p: p}, err
-	case "gcra":
+	case GCRA:
 		a, err := buckets.NewGCRA(bucketConfig(p))
 		return &gcraKey{a: a, c: bucketConfig(p)}, err
-	case "leaky-queue":
+	case LeakyQueue:
 		a, err := buckets.NewLeakyQueue(bucketConfig(p))
 		return &queueKey{a: a, c: bucketConfig(p)}, err
 	}
-	return nil, core.BadParam("algo", fmt.Sprintf("%q", algo), "one of "+strings.Join(Algorithms, ", "))
+	return nil, unknownAlgorithm(string(algo))
 }
 
 func bucketConfig(p Params) buckets.Config {

@@ -12,7 +12,7 @@ import (
 //	go test -run '^$' -bench 'Scale|Cliff|Worst' -benchmem ./chapters/05-lab/
 
 // runJSON replays arrivals and writes the CONTRACT.md §4 JSON, numbers only.
-func runJSON(algo string, p Params, arrivals []int64) error {
+func runJSON(algo Algorithm, p Params, arrivals []int64) error {
 	r, err := Run(algo, p, arrivals, nil)
 	if err != nil {
 		return err
@@ -20,7 +20,7 @@ func runJSON(algo string, p Params, arrivals []int64) error {
 	return r.WriteJSON(io.Discard, false)
 }
 
-func benchRun(b *testing.B, algo string, p Params, arrivals []int64) {
+func benchRun(b *testing.B, algo Algorithm, p Params, arrivals []int64) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if err := runJSON(algo, p, arrivals); err != nil {
@@ -58,12 +58,12 @@ func BenchmarkCliff(b *testing.B) {
 	for _, l := range []int{1000, 1024, 1025, 4096} {
 		p := DefaultParams()
 		p.Limit = l
-		b.Run(fmt.Sprintf("sliding-log/L=%d", l), func(b *testing.B) { benchRun(b, "sliding-log", p, arrivals) })
+		b.Run(fmt.Sprintf("sliding-log/L=%d", l), func(b *testing.B) { benchRun(b, SlidingLog, p, arrivals) })
 	}
 	for _, c := range []int{100, 1000, 1025, 4096} {
 		p := DefaultParams()
 		p.Capacity, p.RatePerS = c, 1
-		b.Run(fmt.Sprintf("leaky-queue/C=%d,R=1", c), func(b *testing.B) { benchRun(b, "leaky-queue", p, arrivals) })
+		b.Run(fmt.Sprintf("leaky-queue/C=%d,R=1", c), func(b *testing.B) { benchRun(b, LeakyQueue, p, arrivals) })
 	}
 }
 

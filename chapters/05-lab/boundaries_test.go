@@ -15,25 +15,26 @@ func TestBoundaries(t *testing.T) {
 	e4 := []int64{970, 980, 990, 1500, 1510, 1520}
 	sub := func(n int) Params { p := DefaultParams(); p.SubWindows = n; return p }
 	for _, c := range []struct {
-		name, algo string
-		p          Params
-		arrivals   []int64
-		want       []int64
+		name     string
+		algo     Algorithm
+		p        Params
+		arrivals []int64
+		want     []int64
 	}{
-		{"E1 fixed", "fixed-window", DefaultParams(), e1, []int64{0, 1000, 2000}},
-		{"a window skipped", "fixed-window", DefaultParams(), []int64{500, 2500}, []int64{0, 1000, 2000, 3000}},
-		{"on the edge", "fixed-window", DefaultParams(), []int64{1000, 1999, 2000}, []int64{1000, 2000, 3000}},
+		{"E1 fixed", FixedWindow, DefaultParams(), e1, []int64{0, 1000, 2000}},
+		{"a window skipped", FixedWindow, DefaultParams(), []int64{500, 2500}, []int64{0, 1000, 2000, 3000}},
+		{"on the edge", FixedWindow, DefaultParams(), []int64{1000, 1999, 2000}, []int64{1000, 2000, 3000}},
 		// E1: [820, 1820) and the 1850 that opens [1850, 2850).
-		{"E1 TTL", "fixed-window-ttl", DefaultParams(), e1, []int64{820, 1820, 1850, 2850}},
+		{"E1 TTL", FixedWindowTTL, DefaultParams(), e1, []int64{820, 1820, 1850, 2850}},
 		// A request exactly W after the opening opens the next window.
-		{"TTL reopens at W", "fixed-window-ttl", DefaultParams(), []int64{820, 1000, 1820}, []int64{820, 1820, 2820}},
-		{"E4 counter", "sliding-counter", DefaultParams(), e4, []int64{0, 1000, 2000}},
-		{"E4 counter N=4", "sliding-counter", sub(4), e4, []int64{750, 1000, 1500, 1750}},
-		{"counter N=16", "sliding-counter", sub(16), []int64{0, 70, 130, 130}, []int64{0, 63, 125, 188}}, // 62.5 ms
-		{"log", "sliding-log", DefaultParams(), e1, nil},
-		{"token bucket", "token-bucket", DefaultParams(), e1, nil},
-		{"gcra", "gcra", DefaultParams(), e1, nil},
-		{"leaky queue", "leaky-queue", DefaultParams(), e1, nil},
+		{"TTL reopens at W", FixedWindowTTL, DefaultParams(), []int64{820, 1000, 1820}, []int64{820, 1820, 2820}},
+		{"E4 counter", SlidingCounter, DefaultParams(), e4, []int64{0, 1000, 2000}},
+		{"E4 counter N=4", SlidingCounter, sub(4), e4, []int64{750, 1000, 1500, 1750}},
+		{"counter N=16", SlidingCounter, sub(16), []int64{0, 70, 130, 130}, []int64{0, 63, 125, 188}}, // 62.5 ms
+		{"log", SlidingLog, DefaultParams(), e1, nil},
+		{"token bucket", TokenBucket, DefaultParams(), e1, nil},
+		{"gcra", GCRA, DefaultParams(), e1, nil},
+		{"leaky queue", LeakyQueue, DefaultParams(), e1, nil},
 	} {
 		r, err := Run(c.algo, c.p, c.arrivals, nil)
 		if err != nil {

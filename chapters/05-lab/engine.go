@@ -57,7 +57,7 @@ func checkArrivals(arrivals []int64) error {
 // send times and the ruler's reading, in time and memory linear in the
 // number of requests whatever L or C. Nothing is put in words here; the
 // Result keeps what Explain needs to replay a request when someone asks.
-func replay(algo string, p Params, k stepper, arrivals []int64, costs []int) Result {
+func replay(algo Algorithm, p Params, k stepper, arrivals []int64, costs []int) Result {
 	res := Result{Algorithm: algo, Params: p, Requests: make([]Request, len(arrivals))}
 	sentNS := make([]int64, 0, len(arrivals))
 	var times []int64 // SentMS and WaitMS point into it, two per allowed request
@@ -113,7 +113,7 @@ func replay(algo string, p Params, k stepper, arrivals []int64, costs []int) Res
 // printed table, a cursor moving right) costs one step each, and asking
 // again for the same one costs nothing.
 type explainer struct {
-	algo     string
+	algo     Algorithm
 	p        Params
 	requests []Request
 
@@ -142,7 +142,7 @@ func (e *explainer) at(i int) Explanation {
 	return e.last
 }
 
-func mustStepper(algo string, p Params) stepper {
+func mustStepper(algo Algorithm, p Params) stepper {
 	k, err := newStepper(algo, p)
 	if err != nil {
 		panic("lab: a run's own algorithm failed to build: " + err.Error())

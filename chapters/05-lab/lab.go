@@ -7,18 +7,6 @@ import (
 	"github.com/ratelimit-course/ratelimit/core"
 )
 
-// Algorithms lists the CLI names of every algorithm the lab can run (CONTRACT.md §2),
-// in the order the course introduces them.
-var Algorithms = []string{
-	"fixed-window",
-	"fixed-window-ttl",
-	"sliding-log",
-	"sliding-counter",
-	"token-bucket",
-	"gcra",
-	"leaky-queue",
-}
-
 // Params is the locked budget every algorithm in a comparison shares. Window
 // algorithms read WindowMS, Limit (and SubWindows); bucket algorithms read
 // Capacity and RatePerS. The JSON names are the ones CONTRACT.md §4 prints.
@@ -97,7 +85,7 @@ type Metrics struct {
 
 // Result is one algorithm's run over one sequence.
 type Result struct {
-	Algorithm string    `json:"algorithm"`
+	Algorithm Algorithm `json:"algorithm"`
 	Params    Params    `json:"params"`
 	Requests  []Request `json:"requests"`
 	Metrics   Metrics   `json:"metrics"`
@@ -120,7 +108,7 @@ type Result struct {
 // named algorithm and measures the result. costs gives each request's cost;
 // nil means every request costs 1. Bad input returns a *core.ParamError
 // naming the CLI flag (algo, arrivals, costs, or a Params field).
-func Run(algo string, p Params, arrivals []int64, costs []int) (Result, error) {
+func Run(algo Algorithm, p Params, arrivals []int64, costs []int) (Result, error) {
 	if err := p.Validate(); err != nil {
 		return Result{}, err
 	}
@@ -150,7 +138,7 @@ func Run(algo string, p Params, arrivals []int64, costs []int) (Result, error) {
 // and budget (L for the window algorithms, C for the buckets) and what it is
 // called ("the limit", "the capacity"), for checking costs read from
 // elsewhere. Bad input is the *core.ParamError Run would return.
-func MaxCost(algo string, p Params) (max int, name string, err error) {
+func MaxCost(algo Algorithm, p Params) (max int, name string, err error) {
 	if err := p.Validate(); err != nil {
 		return 0, "", err
 	}
@@ -170,14 +158,14 @@ func values(n int) string {
 
 // Scenario is one of the lab's prepared comparisons (CONTRACT.md §4).
 type Scenario struct {
-	Name     string  // CLI name, e.g. "cross-boundary-spike"
-	Title    string  // short human title
-	Example  string  // the contract worked example it reproduces, e.g. "E1"
-	Lesson   string  // one or two sentences: what to look at
-	Arrivals []int64 // ms
-	Params   Params  // the budget it is meant to run with
-	Left     string  // default left algorithm
-	Right    string  // default right algorithm
+	Name     string    // CLI name, e.g. "cross-boundary-spike"
+	Title    string    // short human title
+	Example  string    // the contract worked example it reproduces, e.g. "E1"
+	Lesson   string    // one or two sentences: what to look at
+	Arrivals []int64   // ms
+	Params   Params    // the budget it is meant to run with
+	Left     Algorithm // default left algorithm
+	Right    Algorithm // default right algorithm
 }
 
 // Scenarios are the prepared comparisons in the suggested order. Any other
@@ -191,8 +179,8 @@ var Scenarios = []Scenario{
 			"2L through in 300 ms; the log measures the real last W and stops at L.",
 		Arrivals: []int64{820, 880, 940, 960, 1000, 1060, 1120, 1850},
 		Params:   DefaultParams(),
-		Left:     "fixed-window",
-		Right:    "sliding-log",
+		Left:     FixedWindow,
+		Right:    SlidingLog,
 	},
 	{
 		Name:    "prev-crowded-end",
@@ -202,8 +190,8 @@ var Scenarios = []Scenario{
 			"it under-estimates and lets 5 through in 540 ms. The log sees them and holds at L.",
 		Arrivals: []int64{970, 980, 990, 1500, 1510, 1520},
 		Params:   DefaultParams(),
-		Left:     "sliding-counter",
-		Right:    "sliding-log",
+		Left:     SlidingCounter,
+		Right:    SlidingLog,
 	},
 	{
 		Name:    "prev-crowded-start",
@@ -213,8 +201,8 @@ var Scenarios = []Scenario{
 			"counter still weighs them in: it over-estimates and falsely rejects 2 the log allows.",
 		Arrivals: []int64{0, 10, 20, 1200, 1220, 1240},
 		Params:   DefaultParams(),
-		Left:     "sliding-counter",
-		Right:    "sliding-log",
+		Left:     SlidingCounter,
+		Right:    SlidingLog,
 	},
 	{
 		Name:    "instant-burst",
@@ -224,8 +212,8 @@ var Scenarios = []Scenario{
 			"forwards the burst at once, the queue spaces it T = 500 ms apart. Raise C to 6 next.",
 		Arrivals: []int64{0, 10, 20, 30},
 		Params:   DefaultParams(),
-		Left:     "token-bucket",
-		Right:    "leaky-queue",
+		Left:     TokenBucket,
+		Right:    LeakyQueue,
 	},
 }
 
@@ -250,12 +238,12 @@ func ScenarioNames() []string {
 
 // WorstResult is the worst arrival sequence Worst found for one algorithm.
 type WorstResult struct {
-	Algorithm   string   `json:"algorithm"`
-	Params      Params   `json:"params"`
-	Arrivals    []int64  `json:"arrivals"`      // the sequence, ms
-	MaxInWindow int      `json:"max_in_window"` // upstream in the worst W
-	Overshoot   int      `json:"overshoot"`     // max(0, MaxInWindow - L)
-	Window      [2]int64 `json:"window"`        // that window, [s, s+W)
+	Algorithm   Algorithm `json:"algorithm"`
+	Params      Params    `json:"params"`
+	Arrivals    []int64   `json:"arrivals"`      // the sequence, ms
+	MaxInWindow int       `json:"max_in_window"` // upstream in the worst W
+	Overshoot   int       `json:"overshoot"`     // max(0, MaxInWindow - L)
+	Window      [2]int64  `json:"window"`        // that window, [s, s+W)
 	// Bound is the textbook worst case for comparison, e.g. "2L = 6".
 	Bound string `json:"bound"`
 	// Run is the full replay of Arrivals, for display.

@@ -16,12 +16,12 @@ import (
 
 // randomRun is a seeded random sequence with random costs through algo, on
 // a budget small enough that every algorithm both admits and rejects.
-func randomRun(t *testing.T, algo string, seed uint64, n int) (Params, []int64, []int) {
+func randomRun(t *testing.T, algo Algorithm, seed uint64, n int) (Params, []int64, []int) {
 	t.Helper()
 	rng := splitmix(seed)
 	p := Params{WindowMS: int64(60 * (1 + rng.intn(30))), Limit: 1 + rng.intn(40), Capacity: 1 + rng.intn(40),
 		RatePerS: 0.5 + 30*rng.float64(), SubWindows: 1}
-	if algo == "sliding-counter" && rng.intn(2) == 0 {
+	if algo == SlidingCounter && rng.intn(2) == 0 {
 		p.SubWindows = []int{2, 3, 4, 5, 6, 10}[rng.intn(6)]
 	}
 	arrivals := make([]int64, n)
@@ -181,7 +181,7 @@ func TestGenerators(t *testing.T) {
 	if !slices.IsSorted(a) || a[0] < 0 || a[len(a)-1] >= 60_000 {
 		t.Errorf("arrivals out of order or out of [0, 60000): first %d last %d", a[0], a[len(a)-1])
 	}
-	if _, err := Run("sliding-log", DefaultParams(), a, nil); err != nil {
+	if _, err := Run(SlidingLog, DefaultParams(), a, nil); err != nil {
 		t.Errorf("generated arrivals must be valid input: %v", err)
 	}
 
@@ -225,10 +225,10 @@ func TestMaxCost(t *testing.T) {
 	p := DefaultParams()
 	p.Limit, p.Capacity = 5, 9
 	for _, tc := range []struct {
-		algo string
+		algo Algorithm
 		max  int
 		name string
-	}{{"fixed-window", 5, "the limit"}, {"sliding-counter", 5, "the limit"}, {"gcra", 9, "the capacity"}, {"leaky-queue", 9, "the capacity"}} {
+	}{{FixedWindow, 5, "the limit"}, {SlidingCounter, 5, "the limit"}, {GCRA, 9, "the capacity"}, {LeakyQueue, 9, "the capacity"}} {
 		if m, name, err := MaxCost(tc.algo, p); err != nil || m != tc.max || name != tc.name {
 			t.Errorf("%s: %d %q %v, want %d %q", tc.algo, m, name, err, tc.max, tc.name)
 		}
@@ -243,7 +243,7 @@ func TestMaxCost(t *testing.T) {
 // or a queue 1000 deep once copied itself on every request.
 func TestRunIsLinear(t *testing.T) {
 	arrivals, _ := PoissonArrivals(2000, 20_000, 1)
-	bytesPerRequest := func(algo string, p Params) float64 {
+	bytesPerRequest := func(algo Algorithm, p Params) float64 {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
 		if _, err := Run(algo, p, arrivals, nil); err != nil {
@@ -253,11 +253,11 @@ func TestRunIsLinear(t *testing.T) {
 		return float64(after.TotalAlloc-before.TotalAlloc) / float64(len(arrivals))
 	}
 	for _, tc := range []struct {
-		algo string
+		algo Algorithm
 		f    func(p *Params, v int)
 	}{
-		{"sliding-log", func(p *Params, v int) { p.Limit = v }},
-		{"leaky-queue", func(p *Params, v int) { p.Capacity, p.RatePerS = v, 1 }},
+		{SlidingLog, func(p *Params, v int) { p.Limit = v }},
+		{LeakyQueue, func(p *Params, v int) { p.Capacity, p.RatePerS = v, 1 }},
 	} {
 		var got []string
 		for _, v := range []int{3, 1000, 1024, 1025} {

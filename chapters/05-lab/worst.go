@@ -39,7 +39,7 @@ const (
 // 8 + 8 openings times at most 200 + 3·81 starts greedy attacks of O(b)
 // decisions each, then 4000 local moves of O(b log b): O(b log b) in all,
 // with constants that keep b = 200 well under a second.
-func Worst(algo string, p Params) (WorstResult, error) {
+func Worst(algo Algorithm, p Params) (WorstResult, error) {
 	if err := p.Validate(); err != nil {
 		return WorstResult{}, err
 	}
@@ -73,19 +73,19 @@ func Worst(algo string, p Params) (WorstResult, error) {
 
 // textbookBound is the worst case the chapters state (CONTRACT.md §3 E19), as a
 // number to size the search and as text to print beside what it found.
-func textbookBound(algo string, p Params) (float64, string) {
+func textbookBound(algo Algorithm, p Params) (float64, string) {
 	l := float64(p.Limit)
 	rw := p.RatePerS * float64(p.WindowMS) / 1000
 	switch algo {
-	case "fixed-window":
+	case FixedWindow:
 		return 2 * l, fmt.Sprintf("2L = %d", 2*p.Limit)
-	case "fixed-window-ttl":
+	case FixedWindowTTL:
 		return 2*l - 1, fmt.Sprintf("2L-1 = %d", 2*p.Limit-1)
-	case "sliding-log":
+	case SlidingLog:
 		return l, fmt.Sprintf("L = %d", p.Limit)
-	case "sliding-counter":
+	case SlidingCounter:
 		return 2 * l, fmt.Sprintf("2L = %d (the estimate is not a bound)", 2*p.Limit)
-	case "token-bucket", "gcra":
+	case TokenBucket, GCRA:
 		return float64(p.Capacity) + math.Ceil(rw),
 			fmt.Sprintf("just under C + R*W = %g", float64(p.Capacity)+rw)
 	default: // leaky-queue
@@ -95,15 +95,15 @@ func textbookBound(algo string, p Params) (float64, string) {
 
 // tooLarge names the flag that makes the worst case too large to build and
 // the values that would fit.
-func tooLarge(algo string, p Params) error {
+func tooLarge(algo Algorithm, p Params) error {
 	most := fmt.Sprintf("the search builds at most %d requests", maxWorstRequests)
 	_, bound := textbookBound(algo, p)
 	switch algo {
-	case "fixed-window", "fixed-window-ttl", "sliding-counter":
+	case FixedWindow, FixedWindowTTL, SlidingCounter:
 		return core.BadParam("limit", p.Limit, fmt.Sprintf("an integer from 1 to %d (%s; %s)", maxWorstRequests/2, most, bound))
-	case "sliding-log":
+	case SlidingLog:
 		return core.BadParam("limit", p.Limit, fmt.Sprintf("an integer from 1 to %d (%s)", maxWorstRequests, most))
-	case "token-bucket", "gcra":
+	case TokenBucket, GCRA:
 		if p.Capacity >= maxWorstRequests {
 			return core.BadParam("capacity", p.Capacity, fmt.Sprintf("an integer from 1 to %d (%s; %s)", maxWorstRequests-1, most, bound))
 		}
@@ -115,7 +115,7 @@ func tooLarge(algo string, p Params) error {
 }
 
 type searcher struct {
-	algo   string
+	algo   Algorithm
 	p      Params
 	w      int64 // window in ms
 	maxLen int

@@ -42,7 +42,11 @@ func TestE19_MaxInWindowMatchesWorstCaseSearch(t *testing.T) {
 	}
 	for _, p := range budgets {
 		for _, r := range Selection {
-			w, err := lab.Worst(r.Algorithm, p)
+			algo, err := lab.ParseAlgorithm(r.Algorithm)
+			if err != nil {
+				t.Fatalf("row %s: %v", r.Algorithm, err)
+			}
+			w, err := lab.Worst(algo, p)
 			if err != nil {
 				t.Fatalf("%s: %v", r.Algorithm, err)
 			}

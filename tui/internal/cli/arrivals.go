@@ -222,7 +222,7 @@ func quoteClip(s string) string {
 
 // checkFileCosts checks a file's cost column against algo's largest cost,
 // naming the line (costs from --costs are the lab's to check).
-func checkFileCosts(a simArgs, lines []int, algo string) error {
+func checkFileCosts(a simArgs, lines []int, algo lab.Algorithm) error {
 	if lines == nil {
 		return nil
 	}

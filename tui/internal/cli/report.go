@@ -81,7 +81,7 @@ func writeMetrics(w io.Writer, results ...lab.Result) {
 }
 
 func writeSimRun(w io.Writer, r lab.Result) {
-	writeWrapped(w, r.Algorithm+", "+paramsLine(r.Params))
+	writeWrapped(w, string(r.Algorithm)+", "+paramsLine(r.Params))
 	fmt.Fprintln(w)
 	writeTimeline(w, r.Params, r)
 	fmt.Fprintln(w)
@@ -139,7 +139,7 @@ func writeSimScenario(w io.Writer, sc lab.Scenario, left, right lab.Result) {
 	}
 	leftW := min(need(left, lw), 35, room-min(need(right, rw), room/2))
 	rightW := room - leftW
-	fmt.Fprintf(w, "%*s | %-*s | %s\n", aw, "arrival", leftW, clip(left.Algorithm, leftW), clip(right.Algorithm, rightW))
+	fmt.Fprintf(w, "%*s | %-*s | %s\n", aw, "arrival", leftW, clip(string(left.Algorithm), leftW), clip(string(right.Algorithm), rightW))
 	for i, q := range left.Requests {
 		r := right.Requests[i]
 		fmt.Fprintf(w, "%*d | %s %-*s | %s %s\n", aw, q.ArrivalMS,

@@ -143,19 +143,23 @@ func runSim(args []string, stdout, stderr io.Writer) int {
 			strings.Join(labflag.ScenarioNames(), ", ")), "")
 	case !a.set("algo"):
 		return simFail(stderr, "sim", errors.New("missing --algo (or --scenario): accepted "+
-			strings.Join(lab.Algorithms, ", ")), "")
+			strings.Join(lab.AlgorithmNames(), ", ")), "")
 	case a.source() == "":
 		return simFail(stderr, "sim", errors.New("missing --arrivals (or --arrivals-file, --traffic): accepted "+
 			simAccept["arrivals"]), "")
 	}
 	lines, err := a.loadArrivals()
+	var algo lab.Algorithm
 	if err == nil {
-		err = checkFileCosts(a, lines, a.algo)
+		algo, err = labflag.ParseAlgo(a.algo, a.p)
+	}
+	if err == nil {
+		err = checkFileCosts(a, lines, algo)
 	}
 	if err != nil {
 		return simFail(stderr, "sim", err, "")
 	}
-	res, err := lab.Run(a.algo, a.p, a.arrivals, a.costs)
+	res, err := lab.Run(algo, a.p, a.arrivals, a.costs)
 	if err != nil {
 		return simFail(stderr, "sim", err, "")
 	}
@@ -225,7 +229,7 @@ func runScenario(a simArgs, stdout, stderr io.Writer) int {
 			return simFail(stderr, "sim", err, "")
 		}
 		sc = lab.Scenario{Name: "custom", Title: "your own arrivals", Arrivals: a.arrivals,
-			Params: lab.DefaultParams(), Left: string(lab.FixedWindow), Right: string(lab.SlidingLog)}
+			Params: lab.DefaultParams(), Left: lab.FixedWindow, Right: lab.SlidingLog}
 	}
 	// The scenario's budget, with any flag given on the command line on top.
 	p := sc.Params
@@ -244,22 +248,36 @@ func runScenario(a simArgs, stdout, stderr io.Writer) int {
 	if a.set("subwindows") {
 		p.SubWindows = a.p.SubWindows
 	}
+	a.p = p
+	// Both names are parsed here, but a bad one is reported where lab.Run
+	// used to find it: after the file's costs are checked for the sides
+	// that parsed, and for --right after the left side has run.
+	var leftErr, rightErr error
 	if a.set("left") {
-		sc.Left = a.left
+		sc.Left, leftErr = labflag.ParseAlgo(a.left, p)
 	}
 	if a.set("right") {
-		sc.Right = a.right
+		sc.Right, rightErr = labflag.ParseAlgo(a.right, p)
 	}
-	a.p = p
-	if err := checkFileCosts(a, lines, sc.Left); err != nil {
-		return simFail(stderr, "sim", err, "left")
+	if leftErr == nil {
+		if err := checkFileCosts(a, lines, sc.Left); err != nil {
+			return simFail(stderr, "sim", err, "left")
+		}
 	}
-	if err := checkFileCosts(a, lines, sc.Right); err != nil {
-		return simFail(stderr, "sim", err, "right")
+	if rightErr == nil {
+		if err := checkFileCosts(a, lines, sc.Right); err != nil {
+			return simFail(stderr, "sim", err, "right")
+		}
+	}
+	if leftErr != nil {
+		return simFail(stderr, "sim", leftErr, "left")
 	}
 	left, err := lab.Run(sc.Left, p, sc.Arrivals, a.costs)
 	if err != nil {
 		return simFail(stderr, "sim", err, "left")
+	}
+	if rightErr != nil {
+		return simFail(stderr, "sim", rightErr, "right")
 	}
 	right, err := lab.Run(sc.Right, p, sc.Arrivals, a.costs)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
 	"github.com/ratelimit-course/ratelimit/core"
+	"github.com/ratelimit-course/ratelimit/tui/internal/labflag"
 	"github.com/ratelimit-course/ratelimit/tui/internal/text"
 )
 
@@ -33,20 +34,24 @@ func runWorst(args []string, stdout, stderr io.Writer) int {
 		return simFail(stderr, "worst", err, "")
 	}
 	if !a.set("algo") {
-		return simFail(stderr, "worst", errors.New("missing --algo: accepted all, "+strings.Join(lab.Algorithms, ", ")), "")
+		return simFail(stderr, "worst", errors.New("missing --algo: accepted all, "+strings.Join(lab.AlgorithmNames(), ", ")), "")
 	}
-	algos := []string{a.algo}
-	if a.algo == "all" {
-		algos = lab.Algorithms
-	}
-	var found []lab.WorstResult
-	for _, algo := range algos {
-		w, err := lab.Worst(algo, a.p)
+	algos := lab.Algorithms
+	if a.algo != "all" {
+		algo, err := labflag.ParseAlgo(a.algo, a.p)
 		if err != nil {
 			var pe *core.ParamError
 			if errors.As(err, &pe) && pe.Param == "algo" {
 				pe.Accept = "all, " + pe.Accept
 			}
+			return simFail(stderr, "worst", err, "")
+		}
+		algos = []lab.Algorithm{algo}
+	}
+	var found []lab.WorstResult
+	for _, algo := range algos {
+		w, err := lab.Worst(algo, a.p)
+		if err != nil {
 			return simFail(stderr, "worst", err, "")
 		}
 		found = append(found, w)
@@ -78,7 +83,7 @@ func arrivalsText(ts []int64) string {
 }
 
 func writeWorst(w io.Writer, r lab.WorstResult) {
-	writeWrapped(w, "worst case found for "+r.Algorithm+", "+paramsLine(r.Params))
+	writeWrapped(w, "worst case found for "+string(r.Algorithm)+", "+paramsLine(r.Params))
 	fmt.Fprintf(w, "found: %d upstream in [%d,%d), overshoot %d over L\n",
 		r.MaxInWindow, r.Window[0], r.Window[1], r.Overshoot)
 	fmt.Fprintf(w, "textbook worst case: %s\n", r.Bound)

@@ -18,7 +18,7 @@ func ScenarioNames() []string { return append(lab.ScenarioNames(), "custom") }
 // flags of one command.
 func Accept(more map[string]string) map[string]string {
 	words := map[string]string{
-		"algo":       "one of " + strings.Join(lab.Algorithms, ", "),
+		"algo":       "one of " + strings.Join(lab.AlgorithmNames(), ", "),
 		"scenario":   "one of " + strings.Join(ScenarioNames(), ", "),
 		"window":     "an integer number of ms > 0 (at most 1e12)",
 		"limit":      "an integer >= 1",
@@ -30,4 +30,16 @@ func Accept(more map[string]string) map[string]string {
 	}
 	maps.Copy(words, more)
 	return words
+}
+
+// ParseAlgo reads the name given to --algo, --left or --right: the one
+// place a command turns a name into a lab.Algorithm. The budget p is
+// checked first, so a command line with a bad budget and a bad name reports
+// the budget, as lab.Run would. A bad name is a *core.ParamError for "algo"
+// listing the accepted names; the caller renames it for --left or --right.
+func ParseAlgo(name string, p lab.Params) (lab.Algorithm, error) {
+	if err := p.Validate(); err != nil {
+		return "", err
+	}
+	return lab.ParseAlgorithm(name)
 }

@@ -173,15 +173,19 @@ func (a args) chart() (c Chart, err error) {
 	case a.set["left"] || a.set["right"]:
 		return Chart{}, errors.New("--left and --right need --scenario: accepted " + strings.Join(labflag.ScenarioNames(), ", "))
 	case !a.set["algo"]:
-		return Chart{}, errors.New("missing --algo (or --scenario): accepted " + strings.Join(lab.Algorithms, ", "))
+		return Chart{}, errors.New("missing --algo (or --scenario): accepted " + strings.Join(lab.AlgorithmNames(), ", "))
 	case !a.set["arrivals"]:
 		return Chart{}, errors.New("missing --arrivals: accepted " + accept["arrivals"])
 	}
-	r, err := lab.Run(a.algo, a.p, a.arrivals, a.costs)
+	algo, err := labflag.ParseAlgo(a.algo, a.p)
 	if err != nil {
 		return Chart{}, err
 	}
-	return Chart{Title: a.algo, Subtitle: subtitle(a.p, a.arrivals, r), Runs: []lab.Result{r}}, nil
+	r, err := lab.Run(algo, a.p, a.arrivals, a.costs)
+	if err != nil {
+		return Chart{}, err
+	}
+	return Chart{Title: string(algo), Subtitle: subtitle(a.p, a.arrivals, r), Runs: []lab.Result{r}}, nil
 }
 
 func (a args) scenarioChart() (Chart, error) {
@@ -194,7 +198,7 @@ func (a args) scenarioChart() (Chart, error) {
 			return Chart{}, errors.New("--scenario custom needs --arrivals: accepted " + accept["arrivals"])
 		}
 		sc = lab.Scenario{Name: "custom", Title: "your own arrivals", Arrivals: a.arrivals,
-			Params: lab.DefaultParams(), Left: "fixed-window", Right: "sliding-log"}
+			Params: lab.DefaultParams(), Left: lab.FixedWindow, Right: lab.SlidingLog}
 	case !ok:
 		return Chart{}, core.BadParam("scenario", strconv.Quote(a.scenario), strings.Join(labflag.ScenarioNames(), ", "))
 	case a.set["arrivals"]:
@@ -216,17 +220,11 @@ func (a args) scenarioChart() (Chart, error) {
 	if a.set["subwindows"] {
 		p.SubWindows = a.p.SubWindows
 	}
-	if a.set["left"] {
-		sc.Left = a.left
-	}
-	if a.set["right"] {
-		sc.Right = a.right
-	}
-	left, err := lab.Run(sc.Left, p, sc.Arrivals, a.costs)
+	left, err := a.runSide("left", sc.Left, p, sc.Arrivals)
 	if err != nil {
 		return Chart{}, renamed(err, "left")
 	}
-	right, err := lab.Run(sc.Right, p, sc.Arrivals, a.costs)
+	right, err := a.runSide("right", sc.Right, p, sc.Arrivals)
 	if err != nil {
 		return Chart{}, renamed(err, "right")
 	}
@@ -235,6 +233,22 @@ func (a args) scenarioChart() (Chart, error) {
 		title = sc.Example + " · " + sc.Name + ": " + sc.Title
 	}
 	return Chart{Title: title, Subtitle: subtitle(p, sc.Arrivals, left, right), Runs: []lab.Result{left, right}}, nil
+}
+
+// runSide runs one side of a scenario: the algorithm named by the flag side
+// (--left or --right) if it was given, else the scenario's own.
+func (a args) runSide(side string, algo lab.Algorithm, p lab.Params, arrivals []int64) (lab.Result, error) {
+	if a.set[side] {
+		name := a.left
+		if side == "right" {
+			name = a.right
+		}
+		var err error
+		if algo, err = labflag.ParseAlgo(name, p); err != nil {
+			return lab.Result{}, err
+		}
+	}
+	return lab.Run(algo, p, arrivals, a.costs)
 }
 
 // renamed names --left or --right where the lab says "algo".
@@ -251,11 +265,11 @@ func subtitle(p lab.Params, arrivals []int64, runs ...lab.Result) string {
 	var windows, buckets, sub bool
 	for _, r := range runs {
 		switch r.Algorithm {
-		case "token-bucket", "gcra", "leaky-queue":
+		case lab.TokenBucket, lab.GCRA, lab.LeakyQueue:
 			buckets = true
 		default:
 			windows = true
-			sub = sub || r.Algorithm == "sliding-counter" && p.SubWindows > 1
+			sub = sub || r.Algorithm == lab.SlidingCounter && p.SubWindows > 1
 		}
 	}
 	var parts []string

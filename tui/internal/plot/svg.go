@@ -139,7 +139,7 @@ func (s *svg) cross(x, y float64, stroke string) {
 
 // hasDepartures reports whether a run holds requests back (the queue).
 func hasDepartures(r lab.Result) bool {
-	if r.Algorithm == "leaky-queue" {
+	if r.Algorithm == lab.LeakyQueue {
 		return true
 	}
 	for _, q := range r.Requests {
@@ -154,7 +154,7 @@ func hasDepartures(r lab.Result) bool {
 // was decided on, as the lab's explanation prints it ("… est 2.40"); nil
 // for the other algorithms and for runs too long to label.
 func counterEstimates(r lab.Result) []string {
-	if r.Algorithm != "sliding-counter" || len(r.Requests) > 64 {
+	if r.Algorithm != lab.SlidingCounter || len(r.Requests) > 64 {
 		return nil
 	}
 	out := make([]string, len(r.Requests))
@@ -257,7 +257,7 @@ func lane(s *svg, ax axis, r lab.Result, y float64, separator bool) float64 {
 // and rejected.
 func laneTitle(s *svg, r lab.Result, y float64) {
 	m := r.Metrics
-	s.text(16, y+20, 13, "start", colText, "bold", r.Algorithm)
+	s.text(16, y+20, 13, "start", colText, "bold", string(r.Algorithm))
 	summary := fmt.Sprintf("%d allowed, %d rejected", m.Allowed, m.Rejected)
 	if counterEstimates(r) != nil {
 		summary += "; beside each mark, the estimate it was decided on"

@@ -32,7 +32,7 @@ func TestWorstFromTheMenuLoadsIntoTheLab(t *testing.T) {
 		t.Fatalf("enter on the worst case opened from the menu: screen %s, lab arrivals %v, want %v",
 			m.scr(), m.lab().Arrivals(), res.Arrivals)
 	}
-	appWant(t, m.View(), "loaded the worst case found for "+res.Algorithm)
+	appWant(t, m.View(), "loaded the worst case found for "+string(res.Algorithm))
 	if m = appPress(m, "esc"); m.scr() != scrMenu {
 		t.Fatalf("esc from that lab lands on %s, want the menu", m.scr())
 	}

@@ -144,7 +144,7 @@ func TestLabPanelKeepsItsFirstLine(t *testing.T) {
 		for i := range m.lab().Arrivals() {
 			f := m.View()
 			appWant(t, f, fmt.Sprintf("#%d arrives at %d ms (%d of %d)", i+1, m.lab().Arrivals()[i], i+1, len(m.lab().Arrivals())))
-			appWant(t, f, "left "+m.lab().Algos()[0]+": ", "right "+m.lab().Algos()[1]+": ")
+			appWant(t, f, "left "+string(m.lab().Algos()[0])+": ", "right "+string(m.lab().Algos()[1])+": ")
 			m = appPress(m, "right")
 		}
 	}

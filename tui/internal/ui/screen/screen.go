@@ -53,18 +53,31 @@ type Sheeter interface{ Sheet(w int) []string }
 type Kind int
 
 const (
+	// None is no screen: what a screen the app does not know maps to.
 	None Kind = iota
+	// Lab is the chapter 05 lab (Link.Scenario, if >= 0: the scenario to load).
 	Lab
+	// Worst is the chapter 05 worst-case search.
 	Worst
+	// Prefetch is the chapter 06 quota prefetch lab.
 	Prefetch
-	Cluster // chapter 06 part 3 on a real Redis Cluster
-	Drill   // the chapter 07 question cards
-	Mock    // the chapter 07 timed mock interview
-	Path    // the chapter 07 request path (interview.Diagram)
-	Service // the chapter 10 service, stepped by the learner
-	Plan    // the study plans, step by step (package plan)
-	Ready   // what is done and what to review next (package ready)
-	Answer  // a chapter 07 worked answer in the reader (Link.Scenario: its index)
+	// Cluster is chapter 06 part 3 on a real Redis Cluster.
+	Cluster
+	// Drill is the chapter 07 question cards.
+	Drill
+	// Mock is the chapter 07 timed mock interview.
+	Mock
+	// Path is the chapter 07 request path (interview.Diagram).
+	Path
+	// Service is the chapter 10 service, stepped by the learner.
+	Service
+	// Plan is the study plans, step by step (package plan).
+	Plan
+	// Ready is what is done and what to review next (package ready).
+	Ready
+	// Answer is a chapter 07 worked answer in the reader (Link.Scenario:
+	// its index).
+	Answer
 )
 
 // Link is one screen a chapter or the menu offers: a worked example in the
@@ -89,7 +102,7 @@ type (
 	}
 	// OpenWorst opens the worst-case search on an algorithm and budget.
 	OpenWorst struct {
-		Algo   string
+		Algo   lab.Algorithm
 		Params lab.Params
 	}
 	// LoadWorst takes a found worst case into the lab.

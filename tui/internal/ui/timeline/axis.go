@@ -18,6 +18,8 @@ type Axis struct {
 	Cols   int
 }
 
+// FloorDiv is a / b rounded toward minus infinity (Go's / rounds toward
+// zero), so a negative time falls in the window before 0. b must not be 0.
 func FloorDiv(a, b int64) int64 {
 	q := a / b
 	if (a%b != 0) && ((a < 0) != (b < 0)) {
@@ -26,6 +28,10 @@ func FloorDiv(a, b int64) int64 {
 	return q
 }
 
+// NewAxis is the axis for windows of w ms (1000 if w <= 0) over the
+// arrivals and the send times in res, cols columns wide. At zoom > 0 each
+// step halves the span, centred on the arrival at index cursor, down to
+// about one ms per column.
 func NewAxis(w int64, arrivals []int64, res []lab.Result, zoom, cursor, cols int) Axis {
 	if w <= 0 {
 		w = 1000

@@ -13,7 +13,7 @@ import (
 // request under the cursor (-1: none).
 type Track struct {
 	Res      lab.Result
-	Algo     string
+	Algo     lab.Algorithm
 	Params   lab.Params
 	Arrivals []int64
 	Cursor   int

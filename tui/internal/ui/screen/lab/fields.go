@@ -132,7 +132,7 @@ func (m *Model) applyInputs() {
 	}
 	// The arrivals' range and order, checked by the engine on a budget it
 	// always accepts.
-	if _, err := engine.Run(string(engine.FixedWindow), engine.DefaultParams(), arr, nil); err != nil {
+	if _, err := engine.Run(engine.FixedWindow, engine.DefaultParams(), arr, nil); err != nil {
 		m.ParamError(err, lfArrivals, "")
 		return
 	}
@@ -159,7 +159,7 @@ func (m *Model) checkSides() {
 			continue
 		}
 		_, err := uiRun(m.algo[s], m.params, m.arrivals)
-		by := m.algo[s]
+		by := string(m.algo[s])
 		if m.runErr[1-s] == m.runErr[s] {
 			by = ""
 		}

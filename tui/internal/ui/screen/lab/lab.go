@@ -15,16 +15,16 @@ import (
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
 
-// The lab screen (chapter 05): one budget, one arrival list, two algorithms
-// and their runs, a cursor on one request, and the fields that edit them.
-
+// Model is the lab screen (chapter 05): one budget, one arrival list, two
+// algorithms and their runs, a cursor on one request, and the fields that
+// edit them.
 type Model struct {
 	th   *widget.Theme
 	w, h int
 	help help.Model
 
 	scen     int // index into lab.Scenarios; len(lab.Scenarios) = custom
-	algo     [2]string
+	algo     [2]engine.Algorithm
 	params   engine.Params
 	arrivals []int64
 
@@ -45,6 +45,7 @@ type tickMsg struct{ id int }
 
 func tick(id int) tea.Msg { return tickMsg{id} }
 
+// New is the lab screen in theme th, on the first prepared scenario.
 func New(th *widget.Theme) Model {
 	m := Model{th: th, help: widget.NewHelp(th), Form: widget.NewForm(labFields), sideErr: -1}
 	m.loadScenario(0)
@@ -79,7 +80,7 @@ func (m Model) changed() bool {
 		return false
 	}
 	s := engine.Scenarios[m.scen]
-	return scenarioParams(s) != m.params || m.algo != [2]string{s.Left, s.Right}
+	return scenarioParams(s) != m.params || m.algo != [2]engine.Algorithm{s.Left, s.Right}
 }
 
 func scenarioParams(s engine.Scenario) engine.Params {
@@ -99,7 +100,7 @@ func (m *Model) loadScenario(i int) {
 		s := engine.Scenarios[i]
 		m.params = scenarioParams(s)
 		m.arrivals = slices.Clone(s.Arrivals)
-		m.algo = [2]string{s.Left, s.Right}
+		m.algo = [2]engine.Algorithm{s.Left, s.Right}
 	}
 	m.Cursor, m.zoom = 0, 0 // a new sequence starts whole on screen
 	m.note = ""             // it spoke of the sequence replaced
@@ -108,7 +109,7 @@ func (m *Model) loadScenario(i int) {
 }
 
 // loadArrivals puts a custom sequence (e.g. a worst case) into the lab.
-func (m *Model) loadArrivals(arr []int64, p engine.Params, left string) {
+func (m *Model) loadArrivals(arr []int64, p engine.Params, left engine.Algorithm) {
 	m.scen = len(engine.Scenarios)
 	m.arrivals = slices.Clone(arr)
 	m.params = p
@@ -146,7 +147,7 @@ func (m *Model) rerun() {
 
 // uiRun is lab.Run with a recover: a bug in an engine must not take the
 // terminal down with it.
-func uiRun(algo string, p engine.Params, arrivals []int64) (r engine.Result, err error) {
+func uiRun(algo engine.Algorithm, p engine.Params, arrivals []int64) (r engine.Result, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = fmt.Errorf("engine failed on this input: %v", v)

@@ -84,7 +84,11 @@ func (m Model) CapturesEsc() bool { return m.Editing }
 // Typing reports whether a field has the keyboard.
 func (m Model) Typing() bool { return m.Editing }
 
+// Name names the screen in the ? sheet.
 func (m Model) Name() string { return "lab" }
+
+// Ask is what the last key asked the app for (the worst-case search, or
+// chapter 05 at its suggested path), nil for nothing.
 func (m Model) Ask() tea.Msg { return m.ask }
 
 // Leave pauses a play: the lab keeps its place for the next visit, but
@@ -112,13 +116,13 @@ func (m Model) LoadScenario(i int) Model {
 // algorithm on the left, and a note saying so.
 func (m Model) LoadWorst(r engine.WorstResult) Model {
 	m.loadArrivals(r.Arrivals, r.Params, r.Algorithm)
-	m.note = "loaded the worst case found for " + r.Algorithm + " (left); pick the right side with " + widget.KeyName(keys.RightAlgo)
+	m.note = "loaded the worst case found for " + string(r.Algorithm) + " (left); pick the right side with " + widget.KeyName(keys.RightAlgo)
 	return m
 }
 
 // Left is the left side's algorithm and the budget in use: what the worst
 // case search opens on.
-func (m Model) Left() (string, engine.Params) { return m.algo[0], m.params }
+func (m Model) Left() (engine.Algorithm, engine.Params) { return m.algo[0], m.params }
 
 // Keys is what the help shows for the lab now.
 func (m Model) Keys() help.KeyMap {
@@ -130,24 +134,46 @@ func (m Model) Keys() help.KeyMap {
 
 // What the lab holds, for the app and its tests.
 
-func (m Model) Algos() [2]string          { return m.algo }
-func (m Model) Arrivals() []int64         { return m.arrivals }
-func (m Model) Params() engine.Params     { return m.params }
-func (m Model) RunErrs() [2]string        { return m.runErr }
-func (m Model) Scenario() int             { return m.scen }
-func (m Model) Custom() bool              { return m.custom() }
-func (m Model) ScenarioName() string      { return m.scenarioName() }
+// Algos is the left and the right side's algorithm.
+func (m Model) Algos() [2]engine.Algorithm { return m.algo }
+
+// Arrivals is the arrival sequence in use (ms).
+func (m Model) Arrivals() []int64 { return m.arrivals }
+
+// Params is the budget in use.
+func (m Model) Params() engine.Params { return m.params }
+
+// RunErrs is each side's refusal of the budget, "" for a side that ran.
+func (m Model) RunErrs() [2]string { return m.runErr }
+
+// Scenario is the index of the prepared scenario shown, or
+// len(lab.Scenarios) for a custom sequence.
+func (m Model) Scenario() int { return m.scen }
+
+// Custom reports whether the sequence is not a prepared scenario.
+func (m Model) Custom() bool { return m.custom() }
+
+// ScenarioName is the label the title bar shows.
+func (m Model) ScenarioName() string { return m.scenarioName() }
+
+// Results is both sides' runs, left then right.
 func (m Model) Results() [2]engine.Result { return m.res }
 
 // LoadRun shows arr under budget p, left and right side by side, as a
 // custom sequence.
-func (m Model) LoadRun(arr []int64, p engine.Params, left, right string) Model {
+func (m Model) LoadRun(arr []int64, p engine.Params, left, right engine.Algorithm) Model {
 	m.algo[1] = right
 	m.loadArrivals(arr, p, left)
 	return m
 }
-func (m Model) Note() string          { return m.note }
-func (m Model) Zoom() int             { return m.zoom }
+
+// Note says what the last key did, shown in place of the hint; "" for none.
+func (m Model) Note() string { return m.note }
+
+// Zoom is the zoom level of the time axis, 0 for the whole sequence.
+func (m Model) Zoom() int { return m.zoom }
+
+// FieldValues is the text each edit field shows for the values in use.
 func (m Model) FieldValues() []string { return m.fieldValues() }
 
 // PlayTick is the tick of the play ago plays back (0: the current one).

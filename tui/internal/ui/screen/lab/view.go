@@ -141,7 +141,7 @@ func statePanel(th *widget.Theme, m Model, rows, w int) []string {
 	var state, why [2][]string
 	wrap := func(s string) []string { return text.Wrap(s, w-2) }
 	for s := 0; s < 2; s++ {
-		name := [2]string{"left ", "right "}[s] + m.algo[s] + ": "
+		name := [2]string{"left ", "right "}[s] + string(m.algo[s]) + ": "
 		if m.runErr[s] != "" || i >= len(m.res[s].Requests) {
 			title[s] = th.Paint(widget.StError, name+"not run")
 			continue

@@ -18,15 +18,15 @@ import (
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
 
-// The worst-case screen runs the chapter 05 search (lab.Worst) for each
-// algorithm under the lab's budget, off the UI goroutine, and can load the
-// sequence it finds into the lab. One row per algorithm, in a bubbles table.
-
 type worstEntry struct {
 	res lab.WorstResult
 	err string
 }
 
+// Model is the worst-case screen: it runs the chapter 05 search
+// (lab.Worst) for each algorithm under the lab's budget, off the UI
+// goroutine, and can load the sequence it finds into the lab. One row per
+// algorithm, in a bubbles table.
 type Model struct {
 	th   *widget.Theme
 	w, h int
@@ -47,8 +47,9 @@ type doneMsg struct {
 	err error
 }
 
-func worstKey(algo string, p lab.Params) string { return fmt.Sprintf("%s %+v", algo, p) }
+func worstKey(algo lab.Algorithm, p lab.Params) string { return fmt.Sprintf("%s %+v", algo, p) }
 
+// New is the worst-case screen in theme th, before any search has run.
 func New(th *widget.Theme) Model {
 	km := table.KeyMap{LineUp: keys.Up, LineDown: keys.Down}
 	for _, b := range []*key.Binding{&km.PageUp, &km.PageDown, &km.HalfPageUp, &km.HalfPageDown, &km.GotoTop, &km.GotoBottom} {
@@ -71,11 +72,11 @@ func columns(w int) []table.Column {
 	}
 }
 
-func (m Model) algo() string { return lab.Algorithms[max(m.tbl.Cursor(), 0)] }
+func (m Model) algo() lab.Algorithm { return lab.Algorithms[max(m.tbl.Cursor(), 0)] }
 
 // Open points the screen at an algorithm and budget and starts the search
 // if it has not run yet.
-func (m Model) Open(algo string, p lab.Params) (Model, tea.Cmd) {
+func (m Model) Open(algo lab.Algorithm, p lab.Params) (Model, tea.Cmd) {
 	if i := slices.Index(lab.Algorithms, algo); i >= 0 {
 		m.tbl.SetCursor(i)
 	}
@@ -85,7 +86,7 @@ func (m Model) Open(algo string, p lab.Params) (Model, tea.Cmd) {
 }
 
 // ensure starts the search for algo unless it is cached or running.
-func (m Model) ensure(algo string) tea.Cmd {
+func (m Model) ensure(algo lab.Algorithm) tea.Cmd {
 	p := m.params
 	key := worstKey(algo, p)
 	if _, ok := m.results[key]; ok || m.running[key] {
@@ -98,7 +99,7 @@ func (m Model) ensure(algo string) tea.Cmd {
 	}
 }
 
-func uiWorst(algo string, p lab.Params) (r lab.WorstResult, err error) {
+func uiWorst(algo lab.Algorithm, p lab.Params) (r lab.WorstResult, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = fmt.Errorf("search failed: %v", v)
@@ -132,7 +133,7 @@ func (m *Model) fillRows() {
 		if i == m.tbl.Cursor() {
 			ptr = string(widget.GlyphPointer) + " "
 		}
-		rows[i] = table.Row{ptr + a, found, over, bound}
+		rows[i] = table.Row{ptr + string(a), found, over, bound}
 	}
 	m.tbl.SetRows(rows)
 }
@@ -170,11 +171,11 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 			e, ok := m.current()
 			switch {
 			case !ok:
-				m.note = "the search for " + m.algo() + " is still running"
+				m.note = "the search for " + string(m.algo()) + " is still running"
 			case e.err != "":
 				m.note = "nothing to load: " + e.err
 			case len(e.res.Arrivals) == 0:
-				m.note = "nothing to load: the search found no arrivals for " + m.algo()
+				m.note = "nothing to load: the search found no arrivals for " + string(m.algo())
 			default:
 				m.ask = screen.LoadWorst{Res: e.res}
 			}
@@ -187,10 +188,18 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	return m, cmd
 }
 
+// CapturesEsc reports false: esc always goes back from this screen.
 func (m Model) CapturesEsc() bool { return false }
+
+// Keys is the screen's key map, for the footer and the ? sheet.
 func (m Model) Keys() help.KeyMap { return keys }
-func (m Model) Name() string      { return "worst case" }
-func (m Model) Ask() tea.Msg      { return m.ask }
+
+// Name names the screen in the ? sheet.
+func (m Model) Name() string { return "worst case" }
+
+// Ask is what the last key asked the app for (load a found case into the
+// lab), nil for nothing.
+func (m Model) Ask() tea.Msg { return m.ask }
 
 // Resize gives the screen the terminal's size.
 func (m Model) Resize(w, h int) screen.Screen {
@@ -218,7 +227,7 @@ func (m Model) View() string {
 		body = append(body, widget.WrapRows(th, widget.StError, e.err, w, 3)...)
 	default:
 		r := e.res
-		body = append(body, th.Paint(widget.StLabel, r.Algorithm+": ")+
+		body = append(body, th.Paint(widget.StLabel, string(r.Algorithm)+": ")+
 			fmt.Sprintf("%d requests upstream in [%d, %d), overshoot %d", r.MaxInWindow, r.Window[0], r.Window[1], r.Overshoot))
 		body = append(body, th.Paint(widget.StDim, "arrivals ")+text.JoinInts(r.Arrivals, ","))
 		// The found run drawn as a lab track.
