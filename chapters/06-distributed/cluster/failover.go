@@ -14,11 +14,15 @@ import (
 	"github.com/ratelimit-course/ratelimit/internal/redisproc"
 )
 
+// Mitigation names one way E23 guards a failover against forgetting what
+// the replica never got; its value is the name `tui cluster` prints.
+type Mitigation string
+
 // The mitigations E23 compares.
 const (
-	MitigationNone        = "none"                  // asynchronous replication as shipped
-	MitigationMinReplicas = "min-replicas-to-write" // the primary refuses writes while its replica lags
-	MitigationWait        = "wait"                  // WAIT 1 <ms> after each decision
+	MitigationNone        Mitigation = "none"                  // asynchronous replication as shipped
+	MitigationMinReplicas Mitigation = "min-replicas-to-write" // the primary refuses writes while its replica lags
+	MitigationWait        Mitigation = "wait"                  // WAIT 1 <ms> after each decision
 )
 
 // FailoverConfig is one failover run: Before requests admitted and replicated,
@@ -51,10 +55,10 @@ func DefaultFailover(prefix string) FailoverConfig {
 // request is one the limiter could not decide (an error), which the
 // endpoint's failure policy turns into a refusal (fail-closed, E15).
 type FailoverRun struct {
-	Mitigation string `json:"mitigation"`
-	Primary    string `json:"primary"`
-	Replica    string `json:"replica"`
-	Before     int    `json:"before"` // admitted and on the replica before the freeze
+	Mitigation Mitigation `json:"mitigation"`
+	Primary    string     `json:"primary"`
+	Replica    string     `json:"replica"`
+	Before     int        `json:"before"` // admitted and on the replica before the freeze
 	// While the replica was frozen.
 	LagSent     int     `json:"lag_sent"`
 	LagAdmitted int     `json:"lag_admitted"`
@@ -87,14 +91,14 @@ type FailoverRun struct {
 // Prefix-mitigation: it needs ctl to freeze the replica and kill the
 // primary, and leaves the shard whole again (the old primary restarted as
 // the new one's replica, the configuration changes undone).
-func RunFailover(ctx context.Context, cc *redis.ClusterClient, ctl NodeControl, cfg FailoverConfig, mitigation string) (FailoverRun, error) {
+func RunFailover(ctx context.Context, cc *redis.ClusterClient, ctl NodeControl, cfg FailoverConfig, mitigation Mitigation) (FailoverRun, error) {
 	run := FailoverRun{Mitigation: mitigation, FirstRefuse: -1}
 	switch mitigation {
 	case MitigationNone, MitigationMinReplicas, MitigationWait:
 	default:
-		return run, core.BadParam("mitigation", strconv.Quote(mitigation), "none, min-replicas-to-write or wait")
+		return run, core.BadParam("mitigation", strconv.Quote(string(mitigation)), "none, min-replicas-to-write or wait")
 	}
-	id := cfg.Prefix + "-" + mitigation
+	id := cfg.Prefix + "-" + string(mitigation)
 	if err := checkPrefix(id); err != nil {
 		return run, err
 	}
