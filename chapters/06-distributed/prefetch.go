@@ -94,16 +94,17 @@ func (c PrefetchConfig) ArrivalOrder() []int {
 type StepReason string
 
 const (
-	// ReasonLocal: the node spent a permit it already held; no round trip.
+	// ReasonLocal means the node spent a permit it already held; no round
+	// trip.
 	ReasonLocal StepReason = "local"
-	// ReasonBorrowed: the node held nothing, borrowed a batch (or what was
-	// left of the window) in one round trip and spent one permit of it.
+	// ReasonBorrowed means the node held nothing, borrowed a batch (or what
+	// was left of the window) in one round trip and spent one permit of it.
 	ReasonBorrowed StepReason = "borrowed"
-	// ReasonBorrowEmpty: the node asked and the centre had nothing left; the
-	// round trip was spent on a rejection.
+	// ReasonBorrowEmpty means the node asked and the centre had nothing
+	// left; the round trip was spent on a rejection.
 	ReasonBorrowEmpty StepReason = "borrow-empty"
-	// ReasonWindowEmpty: the node held nothing and already knew the window was
-	// drained, so it rejected without asking again.
+	// ReasonWindowEmpty means the node held nothing and already knew the
+	// window was drained, so it rejected without asking again.
 	ReasonWindowEmpty StepReason = "window-empty"
 )
 

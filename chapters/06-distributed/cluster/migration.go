@@ -34,9 +34,9 @@ type MigrationConfig struct {
 	Hold     time.Duration `json:"hold_ns"`
 }
 
-// DefaultMigration: limit 1,000, at least 2,500 requests from 8 goroutines,
-// the migration starting after 300, 2,000 filler keys moved 100 at a time,
-// 150 ms in each intermediate state.
+// DefaultMigration is the README's run: limit 1,000, at least 2,500
+// requests from 8 goroutines, the migration starting after 300, 2,000
+// filler keys moved 100 at a time, 150 ms in each intermediate state.
 func DefaultMigration(prefix string) MigrationConfig {
 	return MigrationConfig{Prefix: prefix, Limit: 1000, Requests: 2500, StartAt: 300, Workers: 8,
 		Fillers: 2000, Batch: 100, Hold: 150 * time.Millisecond}
