@@ -94,16 +94,17 @@ func (c PrefetchConfig) ArrivalOrder() []int {
 type StepReason string
 
 const (
-	// ReasonLocal: the node spent a permit it already held; no round trip.
+	// ReasonLocal means the node spent a permit it already held; no round
+	// trip.
 	ReasonLocal StepReason = "local"
-	// ReasonBorrowed: the node held nothing, borrowed a batch (or what was
-	// left of the window) in one round trip and spent one permit of it.
+	// ReasonBorrowed means the node held nothing, borrowed a batch (or what
+	// was left of the window) in one round trip and spent one permit of it.
 	ReasonBorrowed StepReason = "borrowed"
-	// ReasonBorrowEmpty: the node asked and the centre had nothing left; the
-	// round trip was spent on a rejection.
+	// ReasonBorrowEmpty means the node asked and the centre had nothing
+	// left; the round trip was spent on a rejection.
 	ReasonBorrowEmpty StepReason = "borrow-empty"
-	// ReasonWindowEmpty: the node held nothing and already knew the window was
-	// drained, so it rejected without asking again.
+	// ReasonWindowEmpty means the node held nothing and already knew the
+	// window was drained, so it rejected without asking again.
 	ReasonWindowEmpty StepReason = "window-empty"
 )
 
@@ -200,88 +201,133 @@ func SimulatePrefetch(c PrefetchConfig) (PrefetchResult, error) {
 	if err := c.Validate(); err != nil {
 		return PrefetchResult{}, err
 	}
-	order := c.ArrivalOrder()
-	c.Order = order
-	res := PrefetchResult{Config: c, Steps: make([]PrefetchStep, 0, len(order))}
-
-	central := c.Limit
-	pool := c.Limit
-	held := make([]int, c.Nodes)
-	drained := make([]bool, c.Nodes) // node has seen the centre report 0 left
-	nodes := make([]NodeQuota, c.Nodes)
-	for i := range nodes {
-		nodes[i].Node = i + 1
-	}
-
-	for i, n := range order {
-		k := n - 1
+	c.Order = c.ArrivalOrder()
+	r := newPrefetchReplay(c)
+	for i, n := range c.Order {
 		st := PrefetchStep{Index: i + 1, Node: n}
-
-		// Central: the decrement happens whatever the answer, so a rejection
-		// costs a round trip too.
-		res.Central.RoundTrips++
-		if central > 0 {
-			central--
-			st.CentralAllowed = true
-			res.Central.Allowed++
-		} else {
-			res.Central.Rejected++
-		}
-		st.CentralRemaining = central
-
-		// Prefetch.
-		switch {
-		case held[k] > 0:
-			st.Reason = ReasonLocal
-		case drained[k]:
-			st.Reason = ReasonWindowEmpty
-		default:
-			st.RoundTrip = true
-			st.WaitMS = c.RTTMS
-			res.Prefetch.RoundTrips++
-			grant := min(c.Batch, pool)
-			pool -= grant
-			held[k] += grant
-			nodes[k].Borrowed += grant
-			st.Granted = grant
-			if pool == 0 {
-				drained[k] = true
-			}
-			if grant > 0 {
-				st.Reason = ReasonBorrowed
-			} else {
-				st.Reason = ReasonBorrowEmpty
-			}
-		}
-		if held[k] > 0 {
-			held[k]--
-			nodes[k].Used++
-			st.Allowed = true
-			res.Prefetch.Allowed++
-		} else {
-			nodes[k].Rejected++
-			res.Prefetch.Rejected++
-			for j, h := range held {
-				if j != k && h > 0 {
-					st.WhileStranded = true
-					res.Prefetch.RejectsWhileStranded++
-					break
-				}
-			}
-		}
-		st.PoolRemaining = pool
-		st.Held = append([]int(nil), held...)
-		res.Steps = append(res.Steps, st)
+		r.decideCentral(&st)
+		r.decidePrefetch(&st)
+		r.res.Steps = append(r.res.Steps, st)
 	}
+	return r.totals(), nil
+}
 
-	res.Central.WaitMS = int64(res.Central.RoundTrips) * c.RTTMS
-	res.Prefetch.WaitMS = int64(res.Prefetch.RoundTrips) * c.RTTMS
-	res.Prefetch.CentralRemaining = pool
-	for k := range nodes {
-		nodes[k].Stranded = held[k]
-		res.Prefetch.Stranded += held[k]
+// prefetchReplay is SimulatePrefetch's state as it replays the window: both
+// designs' counters, each node's permits, and the result so far.
+type prefetchReplay struct {
+	c       PrefetchConfig
+	res     PrefetchResult
+	central int    // the central counter's permits left
+	pool    int    // the centre's permits left to lend under prefetch
+	held    []int  // each node's unused local permits (held[k] is node k+1's)
+	drained []bool // the node has seen the centre report 0 left
+	nodes   []NodeQuota
+}
+
+func newPrefetchReplay(c PrefetchConfig) *prefetchReplay {
+	r := &prefetchReplay{
+		c:       c,
+		res:     PrefetchResult{Config: c, Steps: make([]PrefetchStep, 0, len(c.Order))},
+		central: c.Limit,
+		pool:    c.Limit,
+		held:    make([]int, c.Nodes),
+		drained: make([]bool, c.Nodes),
+		nodes:   make([]NodeQuota, c.Nodes),
+	}
+	for i := range r.nodes {
+		r.nodes[i].Node = i + 1
+	}
+	return r
+}
+
+// decideCentral decides st's request against the central counter. The
+// decrement is a round trip whatever the answer, so a rejection costs one
+// too.
+func (r *prefetchReplay) decideCentral(st *PrefetchStep) {
+	r.res.Central.RoundTrips++
+	if r.central > 0 {
+		r.central--
+		st.CentralAllowed = true
+		r.res.Central.Allowed++
+	} else {
+		r.res.Central.Rejected++
+	}
+	st.CentralRemaining = r.central
+}
+
+// decidePrefetch decides st's request at its node under prefetch: the node
+// borrows if it must and may, then spends a permit or rejects.
+func (r *prefetchReplay) decidePrefetch(st *PrefetchStep) {
+	k := st.Node - 1
+	switch {
+	case r.held[k] > 0:
+		st.Reason = ReasonLocal
+	case r.drained[k]:
+		st.Reason = ReasonWindowEmpty
+	default:
+		r.borrow(k, st)
+	}
+	if r.held[k] > 0 {
+		r.held[k]--
+		r.nodes[k].Used++
+		st.Allowed = true
+		r.res.Prefetch.Allowed++
+	} else {
+		r.nodes[k].Rejected++
+		r.res.Prefetch.Rejected++
+		if r.strandedElsewhere(k) {
+			st.WhileStranded = true
+			r.res.Prefetch.RejectsWhileStranded++
+		}
+	}
+	st.PoolRemaining = r.pool
+	st.Held = append([]int(nil), r.held...)
+}
+
+// borrow is node k+1's round trip to the centre, which grants min(Batch,
+// what is left); a node that hears 0 left remembers the window is drained.
+func (r *prefetchReplay) borrow(k int, st *PrefetchStep) {
+	st.RoundTrip = true
+	st.WaitMS = r.c.RTTMS
+	r.res.Prefetch.RoundTrips++
+	grant := min(r.c.Batch, r.pool)
+	r.pool -= grant
+	r.held[k] += grant
+	r.nodes[k].Borrowed += grant
+	st.Granted = grant
+	if r.pool == 0 {
+		r.drained[k] = true
+	}
+	if grant > 0 {
+		st.Reason = ReasonBorrowed
+	} else {
+		st.Reason = ReasonBorrowEmpty
+	}
+}
+
+// strandedElsewhere reports whether a node other than k+1 holds unused
+// permits: a rejection at k+1 is then a false one.
+func (r *prefetchReplay) strandedElsewhere(k int) bool {
+	for j, h := range r.held {
+		if j != k && h > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// totals closes the window: the time spent waiting on the centre, what
+// the centre and the nodes still hold, and what prefetch admitted less.
+func (r *prefetchReplay) totals() PrefetchResult {
+	res := r.res
+	res.Central.WaitMS = int64(res.Central.RoundTrips) * r.c.RTTMS
+	res.Prefetch.WaitMS = int64(res.Prefetch.RoundTrips) * r.c.RTTMS
+	res.Prefetch.CentralRemaining = r.pool
+	for k := range r.nodes {
+		r.nodes[k].Stranded = r.held[k]
+		res.Prefetch.Stranded += r.held[k]
 	}
 	res.Prefetch.FewerThanCentral = res.Central.Allowed - res.Prefetch.Allowed
-	res.Nodes = nodes
-	return res, nil
+	res.Nodes = r.nodes
+	return res
 }

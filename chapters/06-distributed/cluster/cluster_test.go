@@ -57,7 +57,7 @@ func TestExperimentsOrder(t *testing.T) {
 		require.Equal(t, e, Find(e.Part))
 	}
 	require.Equal(t, []Part{PartHashTags, PartHotKey, PartFailover, PartMigration}, parts)
-	require.Equal(t, []string{MitigationNone, MitigationMinReplicas, MitigationWait}, Mitigations)
+	require.Equal(t, []Mitigation{MitigationNone, MitigationMinReplicas, MitigationWait}, Mitigations)
 }
 
 // clusterBase is an epoch-ms origin aligned to whole seconds, as in the

@@ -35,7 +35,7 @@ var Experiments = []Experiment{
 }
 
 // Mitigations is the order of E23's runs.
-var Mitigations = []string{MitigationNone, MitigationMinReplicas, MitigationWait}
+var Mitigations = []Mitigation{MitigationNone, MitigationMinReplicas, MitigationWait}
 
 // Stage is reported when an experiment, or one run of E23, begins.
 type Stage struct {

@@ -14,11 +14,15 @@ import (
 	"github.com/ratelimit-course/ratelimit/internal/redisproc"
 )
 
+// Mitigation names one way E23 guards a failover against forgetting what
+// the replica never got; its value is the name `tui cluster` prints.
+type Mitigation string
+
 // The mitigations E23 compares.
 const (
-	MitigationNone        = "none"                  // asynchronous replication as shipped
-	MitigationMinReplicas = "min-replicas-to-write" // the primary refuses writes while its replica lags
-	MitigationWait        = "wait"                  // WAIT 1 <ms> after each decision
+	MitigationNone        Mitigation = "none"                  // asynchronous replication as shipped
+	MitigationMinReplicas Mitigation = "min-replicas-to-write" // the primary refuses writes while its replica lags
+	MitigationWait        Mitigation = "wait"                  // WAIT 1 <ms> after each decision
 )
 
 // FailoverConfig is one failover run: Before requests admitted and replicated,
@@ -51,10 +55,10 @@ func DefaultFailover(prefix string) FailoverConfig {
 // request is one the limiter could not decide (an error), which the
 // endpoint's failure policy turns into a refusal (fail-closed, E15).
 type FailoverRun struct {
-	Mitigation string `json:"mitigation"`
-	Primary    string `json:"primary"`
-	Replica    string `json:"replica"`
-	Before     int    `json:"before"` // admitted and on the replica before the freeze
+	Mitigation Mitigation `json:"mitigation"`
+	Primary    string     `json:"primary"`
+	Replica    string     `json:"replica"`
+	Before     int        `json:"before"` // admitted and on the replica before the freeze
 	// While the replica was frozen.
 	LagSent     int     `json:"lag_sent"`
 	LagAdmitted int     `json:"lag_admitted"`
@@ -87,196 +91,279 @@ type FailoverRun struct {
 // Prefix-mitigation: it needs ctl to freeze the replica and kill the
 // primary, and leaves the shard whole again (the old primary restarted as
 // the new one's replica, the configuration changes undone).
-func RunFailover(ctx context.Context, cc *redis.ClusterClient, ctl NodeControl, cfg FailoverConfig, mitigation string) (FailoverRun, error) {
-	run := FailoverRun{Mitigation: mitigation, FirstRefuse: -1}
-	switch mitigation {
+func RunFailover(ctx context.Context, cc *redis.ClusterClient, ctl NodeControl, cfg FailoverConfig, mitigation Mitigation) (FailoverRun, error) {
+	f := &failover{ctx: ctx, cc: cc, ctl: ctl, cfg: cfg, run: FailoverRun{Mitigation: mitigation, FirstRefuse: -1}}
+	defer f.cleanUp()
+	for _, phase := range []func() error{
+		f.identity,       // the identity and key this run decides for
+		f.findShard,      // the primary that owns the key and its live replica
+		f.configure,      // time the replica's acknowledgement; set the timeouts
+		f.limiters,       // the limiter measured (and WAIT's latency, timed healthy)
+		f.admitBefore,    // requests admitted and on the replica before the freeze
+		f.freeze,         // the replica freezes; requests keep coming
+		f.killPrimary,    // the primary dies; the replica takes over
+		f.afterPromotion, // the same window on the new primary until it rejects
+		f.heal,           // the shard whole again for whoever runs next
+	} {
+		if err := phase(); err != nil {
+			return f.run, err
+		}
+	}
+	return f.run, nil
+}
+
+// failover is one RunFailover under way: the shard it works on, the
+// limiter it decides with, and what it has measured so far in run.
+type failover struct {
+	ctx context.Context
+	cc  *redis.ClusterClient
+	ctl NodeControl
+	cfg FailoverConfig
+	run FailoverRun
+
+	id, key          string
+	at               time.Time // the one instant every decision is stamped with
+	primary, replica redisproc.Node
+	pc, rc           *redis.Client  // the primary and the replica, directly
+	ack              time.Duration  // the healthy replica's slowest acknowledgement
+	healthy          redis.Scripter // decisions that wait for a healthy replica at most
+	fw               *distributed.FixedWindow
+	restarted        bool     // the killed primary runs again
+	undo             []func() // run in reverse order when the run ends
+}
+
+// cleanUp undoes what the phases set up, the last first.
+func (f *failover) cleanUp() {
+	for i := len(f.undo) - 1; i >= 0; i-- {
+		f.undo[i]()
+	}
+}
+
+// identity checks the mitigation and names the run's identity and key.
+func (f *failover) identity() error {
+	switch f.run.Mitigation {
 	case MitigationNone, MitigationMinReplicas, MitigationWait:
 	default:
-		return run, core.BadParam("mitigation", strconv.Quote(mitigation), "none, min-replicas-to-write or wait")
+		return core.BadParam("mitigation", strconv.Quote(string(f.run.Mitigation)), "none, min-replicas-to-write or wait")
 	}
-	id := cfg.Prefix + "-" + mitigation
-	if err := checkPrefix(id); err != nil {
-		return run, err
+	f.id = f.cfg.Prefix + "-" + string(f.run.Mitigation)
+	if err := checkPrefix(f.id); err != nil {
+		return err
 	}
-	key := distributed.Key(id, "fw")
-	if err := waitClusterOK(ctx, cc); err != nil {
-		return run, err
-	}
-	top, err := topology(ctx, cc)
-	if err != nil {
-		return run, err
-	}
-	p, ok := top.Owner(KeySlot(key))
-	if !ok {
-		return run, fmt.Errorf("slot %d has no primary", KeySlot(key))
-	}
-	r, ok := top.ReplicaOf(p.ID)
-	if !ok {
-		return run, fmt.Errorf("primary %s has no live replica", p.Addr)
-	}
-	run.Primary, run.Replica = p.Addr, r.Addr
-	nodes := redisproc.NodeClients(p.Addr, r.Addr)
-	defer redisproc.CloseAll(nodes)
-	pc, rc := nodes[p.Addr], nodes[r.Addr]
-	if err := redisproc.WaitReplicaUp(ctx, pc, rc); err != nil {
-		return run, err
-	}
-	// How long the healthy replica takes to acknowledge a write, measured
-	// on this shard now: a loaded machine can stretch it past 50 ms.
-	ack, err := redisproc.AckTime(ctx, pc, distributed.Key(id, "ack"), ackRounds)
-	if err != nil {
-		return run, err
-	}
-	run.AckUs = ack.Microseconds()
-	for _, c := range []*redis.Client{pc, rc} {
-		set := []string{"repl-timeout", strconv.Itoa(cfg.ReplTimeout)}
-		if mitigation == MitigationMinReplicas {
-			set = append(set, "min-replicas-to-write", "1", "min-replicas-max-lag", strconv.Itoa(cfg.MaxLag))
-		}
-		if err := redisproc.ConfigSet(ctx, c, set...); err != nil {
-			return run, err
-		}
-	}
-	defer redisproc.ConfigSet(context.WithoutCancel(ctx), rc, "repl-timeout", "60", "min-replicas-to-write", "0")
+	f.key = distributed.Key(f.id, "fw")
+	f.at = time.UnixMilli(1_700_000_000_000)
+	return nil
+}
 
-	// A limiter checks maxmemory-policy on its first decision, and that
-	// check reloads the client's slot map from any node: during the freeze
-	// it may ask the frozen replica and hang for seconds. So check once
-	// here, while every node answers.
-	if err := distributed.CheckNoEviction(ctx, cc); err != nil {
-		return run, err
+// findShard finds the key's primary and a live replica of it, and opens a
+// client to each.
+func (f *failover) findShard() error {
+	if err := waitClusterOK(f.ctx, f.cc); err != nil {
+		return err
 	}
-	var scripter, healthy redis.Scripter = distributed.AssumeNoEviction(cc), distributed.AssumeNoEviction(cc)
-	if mitigation == MitigationWait {
-		if scripter, err = WaitForReplicas(ctx, cc, 1, cfg.WaitTimeout); err != nil {
-			return run, err
-		}
-		healthy = distributed.AssumeNoEviction(waitScripter{cc, 1, HealthyWait(ack)}) // checked just above
-		if err := run.timeWait(ctx, cc, healthy, cfg, id+"-latency"); err != nil {
-			return run, err
-		}
-	}
-	at := time.UnixMilli(1_700_000_000_000)
-	fw, err := distributed.NewFixedWindow(scripter, distributed.WindowConfig{Window: time.Hour, Limit: cfg.Limit})
+	top, err := topology(f.ctx, f.cc)
 	if err != nil {
-		return run, err
+		return err
 	}
-	decide := func() (bool, error) {
-		d, err := fw.AllowNAt(ctx, id, at, 1)
-		return d.Allowed, err
+	var ok bool
+	if f.primary, ok = top.Owner(KeySlot(f.key)); !ok {
+		return fmt.Errorf("slot %d has no primary", KeySlot(f.key))
 	}
+	if f.replica, ok = top.ReplicaOf(f.primary.ID); !ok {
+		return fmt.Errorf("primary %s has no live replica", f.primary.Addr)
+	}
+	f.run.Primary, f.run.Replica = f.primary.Addr, f.replica.Addr
+	nodes := redisproc.NodeClients(f.primary.Addr, f.replica.Addr)
+	f.undo = append(f.undo, func() { redisproc.CloseAll(nodes) })
+	f.pc, f.rc = nodes[f.primary.Addr], nodes[f.replica.Addr]
+	return redisproc.WaitReplicaUp(f.ctx, f.pc, f.rc)
+}
 
-	// The requests before the freeze set the stage: admitted and on the
-	// replica. They wait for the replica as long as a healthy one may take.
-	before, err := distributed.NewFixedWindow(healthy, distributed.WindowConfig{Window: time.Hour, Limit: cfg.Limit})
+// configure measures how long the healthy replica takes to acknowledge a
+// write, on this shard now (a loaded machine can stretch it past 50 ms),
+// then sets the replication timeout and, for min-replicas-to-write, the
+// mitigation on both nodes; the replica's settings are undone at the end.
+func (f *failover) configure() error {
+	ack, err := redisproc.AckTime(f.ctx, f.pc, distributed.Key(f.id, "ack"), ackRounds)
 	if err != nil {
-		return run, err
+		return err
 	}
-	if run.Before, err = admitBeforeFreeze(ctx, before, id, at, cfg.Before); err != nil {
-		return run, err
+	f.ack, f.run.AckUs = ack, ack.Microseconds()
+	for _, c := range []*redis.Client{f.pc, f.rc} {
+		set := []string{"repl-timeout", strconv.Itoa(f.cfg.ReplTimeout)}
+		if f.run.Mitigation == MitigationMinReplicas {
+			set = append(set, "min-replicas-to-write", "1", "min-replicas-max-lag", strconv.Itoa(f.cfg.MaxLag))
+		}
+		if err := redisproc.ConfigSet(f.ctx, c, set...); err != nil {
+			return err
+		}
 	}
-	if err := redisproc.WaitReplicated(ctx, pc); err != nil {
-		return run, err
-	}
+	f.undo = append(f.undo, func() {
+		_ = redisproc.ConfigSet(context.WithoutCancel(f.ctx), f.rc, "repl-timeout", "60", "min-replicas-to-write", "0")
+	})
+	return nil
+}
 
-	// The replica freezes; requests keep coming.
-	if err := ctl.Pause(r.Addr); err != nil {
-		return run, err
+// limiters builds the fixed window the run measures and, for WAIT, times
+// decisions with and without it while the replica is healthy.
+//
+// A limiter checks maxmemory-policy on its first decision, and that check
+// reloads the client's slot map from any node: during the freeze it may ask
+// the frozen replica and hang for seconds. So it is checked once here,
+// while every node answers.
+func (f *failover) limiters() error {
+	if err := distributed.CheckNoEviction(f.ctx, f.cc); err != nil {
+		return err
+	}
+	var scripter redis.Scripter = distributed.AssumeNoEviction(f.cc)
+	f.healthy = distributed.AssumeNoEviction(f.cc)
+	if f.run.Mitigation == MitigationWait {
+		var err error
+		if scripter, err = WaitForReplicas(f.ctx, f.cc, 1, f.cfg.WaitTimeout); err != nil {
+			return err
+		}
+		f.healthy = distributed.AssumeNoEviction(waitScripter{f.cc, 1, HealthyWait(f.ack)}) // checked just above
+		if err := f.run.timeWait(f.ctx, f.cc, f.healthy, f.cfg, f.id+"-latency"); err != nil {
+			return err
+		}
+	}
+	var err error
+	f.fw, err = distributed.NewFixedWindow(scripter, distributed.WindowConfig{Window: time.Hour, Limit: f.cfg.Limit})
+	return err
+}
+
+// decide sends one request to the measured limiter.
+func (f *failover) decide() (bool, error) {
+	d, err := f.fw.AllowNAt(f.ctx, f.id, f.at, 1)
+	return d.Allowed, err
+}
+
+// admitBefore sets the stage: requests admitted and on the replica. They
+// wait for the replica as long as a healthy one may take.
+func (f *failover) admitBefore() error {
+	before, err := distributed.NewFixedWindow(f.healthy, distributed.WindowConfig{Window: time.Hour, Limit: f.cfg.Limit})
+	if err != nil {
+		return err
+	}
+	if f.run.Before, err = admitBeforeFreeze(f.ctx, before, f.id, f.at, f.cfg.Before); err != nil {
+		return err
+	}
+	return redisproc.WaitReplicated(f.ctx, f.pc)
+}
+
+// freeze stops the replica and sends one request every Every for Lag,
+// then reads the window's count on the old primary.
+func (f *failover) freeze() error {
+	if err := f.ctl.Pause(f.replica.Addr); err != nil {
+		return err
 	}
 	frozen := time.Now()
 	// The first request one tick later: SIGSTOP has surely landed by then.
-	for tick := frozen.Add(cfg.Every); time.Since(frozen) < cfg.Lag; tick = tick.Add(cfg.Every) {
+	for tick := frozen.Add(f.cfg.Every); time.Since(frozen) < f.cfg.Lag; tick = tick.Add(f.cfg.Every) {
 		time.Sleep(time.Until(tick))
 		start := time.Now()
-		ok, err := decide()
-		run.LagSent++
+		ok, err := f.decide()
+		f.run.LagSent++
 		switch {
 		case err != nil:
-			run.LagRefused++
-			run.RefuseMs += float64(time.Since(start).Microseconds()) / 1000
-			if run.FirstRefuse < 0 {
-				run.FirstRefuse = time.Since(frozen).Milliseconds()
+			f.run.LagRefused++
+			f.run.RefuseMs += float64(time.Since(start).Microseconds()) / 1000
+			if f.run.FirstRefuse < 0 {
+				f.run.FirstRefuse = time.Since(frozen).Milliseconds()
 			}
 		case ok:
-			run.LagAdmitted++
+			f.run.LagAdmitted++
 		}
 	}
-	if run.LagRefused > 0 {
-		run.RefuseMs /= float64(run.LagRefused)
+	if f.run.LagRefused > 0 {
+		f.run.RefuseMs /= float64(f.run.LagRefused)
 	}
-	if run.OldCount, err = windowCount(ctx, pc, key); err != nil {
-		return run, fmt.Errorf("count on the old primary: %w", err)
+	var err error
+	if f.run.OldCount, err = windowCount(f.ctx, f.pc, f.key); err != nil {
+		return fmt.Errorf("count on the old primary: %w", err)
 	}
+	return nil
+}
 
-	// The primary dies; the replica wakes, drains what reached its socket,
-	// and takes over.
-	if err := ctl.Kill(p.Addr); err != nil {
-		return run, err
+// killPrimary kills the primary; the replica wakes, drains what reached
+// its socket, and takes over. It measures the takeover and what the new
+// primary's count forgot.
+func (f *failover) killPrimary() error {
+	if err := f.ctl.Kill(f.primary.Addr); err != nil {
+		return err
 	}
 	killed := time.Now()
-	restarted := false
-	defer func() {
-		if !restarted {
-			_ = ctl.Restart(p.Addr)
+	f.undo = append(f.undo, func() {
+		if !f.restarted {
+			_ = f.ctl.Restart(f.primary.Addr)
 		}
-	}()
-	if err := ctl.Resume(r.Addr); err != nil {
-		return run, err
+	})
+	if err := f.ctl.Resume(f.replica.Addr); err != nil {
+		return err
 	}
-	if err := redisproc.Takeover(ctx, cc, rc, p.Addr, key); err != nil {
-		return run, err
+	if err := redisproc.Takeover(f.ctx, f.cc, f.rc, f.primary.Addr, f.key); err != nil {
+		return err
 	}
-	run.FailoverMs = time.Since(killed).Milliseconds()
-	if run.NewCount, err = windowCount(ctx, rc, key); err != nil {
-		return run, fmt.Errorf("count on the new primary: %w", err)
+	f.run.FailoverMs = time.Since(killed).Milliseconds()
+	var err error
+	if f.run.NewCount, err = windowCount(f.ctx, f.rc, f.key); err != nil {
+		return fmt.Errorf("count on the new primary: %w", err)
 	}
-	run.Forgotten = run.OldCount - run.NewCount
+	f.run.Forgotten = f.run.OldCount - f.run.NewCount
+	return nil
+}
 
-	// The same window on the new primary, until it rejects 20 in a row.
+// afterPromotion sends requests in the same window to the new primary
+// until it rejects 20 in a row, then adds up the run.
+func (f *failover) afterPromotion() error {
 	var firstRefused time.Time
 	for rejects := 0; rejects < 20; {
-		ok, err := decide()
+		ok, err := f.decide()
 		switch {
 		case err != nil:
-			run.AfterRefused++
+			f.run.AfterRefused++
 			// The new primary has no replica: min-replicas-to-write refuses
 			// the write, WAIT finds no one to confirm it. Give it one.
-			if !restarted {
-				if firstRefused = time.Now(); ctl.Restart(p.Addr) != nil {
-					return run, err
+			if !f.restarted {
+				if firstRefused = time.Now(); f.ctl.Restart(f.primary.Addr) != nil {
+					return err
 				}
-				restarted = true
+				f.restarted = true
 			}
-			if run.AfterRefused > 100000 {
-				return run, fmt.Errorf("the new primary kept refusing: %w", err)
+			if f.run.AfterRefused > 100000 {
+				return fmt.Errorf("the new primary kept refusing: %w", err)
 			}
-			time.Sleep(cfg.Every)
+			time.Sleep(f.cfg.Every)
 		case ok:
-			run.AfterAdmitted++
+			f.run.AfterAdmitted++
 			rejects = 0
 		default:
 			rejects++
 		}
-		if err == nil && !firstRefused.IsZero() && run.NoReplicaMs == 0 {
-			run.NoReplicaMs = time.Since(firstRefused).Milliseconds()
+		if err == nil && !firstRefused.IsZero() && f.run.NoReplicaMs == 0 {
+			f.run.NoReplicaMs = time.Since(firstRefused).Milliseconds()
 		}
 	}
-	run.Total = run.Before + run.LagAdmitted + run.AfterAdmitted
-	run.OverAdmitted = max(0, run.Total-cfg.Limit)
+	f.run.Total = f.run.Before + f.run.LagAdmitted + f.run.AfterAdmitted
+	f.run.OverAdmitted = max(0, f.run.Total-f.cfg.Limit)
+	return nil
+}
 
-	// Make the shard whole for whoever runs next.
-	if !restarted {
-		if err := ctl.Restart(p.Addr); err != nil {
-			return run, err
+// heal restarts the old primary if nothing has yet, waits until it
+// replicates the new one, and until the cluster is healthy.
+func (f *failover) heal() error {
+	if !f.restarted {
+		if err := f.ctl.Restart(f.primary.Addr); err != nil {
+			return err
 		}
-		restarted = true
+		f.restarted = true
 	}
-	old := redisproc.NodeClients(p.Addr)
-	defer redisproc.CloseAll(old)
-	if err := redisproc.WaitReplicaUp(ctx, rc, old[p.Addr]); err != nil {
-		return run, err
+	old := redisproc.NodeClients(f.primary.Addr)
+	f.undo = append(f.undo, func() { redisproc.CloseAll(old) })
+	if err := redisproc.WaitReplicaUp(f.ctx, f.rc, old[f.primary.Addr]); err != nil {
+		return err
 	}
-	return run, waitClusterOK(ctx, cc)
+	return waitClusterOK(f.ctx, f.cc)
 }
 
 // waitClusterOK waits until every node cc was given is healthy again.

@@ -27,7 +27,7 @@ func TestE23_FailoverLosesCounts(t *testing.T) {
 		t.Skip("REDIS_CLUSTER_ADDRS: E23 kills a primary, so it runs only on a cluster of its own")
 	}
 	cfg := DefaultFailover("")
-	runs := map[string]FailoverRun{}
+	runs := map[Mitigation]FailoverRun{}
 	for i, run := range reported[FailoverRun](runPart(t, c, PartFailover)) {
 		m := run.Mitigation
 		require.Equal(t, Mitigations[i], m)

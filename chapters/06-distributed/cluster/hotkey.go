@@ -108,161 +108,249 @@ const WatchEvery = 100 * time.Millisecond
 // from other goroutines; nil: none). The reads are INFO calls, which the
 // script counts leave out.
 func RunHotKey(ctx context.Context, cc *redis.ClusterClient, c HotKeyConfig, watch func(HotKeyProgress)) (HotKeyResult, error) {
-	res := HotKeyResult{Config: c, Hot: c.Prefix + "-hot"}
-	if err := c.Validate(); err != nil {
-		return res, err
+	h := &hotKey{ctx: ctx, cc: cc, c: c, watch: watch, res: HotKeyResult{Config: c, Hot: c.Prefix + "-hot"}}
+	defer h.close()
+	for _, phase := range []func() error{
+		c.Validate,
+		h.findPrimaries, // the hot identity's primary; a client for every primary
+		h.prepare,       // the limiter, its scripts cached on every primary
+		h.mixed,         // 1. mixed traffic, one script call per request
+		h.hotCentral,    // 2. the hot identity alone, a script call each,
+		h.hotPrefetch,   //    then through prefetch, in later windows
+		h.split,         // the same limit split over several keys
+	} {
+		if err := phase(); err != nil {
+			return h.res, err
+		}
 	}
-	top, err := topology(ctx, cc)
-	if err != nil {
-		return res, err
+	return h.res, nil
+}
+
+// hotKey is one RunHotKey under way: the primaries it counts on, the
+// limiter it decides with, and what it has measured so far in res.
+type hotKey struct {
+	ctx   context.Context
+	cc    *redis.ClusterClient
+	c     HotKeyConfig
+	watch func(HotKeyProgress)
+	res   HotKeyResult
+
+	top       redisproc.Topology
+	nodes     map[string]*redis.Client // every primary, by address
+	perWindow int                      // requests per window in the mixed phase
+	base      time.Time                // the first window's start
+	fw        *distributed.FixedWindow
+}
+
+// close closes the clients of the primaries.
+func (h *hotKey) close() { redisproc.CloseAll(h.nodes) }
+
+// findPrimaries reads the cluster's topology, the hot identity's primary,
+// and opens a client to every primary.
+func (h *hotKey) findPrimaries() error {
+	var err error
+	if h.top, err = topology(h.ctx, h.cc); err != nil {
+		return err
 	}
-	owner, _ := top.Owner(KeySlot(distributed.Key(res.Hot, "fw")))
-	res.HotPrimary = owner.Addr
+	owner, _ := h.top.Owner(KeySlot(distributed.Key(h.res.Hot, "fw")))
+	h.res.HotPrimary = owner.Addr
 	var addrs []string
-	for _, p := range top.Primaries() {
+	for _, p := range h.top.Primaries() {
 		addrs = append(addrs, p.Addr)
 	}
-	nodes := redisproc.NodeClients(addrs...)
-	defer redisproc.CloseAll(nodes)
-	read := func() (map[string]int64, error) {
-		m := map[string]int64{}
-		for a, n := range nodes {
-			calls, err := scriptCalls(ctx, n)
-			if err != nil {
-				return nil, err
-			}
-			m[a] = calls
-		}
-		return m, nil
-	}
-	counted := func(phase string, run func() error) (map[string]int64, error) {
-		for _, n := range nodes {
-			if err := n.ConfigResetStat(ctx).Err(); err != nil {
-				return nil, err
-			}
-		}
-		stop := make(chan struct{})
-		var watching sync.WaitGroup
-		if watch != nil {
-			watching.Add(1)
-			go func() {
-				defer watching.Done()
-				t := time.NewTicker(WatchEvery)
-				defer t.Stop()
-				for {
-					select {
-					case <-stop:
-						return
-					case <-t.C:
-						if m, err := read(); err == nil {
-							watch(HotKeyProgress{Phase: phase, Hot: res.HotPrimary, Calls: shares(top, m)})
-						}
-					}
-				}
-			}()
-		}
-		err := run()
-		close(stop)
-		watching.Wait()
-		if err != nil {
-			return nil, err
-		}
-		m, err := read()
-		if err == nil && watch != nil {
-			watch(HotKeyProgress{Phase: phase, Hot: res.HotPrimary, Calls: shares(top, m), Final: true})
-		}
-		return m, err
-	}
+	h.nodes = redisproc.NodeClients(addrs...)
+	return nil
+}
 
-	perWindow := c.Requests / c.Windows
-	base := time.UnixMilli(1_700_000_040_000).Truncate(c.Window) // explicit, aligned instants
-	at := func(w, i, n int) time.Time {
-		return base.Add(time.Duration(w)*c.Window + time.Duration(i)*c.Window/time.Duration(n))
+// prepare builds the fixed window every central decision goes through and
+// caches its scripts, and prefetch's, on every primary.
+func (h *hotKey) prepare() error {
+	h.perWindow = h.c.Requests / h.c.Windows
+	h.base = time.UnixMilli(1_700_000_040_000).Truncate(h.c.Window) // explicit, aligned instants
+	var err error
+	if h.fw, err = distributed.NewFixedWindow(h.cc, distributed.WindowConfig{Window: h.c.Window, Limit: h.c.Limit}); err != nil {
+		return err
 	}
-	fw, err := distributed.NewFixedWindow(cc, distributed.WindowConfig{Window: c.Window, Limit: c.Limit})
-	if err != nil {
-		return res, err
-	}
-	if err := warm(ctx, cc, top, c.Prefix, true, fw); err != nil {
-		return res, err
-	}
+	return warm(h.ctx, h.cc, h.top, h.c.Prefix, true, h.fw)
+}
 
-	// 1. Mixed traffic, one script call per request.
-	hot, cold := c.HotPercent, 100-c.HotPercent
-	var admitted []atomic.Int64
-	mixed, err := counted(PhaseMixed, func() error {
-		admitted = make([]atomic.Int64, c.Windows)
-		return runWindows(ctx, c.Windows, perWindow, c.Workers, func(w, i int) error {
-			id := res.Hot
-			if i%100 >= hot { // the k-th request of someone else
-				k := i/100*cold + i%100 - hot
-				id = fmt.Sprintf("%s-%d", c.Prefix, k%c.Spread)
-			}
-			d, err := fw.AllowNAt(ctx, id, at(w, i, perWindow), 1)
-			if err == nil && d.Allowed && id == res.Hot {
+// at is the instant of request i of n in window w.
+func (h *hotKey) at(w, i, n int) time.Time {
+	return h.base.Add(time.Duration(w)*h.c.Window + time.Duration(i)*h.c.Window/time.Duration(n))
+}
+
+// mixed sends the mixed traffic, a script call per request, and records
+// each primary's share of the calls and what the hot identity was admitted.
+func (h *hotKey) mixed() error {
+	admitted := make([]atomic.Int64, h.c.Windows)
+	calls, err := h.counted(PhaseMixed, func() error {
+		return runWindows(h.ctx, h.c.Windows, h.perWindow, h.c.Workers, func(w, i int) error {
+			id := h.mixedID(i)
+			d, err := h.fw.AllowNAt(h.ctx, id, h.at(w, i, h.perWindow), 1)
+			if err == nil && d.Allowed && id == h.res.Hot {
 				admitted[w].Add(1)
 			}
 			return err
 		})
 	})
 	if err != nil {
-		return res, err
+		return err
 	}
-	res.MixedAdmitted = loads(admitted)
-	res.Mixed = shares(top, mixed)
-	for _, s := range res.Mixed {
-		if s.Addr == res.HotPrimary {
-			res.HotShare = s.Share
+	h.res.MixedAdmitted = loads(admitted)
+	h.res.Mixed = shares(h.top, calls)
+	for _, s := range h.res.Mixed {
+		if s.Addr == h.res.HotPrimary {
+			h.res.HotShare = s.Share
 		}
 	}
+	return nil
+}
 
-	// 2. The hot identity's requests alone, in later windows: once with a
-	// script call each, once through prefetch.
-	nHot := perWindow * c.HotPercent / 100
-	hotOnly := func(phase string, first int, decide func(t time.Time, i int) (bool, error)) (map[string]int64, []int64, error) {
-		admitted := make([]atomic.Int64, c.Windows)
-		m, err := counted(phase, func() error {
-			return runWindows(ctx, c.Windows, nHot, c.Workers, func(w, i int) error {
-				ok, err := decide(at(first+w, i, nHot), i)
-				if ok {
-					admitted[w].Add(1)
-				}
-				return err
-			})
-		})
-		return m, loads(admitted), err
+// mixedID is the identity of the mixed phase's request i: of every 100,
+// the first HotPercent are the hot identity's; the rest go round-robin to
+// the Spread others.
+func (h *hotKey) mixedID(i int) string {
+	hot, cold := h.c.HotPercent, 100-h.c.HotPercent
+	if i%100 < hot {
+		return h.res.Hot
 	}
-	m, central, err := hotOnly(PhaseCentral, c.Windows, func(t time.Time, _ int) (bool, error) {
-		d, err := fw.AllowNAt(ctx, res.Hot, t, 1)
+	k := i/100*cold + i%100 - hot // the k-th request of someone else
+	return fmt.Sprintf("%s-%d", h.c.Prefix, k%h.c.Spread)
+}
+
+// hotCentral sends the hot identity's requests alone, a script call each,
+// in the windows after the mixed phase's.
+func (h *hotKey) hotCentral() error {
+	calls, admitted, err := h.hotOnly(PhaseCentral, h.c.Windows, func(t time.Time, _ int) (bool, error) {
+		d, err := h.fw.AllowNAt(h.ctx, h.res.Hot, t, 1)
 		return d.Allowed, err
 	})
 	if err != nil {
-		return res, err
+		return err
 	}
-	res.CentralAdmitted, res.HotCentral = central, m[res.HotPrimary]
-	app := make([]*distributed.PrefetchNode, c.AppNodes)
-	bc := distributed.BorrowConfig{Key: distributed.Key(res.Hot, "prefetch"), Limit: c.Limit, Batch: c.Batch, Window: c.Window}
-	for k := range app {
-		if app[k], err = distributed.NewPrefetchNode(cc, bc, distributed.NodeOptions{Timeout: time.Second}); err != nil {
-			return res, err
-		}
-	}
-	m, res.PrefetchAdmitted, err = hotOnly(PhasePrefetch, 2*c.Windows, func(t time.Time, i int) (bool, error) {
-		return app[i%len(app)].AllowAt(ctx, t)
-	})
-	if err != nil {
-		return res, err
-	}
-	res.HotBorrow = m[res.HotPrimary]
-	for a, n := range m {
-		if a != res.HotPrimary {
-			res.OtherCalls += n
-		}
-	}
-	if res.HotBorrow > 0 {
-		res.Reduction = float64(res.HotCentral) / float64(res.HotBorrow)
-	}
+	h.res.CentralAdmitted, h.res.HotCentral = admitted, calls[h.res.HotPrimary]
+	return nil
+}
 
-	res.Split, err = splitOnCluster(ctx, cc, top, c.Prefix+"-split", base)
-	return res, err
+// hotPrefetch sends the same requests through AppNodes prefetch nodes that
+// share the hot identity's limit, in the windows after hotCentral's, and
+// compares the script calls.
+func (h *hotKey) hotPrefetch() error {
+	app := make([]*distributed.PrefetchNode, h.c.AppNodes)
+	bc := distributed.BorrowConfig{Key: distributed.Key(h.res.Hot, "prefetch"), Limit: h.c.Limit, Batch: h.c.Batch, Window: h.c.Window}
+	for k := range app {
+		var err error
+		if app[k], err = distributed.NewPrefetchNode(h.cc, bc, distributed.NodeOptions{Timeout: time.Second}); err != nil {
+			return err
+		}
+	}
+	calls, admitted, err := h.hotOnly(PhasePrefetch, 2*h.c.Windows, func(t time.Time, i int) (bool, error) {
+		return app[i%len(app)].AllowAt(h.ctx, t)
+	})
+	h.res.PrefetchAdmitted = admitted
+	if err != nil {
+		return err
+	}
+	h.res.HotBorrow = calls[h.res.HotPrimary]
+	for a, n := range calls {
+		if a != h.res.HotPrimary {
+			h.res.OtherCalls += n
+		}
+	}
+	if h.res.HotBorrow > 0 {
+		h.res.Reduction = float64(h.res.HotCentral) / float64(h.res.HotBorrow)
+	}
+	return nil
+}
+
+// split measures the split key on the same cluster.
+func (h *hotKey) split() error {
+	var err error
+	h.res.Split, err = splitOnCluster(h.ctx, h.cc, h.top, h.c.Prefix+"-split", h.base)
+	return err
+}
+
+// hotOnly sends the hot identity's share of each window alone, starting
+// at window first, deciding request i at instant t with decide. It returns
+// the script calls per primary and what was admitted per window.
+func (h *hotKey) hotOnly(phase string, first int, decide func(t time.Time, i int) (bool, error)) (map[string]int64, []int64, error) {
+	nHot := h.perWindow * h.c.HotPercent / 100
+	admitted := make([]atomic.Int64, h.c.Windows)
+	calls, err := h.counted(phase, func() error {
+		return runWindows(h.ctx, h.c.Windows, nHot, h.c.Workers, func(w, i int) error {
+			ok, err := decide(h.at(first+w, i, nHot), i)
+			if ok {
+				admitted[w].Add(1)
+			}
+			return err
+		})
+	})
+	return calls, loads(admitted), err
+}
+
+// counted resets every primary's statistics, runs run while it reports
+// the phase's counts to watch, and returns the script calls each primary
+// served, reporting them once more as the phase's final counts.
+func (h *hotKey) counted(phase string, run func() error) (map[string]int64, error) {
+	for _, n := range h.nodes {
+		if err := n.ConfigResetStat(h.ctx).Err(); err != nil {
+			return nil, err
+		}
+	}
+	stop := h.watchPhase(phase)
+	err := run()
+	stop()
+	if err != nil {
+		return nil, err
+	}
+	calls, err := h.readCalls()
+	if err == nil && h.watch != nil {
+		h.watch(HotKeyProgress{Phase: phase, Hot: h.res.HotPrimary, Calls: shares(h.top, calls), Final: true})
+	}
+	return calls, err
+}
+
+// watchPhase reports the phase's counts to watch every WatchEvery, from a
+// goroutine of its own, until stop is called; stop returns once the
+// goroutine has ended. Without watch it does nothing.
+func (h *hotKey) watchPhase(phase string) (stop func()) {
+	if h.watch == nil {
+		return func() {}
+	}
+	done := make(chan struct{})
+	var watching sync.WaitGroup
+	watching.Add(1)
+	go func() {
+		defer watching.Done()
+		t := time.NewTicker(WatchEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				if calls, err := h.readCalls(); err == nil {
+					h.watch(HotKeyProgress{Phase: phase, Hot: h.res.HotPrimary, Calls: shares(h.top, calls)})
+				}
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		watching.Wait()
+	}
+}
+
+// readCalls reads how many scripts each primary has run since the phase
+// began.
+func (h *hotKey) readCalls() (map[string]int64, error) {
+	m := map[string]int64{}
+	for a, n := range h.nodes {
+		calls, err := scriptCalls(h.ctx, n)
+		if err != nil {
+			return nil, err
+		}
+		m[a] = calls
+	}
+	return m, nil
 }

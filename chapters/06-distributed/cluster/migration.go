@@ -34,9 +34,9 @@ type MigrationConfig struct {
 	Hold     time.Duration `json:"hold_ns"`
 }
 
-// DefaultMigration: limit 1,000, at least 2,500 requests from 8 goroutines,
-// the migration starting after 300, 2,000 filler keys moved 100 at a time,
-// 150 ms in each intermediate state.
+// DefaultMigration is the README's run: limit 1,000, at least 2,500
+// requests from 8 goroutines, the migration starting after 300, 2,000
+// filler keys moved 100 at a time, 150 ms in each intermediate state.
 func DefaultMigration(prefix string) MigrationConfig {
 	return MigrationConfig{Prefix: prefix, Limit: 1000, Requests: 2500, StartAt: 300, Workers: 8,
 		Fillers: 2000, Batch: 100, Hold: 150 * time.Millisecond}
@@ -66,162 +66,252 @@ type MigrationResult struct {
 // redis-cli --cluster reshard does) through a fresh ClusterClient with cc's
 // options, which counts the MOVED replies its nodes return.
 func RunMigration(ctx context.Context, cc *redis.ClusterClient, cfg MigrationConfig) (MigrationResult, error) {
-	res := MigrationResult{Config: cfg, ID: cfg.Prefix + "-moving"}
-	if err := checkPrefix(res.ID); err != nil {
-		return res, err
+	m := &migration{ctx: ctx, cc: cc, cfg: cfg, res: MigrationResult{Config: cfg, ID: cfg.Prefix + "-moving"}, started: make(chan struct{})}
+	m.until.Store(math.MaxInt64)
+	defer m.close()
+	for _, phase := range []func() error{
+		m.connect,          // a client of its own that counts MOVED
+		m.pickSlot,         // the identity's slot, its owner and the primary it moves to
+		m.fill,             // filler keys in the slot; the two primaries' statistics reset
+		m.limiters,         // a fixed window and a sliding log, their scripts cached
+		m.moveUnderTraffic, // the slot moves while requests keep coming
+		m.readTarget,       // what the new owner counted, and the redirections
+	} {
+		if err := phase(); err != nil {
+			return m.res, err
+		}
 	}
-	opt := *cc.Options()
-	client := redis.NewClusterClient(&opt)
-	defer client.Close()
-	var moved atomic.Int64
-	client.OnNewNode(func(rdb *redis.Client) { rdb.AddHook(movedCounter{&moved}) })
-	top, err := topology(ctx, client)
-	if err != nil {
-		return res, err
+	return m.res, nil
+}
+
+// migration is one RunMigration under way: its client, the slot's old and
+// new owner, the limiters the traffic decides with, and what it has
+// measured so far in res.
+type migration struct {
+	ctx context.Context
+	cc  *redis.ClusterClient // the client whose options the run copies
+	cfg MigrationConfig
+	res MigrationResult
+
+	client   *redis.ClusterClient
+	moved    atomic.Int64 // MOVED replies client's nodes returned
+	top      redisproc.Topology
+	from, to redisproc.Node
+	nodes    map[string]*redis.Client // from and to, by address
+	src, dst *redis.Client            // from and to, directly
+	fw       *distributed.FixedWindow
+	log      *distributed.SlidingLog
+	at       time.Time // the one instant every decision is stamped with
+
+	migrating atomic.Bool   // the slot is being moved
+	until     atomic.Int64  // traffic stops after this many requests, set when the slot has moved
+	started   chan struct{} // closed once StartAt requests were sent
+	startOnce sync.Once
+}
+
+// close closes the clients the run opened.
+func (m *migration) close() {
+	redisproc.CloseAll(m.nodes)
+	if m.client != nil {
+		_ = m.client.Close()
 	}
-	res.Slot = KeySlot(distributed.Key(res.ID, "fw"))
-	from, ok := top.Owner(res.Slot)
-	if !ok {
-		return res, fmt.Errorf("slot %d has no primary", res.Slot)
+}
+
+// connect checks the identity and opens a client with cc's options whose
+// node clients count the MOVED replies they see.
+func (m *migration) connect() error {
+	if err := checkPrefix(m.res.ID); err != nil {
+		return err
 	}
-	var to redisproc.Node
-	for _, p := range top.Primaries() {
-		if p.ID != from.ID {
-			to = p
+	opt := *m.cc.Options()
+	m.client = redis.NewClusterClient(&opt)
+	m.client.OnNewNode(func(rdb *redis.Client) { rdb.AddHook(movedCounter{&m.moved}) })
+	return nil
+}
+
+// pickSlot finds the identity's slot, the primary that owns it and another
+// primary to move it to, and opens a client to each.
+func (m *migration) pickSlot() error {
+	var err error
+	if m.top, err = topology(m.ctx, m.client); err != nil {
+		return err
+	}
+	m.res.Slot = KeySlot(distributed.Key(m.res.ID, "fw"))
+	var ok bool
+	if m.from, ok = m.top.Owner(m.res.Slot); !ok {
+		return fmt.Errorf("slot %d has no primary", m.res.Slot)
+	}
+	for _, p := range m.top.Primaries() {
+		if p.ID != m.from.ID {
+			m.to = p
 			break
 		}
 	}
-	res.From, res.To = from.Addr, to.Addr
-	nodes := redisproc.NodeClients(from.Addr, to.Addr)
-	defer redisproc.CloseAll(nodes)
-	src, dst := nodes[from.Addr], nodes[to.Addr]
+	m.res.From, m.res.To = m.from.Addr, m.to.Addr
+	m.nodes = redisproc.NodeClients(m.from.Addr, m.to.Addr)
+	m.src, m.dst = m.nodes[m.from.Addr], m.nodes[m.to.Addr]
+	return nil
+}
 
-	pipe := client.Pipeline()
-	for i := 0; i < cfg.Fillers; i++ {
-		pipe.Set(ctx, distributed.Key(res.ID, fmt.Sprintf("filler:%d", i)), i, 10*time.Minute)
+// fill writes Fillers keys under the identity's tag, so that the slot has
+// keys to move, then resets both primaries' statistics.
+func (m *migration) fill() error {
+	pipe := m.client.Pipeline()
+	for i := 0; i < m.cfg.Fillers; i++ {
+		pipe.Set(m.ctx, distributed.Key(m.res.ID, fmt.Sprintf("filler:%d", i)), i, 10*time.Minute)
 	}
-	if _, err := pipe.Exec(ctx); err != nil {
-		return res, err
+	if _, err := pipe.Exec(m.ctx); err != nil {
+		return err
 	}
-	for _, n := range nodes {
-		if err := n.ConfigResetStat(ctx).Err(); err != nil {
-			return res, err
+	for _, n := range m.nodes {
+		if err := n.ConfigResetStat(m.ctx).Err(); err != nil {
+			return err
 		}
 	}
+	return nil
+}
 
-	w := distributed.WindowConfig{Window: time.Hour, Limit: cfg.Limit}
-	fw, err := distributed.NewFixedWindow(client, w)
-	if err != nil {
-		return res, err
+// limiters builds the fixed window and the sliding log the traffic decides
+// with and caches their scripts on every primary.
+func (m *migration) limiters() error {
+	w := distributed.WindowConfig{Window: time.Hour, Limit: m.cfg.Limit}
+	var err error
+	if m.fw, err = distributed.NewFixedWindow(m.client, w); err != nil {
+		return err
 	}
-	log, err := distributed.NewSlidingLog(client, w)
-	if err != nil {
-		return res, err
+	if m.log, err = distributed.NewSlidingLog(m.client, w); err != nil {
+		return err
 	}
-	if err := warm(ctx, client, top, cfg.Prefix, false, fw, log); err != nil {
-		return res, err
-	}
-	at := time.UnixMilli(1_700_000_000_000)
-	var migrating atomic.Bool
-	var until atomic.Int64 // traffic stops after this many requests, set when the slot has moved
-	until.Store(math.MaxInt64)
-	started := make(chan struct{})
-	var startOnce sync.Once
+	m.at = time.UnixMilli(1_700_000_000_000)
+	return warm(m.ctx, m.client, m.top, m.cfg.Prefix, false, m.fw, m.log)
+}
+
+// moveUnderTraffic starts Workers goroutines sending requests, moves the
+// slot once StartAt were sent, and lets traffic run on until Requests were
+// sent in all and StartAt more after the move.
+func (m *migration) moveUnderTraffic() error {
 	var wg sync.WaitGroup
-	for g := 0; g < cfg.Workers; g++ {
+	for g := 0; g < m.cfg.Workers; g++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for res.sent() < until.Load() {
-				n := atomic.AddInt64(&res.Sent, 1)
-				if n >= int64(cfg.StartAt) {
-					startOnce.Do(func() { close(started) })
-				}
-				if migrating.Load() {
-					atomic.AddInt64(&res.During, 1)
-				}
-				d1, err1 := fw.AllowNAt(ctx, res.ID, at, 1)
-				d2, err2 := log.AllowNAt(ctx, res.ID, at, 1)
-				if err1 != nil || err2 != nil {
-					atomic.AddInt64(&res.Errors, 1)
-					continue
-				}
-				if d1.Allowed {
-					atomic.AddInt64(&res.AdmittedFW, 1)
-				}
-				if d2.Allowed {
-					atomic.AddInt64(&res.AdmittedLog, 1)
-				}
-			}
+			m.send()
 		}()
 	}
-	<-started
+	<-m.started
 	begin := time.Now()
-	migrating.Store(true)
-	err = migrateSlot(ctx, top, src, dst, from, to, res.Slot, cfg, &res.Keys)
-	migrating.Store(false)
-	res.TookMs = time.Since(begin).Milliseconds()
-	until.Store(max(int64(cfg.Requests), res.sent()+int64(cfg.StartAt)))
+	m.migrating.Store(true)
+	err := m.migrateSlot()
+	m.migrating.Store(false)
+	m.res.TookMs = time.Since(begin).Milliseconds()
+	m.until.Store(max(int64(m.cfg.Requests), m.res.sent()+int64(m.cfg.StartAt)))
 	wg.Wait()
-	if err != nil {
-		return res, err
-	}
+	return err
+}
 
-	if res.CountOnTo, err = windowCount(ctx, dst, distributed.Key(res.ID, "fw")); err != nil {
-		return res, fmt.Errorf("count on the target: %w", err)
+// send is one worker of the traffic: it decides requests until the run
+// has sent until of them.
+func (m *migration) send() {
+	for m.res.sent() < m.until.Load() {
+		n := atomic.AddInt64(&m.res.Sent, 1)
+		if n >= int64(m.cfg.StartAt) {
+			m.startOnce.Do(func() { close(m.started) })
+		}
+		if m.migrating.Load() {
+			atomic.AddInt64(&m.res.During, 1)
+		}
+		m.decide()
 	}
-	info, err := dst.Info(ctx, "commandstats").Result()
+}
+
+// decide sends one request to both limiters and counts the outcome.
+func (m *migration) decide() {
+	d1, err1 := m.fw.AllowNAt(m.ctx, m.res.ID, m.at, 1)
+	d2, err2 := m.log.AllowNAt(m.ctx, m.res.ID, m.at, 1)
+	if err1 != nil || err2 != nil {
+		atomic.AddInt64(&m.res.Errors, 1)
+		return
+	}
+	if d1.Allowed {
+		atomic.AddInt64(&m.res.AdmittedFW, 1)
+	}
+	if d2.Allowed {
+		atomic.AddInt64(&m.res.AdmittedLog, 1)
+	}
+}
+
+// readTarget reads the fixed window's count on the new owner and how many
+// ASKING commands it received.
+func (m *migration) readTarget() error {
+	var err error
+	if m.res.CountOnTo, err = windowCount(m.ctx, m.dst, distributed.Key(m.res.ID, "fw")); err != nil {
+		return fmt.Errorf("count on the target: %w", err)
+	}
+	info, err := m.dst.Info(m.ctx, "commandstats").Result()
 	if err != nil {
-		return res, err
+		return err
 	}
-	res.Asking = redisproc.StatCount(info, "cmdstat_asking", "calls")
-	res.Moved = moved.Load()
-	return res, nil
+	m.res.Asking = redisproc.StatCount(info, "cmdstat_asking", "calls")
+	m.res.Moved = m.moved.Load()
+	return nil
 }
 
 func (r *MigrationResult) sent() int64 { return atomic.LoadInt64(&r.Sent) }
 
-// migrateSlot moves slot from one primary to another and tells every
-// primary; keys counts the keys moved.
-func migrateSlot(ctx context.Context, top redisproc.Topology, src, dst *redis.Client, from, to redisproc.Node, slot int, cfg MigrationConfig, keys *int) error {
-	if err := dst.Do(ctx, "CLUSTER", "SETSLOT", slot, "IMPORTING", from.ID).Err(); err != nil {
+// migrateSlot moves the slot from one primary to the other and tells every
+// primary, holding it MIGRATING for Hold before the keys move and after.
+func (m *migration) migrateSlot() error {
+	if err := m.dst.Do(m.ctx, "CLUSTER", "SETSLOT", m.res.Slot, "IMPORTING", m.from.ID).Err(); err != nil {
 		return fmt.Errorf("SETSLOT IMPORTING: %w", err)
 	}
-	if err := src.Do(ctx, "CLUSTER", "SETSLOT", slot, "MIGRATING", to.ID).Err(); err != nil {
+	if err := m.src.Do(m.ctx, "CLUSTER", "SETSLOT", m.res.Slot, "MIGRATING", m.to.ID).Err(); err != nil {
 		return fmt.Errorf("SETSLOT MIGRATING: %w", err)
 	}
-	time.Sleep(cfg.Hold)
-	host, port, _ := net.SplitHostPort(to.Addr)
+	time.Sleep(m.cfg.Hold)
+	if err := m.moveKeys(); err != nil {
+		return err
+	}
+	time.Sleep(m.cfg.Hold)
+	return m.assignSlot()
+}
+
+// moveKeys moves the slot's keys to the new owner, Batch at a time, and
+// counts them in Keys.
+func (m *migration) moveKeys() error {
+	host, port, _ := net.SplitHostPort(m.to.Addr)
 	for {
-		batch, err := src.ClusterGetKeysInSlot(ctx, slot, cfg.Batch).Result()
+		batch, err := m.src.ClusterGetKeysInSlot(m.ctx, m.res.Slot, m.cfg.Batch).Result()
 		if err != nil {
 			return err
 		}
 		if len(batch) == 0 {
-			break
+			return nil
 		}
 		args := []any{"MIGRATE", host, port, "", 0, 5000, "KEYS"}
 		for _, k := range batch {
 			args = append(args, k)
 		}
-		if err := src.Do(ctx, args...).Err(); err != nil {
+		if err := m.src.Do(m.ctx, args...).Err(); err != nil {
 			return fmt.Errorf("MIGRATE: %w", err)
 		}
-		*keys += len(batch)
+		m.res.Keys += len(batch)
 	}
-	time.Sleep(cfg.Hold)
-	// The target first, then the source, then everyone else.
-	order := []*redis.Client{dst, src}
+}
+
+// assignSlot tells every primary that the slot is the new owner's: the
+// target first, then the source, then everyone else.
+func (m *migration) assignSlot() error {
+	order := []*redis.Client{m.dst, m.src}
 	others := map[string]*redis.Client{}
-	for _, p := range top.Primaries() {
-		if p.ID != from.ID && p.ID != to.ID {
+	for _, p := range m.top.Primaries() {
+		if p.ID != m.from.ID && p.ID != m.to.ID {
 			others[p.Addr] = redis.NewClient(&redis.Options{Addr: p.Addr, MaxRetries: -1})
 			order = append(order, others[p.Addr])
 		}
 	}
 	defer redisproc.CloseAll(others)
 	for _, c := range order {
-		if err := c.Do(ctx, "CLUSTER", "SETSLOT", slot, "NODE", to.ID).Err(); err != nil {
+		if err := c.Do(m.ctx, "CLUSTER", "SETSLOT", m.res.Slot, "NODE", m.to.ID).Err(); err != nil {
 			return fmt.Errorf("SETSLOT NODE on %s: %w", c.Options().Addr, err)
 		}
 	}

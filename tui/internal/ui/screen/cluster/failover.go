@@ -20,7 +20,7 @@ const (
 	glyphLimitBar = '│' // the window's limit
 )
 
-var e23Labels = map[string]string{
+var e23Labels = map[part3.Mitigation]string{
 	part3.MitigationNone: "none", part3.MitigationMinReplicas: "min-replicas", part3.MitigationWait: "WAIT",
 }
 
@@ -44,7 +44,7 @@ func (m Model) failover() []string {
 	}
 	bw := m.barWidth()
 	out = append(out, "", th.Paint(widget.StLabel, "what the window admitted, in time order"))
-	for _, mit := range []string{part3.MitigationNone, part3.MitigationMinReplicas, part3.MitigationWait} {
+	for _, mit := range part3.Mitigations {
 		label := fmt.Sprintf("  %-13s", e23Labels[mit])
 		r, ok := e23Run(m.e23, mit)
 		if !ok {
@@ -73,7 +73,7 @@ func (m Model) failover() []string {
 	return out
 }
 
-func e23Run(runs []part3.FailoverRun, mit string) (part3.FailoverRun, bool) {
+func e23Run(runs []part3.FailoverRun, mit part3.Mitigation) (part3.FailoverRun, bool) {
 	for _, r := range runs {
 		if r.Mitigation == mit {
 			return r, true
@@ -130,7 +130,7 @@ func (m Model) e23Table() []string {
 		case part3.MitigationWait:
 			cost = fmt.Sprintf("p50 %d→%d µs", r.PlainP50, r.WaitP50)
 		}
-		rows = append(rows, []string{r.Mitigation, fmt.Sprint(r.Before), fmt.Sprint(r.LagAdmitted), fmt.Sprint(r.Forgotten),
+		rows = append(rows, []string{string(r.Mitigation), fmt.Sprint(r.Before), fmt.Sprint(r.LagAdmitted), fmt.Sprint(r.Forgotten),
 			fmt.Sprint(r.OverAdmitted), fmt.Sprint(r.LagRefused), cost})
 	}
 	widths := []int{22, 7, 7, 7, 6, 8, 16}

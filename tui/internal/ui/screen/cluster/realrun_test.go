@@ -192,7 +192,7 @@ func TestClusterScreenRealRun(t *testing.T) {
 		t.Fatalf("E23: %d runs", len(c.e23))
 	}
 	for _, r := range c.e23 {
-		row := flatText(appRowStarting(f, r.Mitigation+" "))
+		row := flatText(appRowStarting(f, string(r.Mitigation)+" "))
 		want := fmt.Sprintf("%s %d %d %d %d %d", r.Mitigation, r.Before, r.LagAdmitted, r.Forgotten, r.OverAdmitted, r.LagRefused)
 		if !strings.HasPrefix(row, want) {
 			t.Errorf("E23 row %q, want it to start %q", row, want)
