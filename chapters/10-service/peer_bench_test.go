@@ -4,6 +4,7 @@ package service
 
 import (
 	"bufio"
+	"bytes"
 	"cmp"
 	"context"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -31,12 +33,16 @@ import (
 // on a redis-server of its own with the same Redis deadline, each reached
 // over one gRPC connection by 8 and then 64 concurrent callers. Every
 // decision is one descriptor of 1000 clients under a limit no caller
-// reaches, so each one is a counter increment in Redis.
+// reaches, so each one is a counter increment in Redis. Beside decisions/s
+// and latency it reports each service's CPU time per decision (user and
+// system, from /proc/PID/stat over the run): the cost of a decision on a
+// machine whose CPUs the services share with Redis and the callers.
 //
 //	go test -run '^$' -bench BesideEnvoyRatelimit -benchtime 20000x ./chapters/10-service
 func BenchmarkBesideEnvoyRatelimit(b *testing.B) {
-	peer := dialRLS(b, startPeer(b, peerRules).GRPC)
-	ours := dialRLS(b, startOursProcess(b, peerRules))
+	peerAddrs := startPeer(b, peerRules)
+	oursAddr, oursPID := startOursProcess(b, peerRules)
+	peer, ours := dialRLS(b, peerAddrs.GRPC), dialRLS(b, oursAddr)
 	reqs := make([]*rls.RateLimitRequest, 1000)
 	for i := range reqs {
 		reqs[i] = &rls.RateLimitRequest{Domain: "bench", Descriptors: []*rlcommon.RateLimitDescriptor{{
@@ -47,9 +53,13 @@ func BenchmarkBesideEnvoyRatelimit(b *testing.B) {
 		for _, s := range []struct {
 			name string
 			c    rls.RateLimitServiceClient
-		}{{"service", ours}, {"envoy-ratelimit", peer}} {
+			pid  int
+		}{{"service", ours, oursPID}, {"envoy-ratelimit", peer, peerAddrs.PID}} {
 			b.Run(fmt.Sprintf("%s/callers=%d", s.name, callers), func(b *testing.B) {
+				cpu0 := cpuTime(b, s.pid)
 				benchDecisions(b, s.c, reqs, callers)
+				cpu := cpuTime(b, s.pid) - cpu0
+				b.ReportMetric(float64(cpu)/float64(time.Microsecond)/float64(b.N), "cpu-µs/decision")
 			})
 		}
 	}
@@ -106,11 +116,33 @@ func benchDecisions(b *testing.B, c rls.RateLimitServiceClient, reqs []*rls.Rate
 	b.ReportMetric(at(0.99), "p99-µs")
 }
 
+// cpuTime is the CPU time process pid has used, user and system, all its
+// threads: fields 14 and 15 of /proc/PID/stat, in clock ticks (100 a
+// second on Linux: a run of several seconds is measured to about 1 %).
+func cpuTime(tb testing.TB, pid int) time.Duration {
+	tb.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	// The command name (field 2) is in parentheses and may hold spaces:
+	// the fields after it start past the last ')'.
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+	utime, err1 := strconv.ParseInt(f[11], 10, 64)
+	stime, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		tb.Fatalf("/proc/%d/stat: utime %q, stime %q", pid, f[11], f[12])
+	}
+	const ticksPerSecond = 100 // sysconf(_SC_CLK_TCK) on Linux
+	return time.Duration(utime+stime) * time.Second / ticksPerSecond
+}
+
 // startOursProcess runs this chapter's service as a process of its own, as
 // the reference is (in the benchmark's process, it would share its
 // scheduler with the callers and skip a process switch per call): the test
-// binary again, running TestPeerBenchServe. It returns the gRPC address.
-func startOursProcess(b *testing.B, rulesDir string) string {
+// binary again, running TestPeerBenchServe. It returns the gRPC address
+// and the process id.
+func startOursProcess(b *testing.B, rulesDir string) (string, int) {
 	b.Helper()
 	redis := redistest.StartDedicated(b)
 	rules, err := filepath.Abs(rulesDir)
@@ -156,13 +188,13 @@ func startOursProcess(b *testing.B, rulesDir string) string {
 	})
 	select {
 	case a := <-addr:
-		return a
+		return a, cmd.Process.Pid
 	case <-exited:
 		b.Fatalf("the service's process exited: %s", errOut.lastLine())
 	case <-time.After(60 * time.Second):
 		b.Fatal("the service's process did not start in 60s")
 	}
-	return ""
+	return "", 0
 }
 
 // TestPeerBenchServe is the service's process in BenchmarkBesideEnvoyRatelimit,
@@ -179,6 +211,7 @@ func TestPeerBenchServe(t *testing.T) {
 		GRPCAddr:     "127.0.0.1:0",
 		FailureMode:  "closed",
 		StoreTimeout: peerRedisTimeout,
+		DebugAddr:    os.Getenv("PEER_BENCH_SERVE_DEBUG"), // pprof, to profile the run
 	})
 	if err != nil {
 		t.Fatal(err)

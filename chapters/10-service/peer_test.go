@@ -116,6 +116,7 @@ func peerBinaryOrSkip(tb testing.TB) string {
 type peerAddrs struct {
 	GRPC string // envoy.service.ratelimit.v3.RateLimitService
 	HTTP string // POST /json, GET /healthcheck
+	PID  int    // the process, for its CPU time
 }
 
 // startPeer runs envoyproxy/ratelimit on a redis-server of its own with the
@@ -183,6 +184,7 @@ func launchPeer(tb testing.TB, bin, rules, redisAddr string) (peerAddrs, error) 
 		return peerAddrs{}, fmt.Errorf("%v: %s", err, out.lastLine())
 	}
 	tb.Cleanup(stop)
+	addrs.PID = cmd.Process.Pid
 	return addrs, nil
 }
 
