@@ -10,6 +10,9 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
+	sliding "github.com/ratelimit-course/ratelimit/chapters/03-sliding"
+	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
 	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 	"github.com/ratelimit-course/ratelimit/core"
 )
@@ -89,13 +92,13 @@ func (s *redisStore) counter(r *Rule) (counter, error) {
 	var err error
 	switch r.Algorithm {
 	case AlgoSlidingCounter:
-		lim, err = distributed.NewSlidingCounter(s.scripts, distributed.WindowConfig{Window: w, Limit: l})
+		lim, err = distributed.NewSlidingCounter(s.scripts, sliding.Config{Window: w, Limit: l})
 	case AlgoTokenBucket:
-		lim, err = distributed.NewTokenBucket(s.scripts, distributed.BucketConfig{Capacity: l, Rate: float64(l) / w.Seconds()})
+		lim, err = distributed.NewTokenBucket(s.scripts, buckets.Config{Capacity: l, Rate: float64(l) / w.Seconds()})
 	case AlgoGCRA:
-		lim, err = distributed.NewGCRA(s.scripts, distributed.BucketConfig{Capacity: l, Rate: float64(l) / w.Seconds()})
+		lim, err = distributed.NewGCRA(s.scripts, buckets.Config{Capacity: l, Rate: float64(l) / w.Seconds()})
 	default:
-		lim, err = distributed.NewFixedWindow(s.scripts, distributed.WindowConfig{Window: w, Limit: l})
+		lim, err = distributed.NewFixedWindow(s.scripts, fixedwindow.Config{Window: w, Limit: l})
 	}
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
 	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 	"github.com/ratelimit-course/ratelimit/core"
 	"github.com/ratelimit-course/ratelimit/internal/redisproc"
@@ -157,7 +158,7 @@ func RunFailover(ctx context.Context, cc *redis.ClusterClient, ctl NodeControl, 
 		}
 	}
 	at := time.UnixMilli(1_700_000_000_000)
-	fw, err := distributed.NewFixedWindow(scripter, distributed.WindowConfig{Window: time.Hour, Limit: cfg.Limit})
+	fw, err := distributed.NewFixedWindow(scripter, fixedwindow.Config{Window: time.Hour, Limit: cfg.Limit})
 	if err != nil {
 		return run, err
 	}
@@ -168,7 +169,7 @@ func RunFailover(ctx context.Context, cc *redis.ClusterClient, ctl NodeControl, 
 
 	// The requests before the freeze set the stage: admitted and on the
 	// replica. They wait for the replica as long as a healthy one may take.
-	before, err := distributed.NewFixedWindow(healthy, distributed.WindowConfig{Window: time.Hour, Limit: cfg.Limit})
+	before, err := distributed.NewFixedWindow(healthy, fixedwindow.Config{Window: time.Hour, Limit: cfg.Limit})
 	if err != nil {
 		return run, err
 	}

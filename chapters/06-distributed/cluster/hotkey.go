@@ -9,6 +9,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
 	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 	"github.com/ratelimit-course/ratelimit/core"
 	"github.com/ratelimit-course/ratelimit/internal/redisproc"
@@ -179,7 +180,7 @@ func RunHotKey(ctx context.Context, cc *redis.ClusterClient, c HotKeyConfig, wat
 	at := func(w, i, n int) time.Time {
 		return base.Add(time.Duration(w)*c.Window + time.Duration(i)*c.Window/time.Duration(n))
 	}
-	fw, err := distributed.NewFixedWindow(cc, distributed.WindowConfig{Window: c.Window, Limit: c.Limit})
+	fw, err := distributed.NewFixedWindow(cc, fixedwindow.Config{Window: c.Window, Limit: c.Limit})
 	if err != nil {
 		return res, err
 	}

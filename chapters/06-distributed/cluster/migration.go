@@ -11,6 +11,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
+	sliding "github.com/ratelimit-course/ratelimit/chapters/03-sliding"
 	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 	"github.com/ratelimit-course/ratelimit/internal/redisproc"
 )
@@ -109,8 +111,8 @@ func RunMigration(ctx context.Context, cc *redis.ClusterClient, cfg MigrationCon
 		}
 	}
 
-	w := distributed.WindowConfig{Window: time.Hour, Limit: cfg.Limit}
-	fw, err := distributed.NewFixedWindow(client, w)
+	w := sliding.Config{Window: time.Hour, Limit: cfg.Limit}
+	fw, err := distributed.NewFixedWindow(client, fixedwindow.Config{Window: w.Window, Limit: w.Limit})
 	if err != nil {
 		return res, err
 	}
