@@ -11,17 +11,20 @@ import (
 	"github.com/ratelimit-course/ratelimit/core"
 )
 
-// Caps on what a caller sends. An id is at most MaxIDLen bytes, room for
-// the longest key chapter 01 builds (a user id of 64 bytes and a route of
-// 256, 339 bytes written as netstrings): as chapter 01 caps the parts of
-// its keys, so that a hostile value cannot become a megabyte of Redis key.
-// A prefetch key is at most MaxKeyLen, an id's key with room for its kind.
-// An explicit time (AllowNAt, Borrow) is at most MaxStampAhead ahead of the
-// Redis server's clock: time never runs backwards for a key, so one stamp
-// far ahead would hold the key there for every caller on the server's clock.
+// The caps on what a caller sends, so that a hostile value cannot become a
+// megabyte of Redis key or pin a key's clock far ahead.
 const (
-	MaxIDLen      = 512
-	MaxKeyLen     = MaxIDLen + 88
+	// MaxIDLen is the longest id in bytes: room for the longest key chapter
+	// 01 builds (a user id of 64 bytes and a route of 256, 339 bytes written
+	// as netstrings), as chapter 01 caps the parts of its keys.
+	MaxIDLen = 512
+	// MaxKeyLen is the longest prefetch key: an id's key with room for its
+	// kind.
+	MaxKeyLen = MaxIDLen + 88
+	// MaxStampAhead is how far ahead of the Redis server's clock an explicit
+	// time (AllowNAt, Borrow) may be: time never runs backwards for a key, so
+	// one stamp far ahead would hold the key there for every caller on the
+	// server's clock.
 	MaxStampAhead = time.Minute
 )
 
