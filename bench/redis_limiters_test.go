@@ -10,6 +10,9 @@ import (
 	"github.com/ulule/limiter/v3"
 	ulredis "github.com/ulule/limiter/v3/drivers/store/redis"
 
+	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
+	sliding "github.com/ratelimit-course/ratelimit/chapters/03-sliding"
+	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
 	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 	"github.com/ratelimit-course/ratelimit/core"
 )
@@ -85,8 +88,9 @@ type peerClient interface {
 // limitersOn builds the two peers on client and the course's six scripts on
 // sc, their names ending in suffix.
 func limitersOn(tb testing.TB, client peerClient, sc redis.Scripter, suffix string) []redisLimiter {
-	w := distributed.WindowConfig{Window: time.Second, Limit: 100}
-	bk := distributed.BucketConfig{Capacity: 100, Rate: 100}
+	w := fixedwindow.Config{Window: time.Second, Limit: 100}
+	sw := sliding.Config{Window: time.Second, Limit: 100}
+	bk := buckets.Config{Capacity: 100, Rate: 100}
 	s := distributed.AssumeNoEviction(sc) // a fresh redis-server runs noeviction
 	must := func(err error) {
 		if err != nil {
@@ -112,9 +116,9 @@ func limitersOn(tb testing.TB, client peerClient, sc redis.Scripter, suffix stri
 	fwDecide := course(fw, err)
 	fwt, err := distributed.NewFixedWindowTTL(s, w)
 	fwtDecide := course(fwt, err)
-	sl, err := distributed.NewSlidingLog(s, w)
+	sl, err := distributed.NewSlidingLog(s, sw)
 	slDecide := course(sl, err)
-	sc2, err := distributed.NewSlidingCounter(s, w)
+	sc2, err := distributed.NewSlidingCounter(s, sw)
 	scDecide := course(sc2, err)
 	tb2, err := distributed.NewTokenBucket(s, bk)
 	tbDecide := course(tb2, err)

@@ -47,14 +47,27 @@ func todo(what string) error {
 // Tokens(now) is the refill without changing anything; State is {tokens, last}.
 type TokenBucket struct{}
 
+// NewTokenBucket returns a full bucket, or c.Validate()'s error.
 func NewTokenBucket(c Config) (*TokenBucket, error) {
 	return nil, todo("NewTokenBucket (token-bucket)")
 }
 
+// AllowN refills the bucket up to now and spends cost tokens if it holds them.
 func (b *TokenBucket) AllowN(now time.Time, cost int) core.Decision { return core.Decision{} }
-func (b *TokenBucket) MaxCost() int                                 { return 0 }
-func (b *TokenBucket) Tokens(now time.Time) float64                 { return 0 }
-func (b *TokenBucket) State() TokenState                            { return TokenState{} }
+
+// MaxCost is C: a request costing more could never be admitted.
+func (b *TokenBucket) MaxCost() int { return 0 }
+
+// Tokens reports the tokens held at now, without changing the bucket.
+func (b *TokenBucket) Tokens(now time.Time) float64 { return 0 }
+
+// State returns the tokens and the time of the last decision.
+func (b *TokenBucket) State() TokenState { return TokenState{} }
+
+// Refund is not part of the exercise and no test of this chapter calls it:
+// chapter 09's Budget gives tokens back with it, and runs on the reference
+// bucket. Leave it empty.
+func (b *TokenBucket) Refund(now time.Time, n int) {}
 
 // GCRA: TAT = max(TAT, now), TAT starting at the first arrival; cost k is
 // rejected iff TAT + (k-1)·T - now > tau, else TAT += k·T. T = 1e9/R ns.
@@ -74,13 +87,19 @@ func (b *TokenBucket) State() TokenState                            { return Tok
 // State().TAT = base + round(n·T) ns (the zero time before the first request).
 type GCRA struct{}
 
+// NewGCRA returns a GCRA that has seen no request, or c.Validate()'s error.
 func NewGCRA(c Config) (*GCRA, error) {
 	return nil, todo("NewGCRA (gcra)")
 }
 
+// AllowN admits a request of cost at now iff TAT + (cost-1)·T - now <= tau.
 func (g *GCRA) AllowN(now time.Time, cost int) core.Decision { return core.Decision{} }
-func (g *GCRA) MaxCost() int                                 { return 0 }
-func (g *GCRA) State() GCRAState                             { return GCRAState{} }
+
+// MaxCost is C: a request costing more could never be admitted.
+func (g *GCRA) MaxCost() int { return 0 }
+
+// State returns TAT, the zero time before the first request.
+func (g *GCRA) State() GCRAState { return GCRAState{} }
 
 // LeakyQueue: GCRA's test, but an admitted request departs at max(TAT, now)
 // and waits until then: Wait = departure - now.
@@ -96,10 +115,17 @@ func (g *GCRA) State() GCRAState                             { return GCRAState{
 // waits. Apart from Wait, the Decision is the meter's.
 type LeakyQueue struct{}
 
+// NewLeakyQueue returns an empty queue, or c.Validate()'s error.
 func NewLeakyQueue(c Config) (*LeakyQueue, error) {
 	return nil, todo("NewLeakyQueue (leaky-queue)")
 }
 
+// AllowN decides as GCRA does and, when it admits, sets Wait until the
+// request departs.
 func (q *LeakyQueue) AllowN(now time.Time, cost int) core.Decision { return core.Decision{} }
-func (q *LeakyQueue) MaxCost() int                                 { return 0 }
-func (q *LeakyQueue) State() QueueState                            { return QueueState{} }
+
+// MaxCost is C, the queue's depth.
+func (q *LeakyQueue) MaxCost() int { return 0 }
+
+// State returns TAT and a copy of the departures still waiting.
+func (q *LeakyQueue) State() QueueState { return QueueState{} }

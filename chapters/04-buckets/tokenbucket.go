@@ -74,6 +74,22 @@ func (b *TokenBucket) retryAfter(tokens, need float64) time.Duration {
 	return d
 }
 
+// Refund gives n tokens back at now, never past the capacity: the bucket
+// is refilled up to now first (up to the latest time seen, if now is
+// earlier), as AllowN does. It is the undo of a spend, as
+// golang.org/x/time/rate's Reservation.CancelAt; chapter 09's Budget
+// settles a reservation with it. An n below 1 changes nothing.
+func (b *TokenBucket) Refund(now time.Time, n int) {
+	if n < 1 {
+		return
+	}
+	elapsed := now.Sub(b.last)
+	b.tokens = min(float64(b.capacity), b.refill(elapsed)+float64(n))
+	if elapsed > 0 {
+		b.last = now
+	}
+}
+
 // Tokens reports the tokens held at now (at the latest time seen, if now is
 // earlier), without changing the bucket.
 func (b *TokenBucket) Tokens(now time.Time) float64 { return b.refill(now.Sub(b.last)) }

@@ -15,6 +15,9 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
+	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
+	sliding "github.com/ratelimit-course/ratelimit/chapters/03-sliding"
+	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
 )
 
@@ -24,15 +27,16 @@ func benchAlgorithms(rdb redis.Scripter) []struct {
 	name string
 	l    *limiter
 } {
-	w := WindowConfig{Window: time.Second, Limit: 100}
-	b := BucketConfig{Capacity: 100, Rate: 100}
+	w := fixedwindow.Config{Window: time.Second, Limit: 100}
+	sw := sliding.Config{Window: time.Second, Limit: 100}
+	b := buckets.Config{Capacity: 100, Rate: 100}
 	return []struct {
 		name string
 		l    *limiter
 	}{
 		{"fixed-window", &ok(NewFixedWindow(rdb, w)).limiter},
-		{"sliding-log", &ok(NewSlidingLog(rdb, w)).limiter},
-		{"sliding-counter", &ok(NewSlidingCounter(rdb, w)).limiter},
+		{"sliding-log", &ok(NewSlidingLog(rdb, sw)).limiter},
+		{"sliding-counter", &ok(NewSlidingCounter(rdb, sw)).limiter},
 		{"token-bucket", &ok(NewTokenBucket(rdb, b)).limiter},
 		{"gcra", &ok(NewGCRA(rdb, b)).limiter},
 	}
@@ -129,16 +133,17 @@ func memoryTable(ctx context.Context, rdb *redis.Client, ls []int) ([]memRow, er
 	for _, a := range []string{"fixed-window", "sliding-log", "sliding-counter", "token-bucket", "gcra"} {
 		row := memRow{name: a, bytes: map[int]int64{}}
 		for _, L := range ls {
-			w := WindowConfig{Window: time.Hour, Limit: L}
-			bk := BucketConfig{Capacity: L, Rate: 0.001}
+			w := fixedwindow.Config{Window: time.Hour, Limit: L}
+			sw := sliding.Config{Window: time.Hour, Limit: L}
+			bk := buckets.Config{Capacity: L, Rate: 0.001}
 			var l *limiter
 			switch a {
 			case "fixed-window":
 				l = &ok(NewFixedWindow(rdb, w)).limiter
 			case "sliding-log":
-				l = &ok(NewSlidingLog(rdb, w)).limiter
+				l = &ok(NewSlidingLog(rdb, sw)).limiter
 			case "sliding-counter":
-				l = &ok(NewSlidingCounter(rdb, w)).limiter
+				l = &ok(NewSlidingCounter(rdb, sw)).limiter
 			case "token-bucket":
 				l = &ok(NewTokenBucket(rdb, bk)).limiter
 			case "gcra":
@@ -265,7 +270,7 @@ func BenchmarkSlidingLogCost(b *testing.B) {
 	defer rdb.Close()
 	ctx := context.Background()
 	const L = 1_000_000
-	l := ok(NewSlidingLog(rdb, WindowConfig{Window: time.Second, Limit: L}))
+	l := ok(NewSlidingLog(rdb, sliding.Config{Window: time.Second, Limit: L}))
 	perOp := map[int]float64{}
 	for _, cost := range []int{1, L} {
 		b.Run(fmt.Sprintf("cost=%d", cost), func(b *testing.B) {
@@ -295,7 +300,7 @@ func BenchmarkSlidingLogCost(b *testing.B) {
 func BenchmarkPolicyRecheck(b *testing.B) {
 	ctx := context.Background()
 	rdb := redistest.Client(b)
-	w := WindowConfig{Window: time.Second, Limit: 1_000_000_000}
+	w := fixedwindow.Config{Window: time.Second, Limit: 1_000_000_000}
 	variants := []struct {
 		name  string
 		every time.Duration

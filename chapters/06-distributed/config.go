@@ -8,21 +8,23 @@ import (
 
 	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
 	sliding "github.com/ratelimit-course/ratelimit/chapters/03-sliding"
-	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
 	"github.com/ratelimit-course/ratelimit/core"
 )
 
-// Caps on what a caller sends. An id is at most MaxIDLen bytes, room for
-// the longest key chapter 01 builds (a user id of 64 bytes and a route of
-// 256, 339 bytes written as netstrings): as chapter 01 caps the parts of
-// its keys, so that a hostile value cannot become a megabyte of Redis key.
-// A prefetch key is at most MaxKeyLen, an id's key with room for its kind.
-// An explicit time (AllowNAt, Borrow) is at most MaxStampAhead ahead of the
-// Redis server's clock: time never runs backwards for a key, so one stamp
-// far ahead would hold the key there for every caller on the server's clock.
+// The caps on what a caller sends, so that a hostile value cannot become a
+// megabyte of Redis key or pin a key's clock far ahead.
 const (
-	MaxIDLen      = 512
-	MaxKeyLen     = MaxIDLen + 88
+	// MaxIDLen is the longest id in bytes: room for the longest key chapter
+	// 01 builds (a user id of 64 bytes and a route of 256, 339 bytes written
+	// as netstrings), as chapter 01 caps the parts of its keys.
+	MaxIDLen = 512
+	// MaxKeyLen is the longest prefetch key: an id's key with room for its
+	// kind.
+	MaxKeyLen = MaxIDLen + 88
+	// MaxStampAhead is how far ahead of the Redis server's clock an explicit
+	// time (AllowNAt, Borrow) may be: time never runs backwards for a key, so
+	// one stamp far ahead would hold the key there for every caller on the
+	// server's clock.
 	MaxStampAhead = time.Minute
 )
 
@@ -39,47 +41,33 @@ func checkID(id string) error {
 	return nil
 }
 
-// WindowConfig configures the window algorithms: at most Limit cost units in
-// any Window. SubWindows applies to the sliding counter only (0 means 1).
-//
-// Each algorithm accepts exactly what its chapter's Config accepts
-// (fixedwindow.Config, sliding.Config: the course's domain, core/domain.go)
-// and refuses with the same words, plus what the scripts need: a window of
+// The limiters take their chapter's Config as it is: fixedwindow.Config
+// for the two fixed windows, sliding.Config for the log and the counter,
+// buckets.Config for the token bucket and GCRA. Each accepts exactly what
+// that Config's Validate accepts (the course's domain, core/domain.go) and
+// refuses with the same words, plus what the scripts need: a window of
 // whole milliseconds, and for the sliding counter a limit small enough that
 // Limit × the sub-window, counted in the script's units, is at most 2^51
 // (its arithmetic stays exact in a Lua double). The sub-windows themselves
 // are chapter 03's: N must divide W in ns, not in ms.
-type WindowConfig struct {
-	Window     time.Duration
-	Limit      int
-	SubWindows int
-}
-
-// BucketConfig configures the token bucket and GCRA: Capacity permits at most,
-// refilled at Rate per second. It accepts exactly what buckets.Config
-// accepts: capacity 1..1e9, a rate above 0 and at most 1e9 per second that
-// refills a full bucket within 1e9 s.
-type BucketConfig struct {
-	Capacity int
-	Rate     float64
-}
 
 // maxScaled bounds the sliding counter's largest product, L × w (w the
 // sub-window in the script's units, counterUnits), so that every number its
 // script computes (at most about 3 L w) is exact in a double (2^53).
 const maxScaled = 1 << 51
 
-// check validates a config of the fixed windows: chapter 02's rule, and whole ms.
-func (c WindowConfig) check() error {
-	if err := (fixedwindow.Config{Window: c.Window, Limit: c.Limit}).Validate(); err != nil {
+// checkFixed validates a config of the fixed windows: chapter 02's rule,
+// and whole ms.
+func checkFixed(c fixedwindow.Config) error {
+	if err := c.Validate(); err != nil {
 		return err
 	}
 	return wholeMillis("window", c.Window)
 }
 
 // checkLog validates a sliding-log config: chapter 03's rule, and whole ms.
-func (c WindowConfig) checkLog() error {
-	if err := (sliding.Config{Window: c.Window, Limit: c.Limit, SubWindows: c.SubWindows}).Validate(); err != nil {
+func checkLog(c sliding.Config) error {
+	if err := c.Validate(); err != nil {
 		return err
 	}
 	return wholeMillis("window", c.Window)
@@ -88,8 +76,8 @@ func (c WindowConfig) checkLog() error {
 // checkCounter validates a sliding-counter config: the log's rule (which
 // takes chapter 03's sub-windows: N divides W in ns), and a limit that keeps
 // the script's arithmetic exact.
-func (c WindowConfig) checkCounter() error {
-	if err := c.checkLog(); err != nil {
+func checkCounter(c sliding.Config) error {
+	if err := checkLog(c); err != nil {
 		return err
 	}
 	d, w := counterUnits(c)
@@ -107,7 +95,7 @@ func (c WindowConfig) checkCounter() error {
 // has d = 1. The script counts time in these units, so every boundary falls
 // on a whole number; d divides N, at most 1000, so a time up to 2200 in
 // units stays below 2^53.
-func counterUnits(c WindowConfig) (d, w int64) {
+func counterUnits(c sliding.Config) (d, w int64) {
 	n, ms := int64(max(c.SubWindows, 1)), c.Window.Milliseconds()
 	g := gcd(ms, n)
 	return n / g, ms / g
@@ -127,9 +115,4 @@ func wholeMillis(param string, d time.Duration) error {
 		return core.BadParam(param, d, "a whole number of milliseconds (the Redis scripts count in ms)")
 	}
 	return nil
-}
-
-// check validates a bucket config: chapter 04's rule, nothing more.
-func (c BucketConfig) check() error {
-	return buckets.Config{Capacity: c.Capacity, Rate: c.Rate}.Validate()
 }

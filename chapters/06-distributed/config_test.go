@@ -21,7 +21,7 @@ func everyLimiter(t *testing.T) map[string]decider {
 	rdb := redistest.Client(t)
 	return map[string]decider{
 		"fixed-window": ok(NewFixedWindow(rdb, w3)), "fixed-window-ttl": ok(NewFixedWindowTTL(rdb, w3)),
-		"sliding-log": ok(NewSlidingLog(rdb, w3)), "sliding-counter": ok(NewSlidingCounter(rdb, w3)),
+		"sliding-log": ok(NewSlidingLog(rdb, s3)), "sliding-counter": ok(NewSlidingCounter(rdb, s3)),
 		"token-bucket": ok(NewTokenBucket(rdb, c3r3)), "gcra": ok(NewGCRA(rdb, c3r3)),
 	}
 }

@@ -74,7 +74,7 @@ func differentialPairs(rdb redis.Scripter) []pair {
 	if !learnerScript {
 		pairs = windowPairs(rdb)
 	}
-	for _, b := range []BucketConfig{{Capacity: 3, Rate: 2}, {Capacity: 10, Rate: 5}, {Capacity: 6, Rate: 0.5},
+	for _, b := range []buckets.Config{{Capacity: 3, Rate: 2}, {Capacity: 10, Rate: 5}, {Capacity: 6, Rate: 0.5},
 		{Capacity: 3, Rate: 3}, {Capacity: 7, Rate: 30}} {
 		bc := buckets.Config{Capacity: b.Capacity, Rate: b.Rate}
 		gap := int64(2000 / b.Rate)
@@ -92,7 +92,7 @@ func differentialPairs(rdb redis.Scripter) []pair {
 // windowPairs are the window algorithms' pairs.
 func windowPairs(rdb redis.Scripter) []pair {
 	var pairs []pair
-	for _, w := range []WindowConfig{
+	for _, w := range []sliding.Config{
 		{Window: time.Second, Limit: 3},
 		{Window: time.Second, Limit: 10},
 		// Not 250 ms: expiry runs on the server's clock, and a replay that
@@ -100,19 +100,17 @@ func windowPairs(rdb redis.Scripter) []pair {
 		// a container's port proxy) finds its key gone and a fresh window.
 		{Window: 2500 * time.Millisecond, Limit: 5},
 	} {
-		fw, sl := fixedwindow.Config{Window: w.Window, Limit: w.Limit}, sliding.Config{Window: w.Window, Limit: w.Limit}
+		fw, sl := fixedwindow.Config{Window: w.Window, Limit: w.Limit}, w
 		pairs = append(pairs,
-			pair{fmt.Sprintf("fixed-window/W=%v,L=%d", w.Window, w.Limit), ok(NewFixedWindow(rdb, w)),
+			pair{fmt.Sprintf("fixed-window/W=%v,L=%d", w.Window, w.Limit), ok(NewFixedWindow(rdb, fw)),
 				func() core.Algorithm { return ok(fixedwindow.New(fw)) }, w.Limit, w.Window.Milliseconds() / 4},
-			pair{fmt.Sprintf("sliding-log/W=%v,L=%d", w.Window, w.Limit), ok(NewSlidingLog(rdb, w)),
+			pair{fmt.Sprintf("sliding-log/W=%v,L=%d", w.Window, w.Limit), ok(NewSlidingLog(rdb, sl)),
 				func() core.Algorithm { return ok(sliding.NewLog(sl)) }, w.Limit, w.Window.Milliseconds() / 4},
 		)
 		for _, n := range []int{1, 5, 10} { // sub-windows of whole ms
-			wn := w
-			wn.SubWindows = n
 			sc := sliding.Config{Window: w.Window, Limit: w.Limit, SubWindows: n}
 			pairs = append(pairs, pair{fmt.Sprintf("sliding-counter/W=%v,L=%d,N=%d", w.Window, w.Limit, n),
-				ok(NewSlidingCounter(rdb, wn)),
+				ok(NewSlidingCounter(rdb, sc)),
 				func() core.Algorithm { return ok(sliding.NewCounter(sc)) }, w.Limit, w.Window.Milliseconds() / 4})
 		}
 	}
@@ -336,9 +334,9 @@ func TestSlidingLogManyEntries(t *testing.T) {
 		t.Skip("the exercise replaces the token bucket only")
 	}
 	rdb := redistest.Client(t)
-	w := WindowConfig{Window: time.Second, Limit: 300}
+	w := sliding.Config{Window: time.Second, Limit: 300}
 	p := pair{"sliding-log/L=300", ok(NewSlidingLog(rdb, w)),
-		func() core.Algorithm { return ok(sliding.NewLog(sliding.Config{Window: w.Window, Limit: w.Limit})) }, w.Limit, 3}
+		func() core.Algorithm { return ok(sliding.NewLog(w)) }, w.Limit, 3}
 	r := rand.New(rand.NewPCG(11, 3))
 	seq := make([]request, 3000)
 	at := int64(0)
@@ -367,18 +365,17 @@ func TestSlidingLogManyEntries(t *testing.T) {
 // takes 250 ms / 4.)
 func TestSlidingCounterFractionalSubWindows(t *testing.T) {
 	rdb := redistest.Client(t)
-	for _, w := range []WindowConfig{
+	for _, w := range []sliding.Config{
 		{Window: 2500 * time.Millisecond, Limit: 5, SubWindows: 40},
 		{Window: 2500 * time.Millisecond, Limit: 7, SubWindows: 80},
 		{Window: time.Second, Limit: 10, SubWindows: 16},
 		{Window: 999 * time.Millisecond, Limit: 6, SubWindows: 8},
 		{Window: 1001 * time.Millisecond, Limit: 4, SubWindows: 1000},
 	} {
-		sc := sliding.Config{Window: w.Window, Limit: w.Limit, SubWindows: w.SubWindows}
 		name := fmt.Sprintf("W=%v,L=%d,N=%d", w.Window, w.Limit, w.SubWindows)
 		l, err := NewSlidingCounter(rdb, w)
 		require.NoError(t, err, name)
-		p := pair{"sliding-counter/" + name, l, func() core.Algorithm { return ok(sliding.NewCounter(sc)) },
+		p := pair{"sliding-counter/" + name, l, func() core.Algorithm { return ok(sliding.NewCounter(w)) },
 			w.Limit, max(1, w.Window.Milliseconds()/4)}
 		for seed := uint64(1); seed <= 4; seed++ {
 			r := rand.New(rand.NewPCG(seed, 8))

@@ -14,6 +14,9 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
+	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
+	sliding "github.com/ratelimit-course/ratelimit/chapters/03-sliding"
+	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
 	"github.com/ratelimit-course/ratelimit/core"
 	"github.com/ratelimit-course/ratelimit/internal/redisproc"
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
@@ -87,7 +90,7 @@ func TestE20_EvictionOverAdmits(t *testing.T) {
 	ctx := context.Background()
 	rdb := fullRedis(t)
 	const L, requests = 50, 300
-	cfg := WindowConfig{Window: time.Minute, Limit: L}
+	cfg := sliding.Config{Window: time.Minute, Limit: L}
 	// The opt-out, to show what the check prevents.
 	unchecked := ok(NewSlidingLog(AssumeNoEviction(rdb), cfg))
 	others := ok(rdb.DBSize(ctx).Result())
@@ -190,11 +193,12 @@ func TestE20_NoScriptWritesPastMaxmemory(t *testing.T) {
 	err := rdb.Set(ctx, "one-more", "x", 0).Err()
 	require.ErrorContains(t, err, "OOM", "the server is full")
 
-	w := WindowConfig{Window: time.Minute, Limit: 50}
-	b := BucketConfig{Capacity: 50, Rate: 1}
+	w := fixedwindow.Config{Window: time.Minute, Limit: 50}
+	sw := sliding.Config{Window: time.Minute, Limit: 50}
+	b := buckets.Config{Capacity: 50, Rate: 1}
 	limiters := map[string]decider{
 		"fixed-window": ok(NewFixedWindow(rdb, w)), "fixed-window-ttl": ok(NewFixedWindowTTL(rdb, w)),
-		"sliding-log": ok(NewSlidingLog(rdb, w)), "sliding-counter": ok(NewSlidingCounter(rdb, w)),
+		"sliding-log": ok(NewSlidingLog(rdb, sw)), "sliding-counter": ok(NewSlidingCounter(rdb, sw)),
 		"token-bucket": ok(NewTokenBucket(rdb, b)), "gcra": ok(NewGCRA(rdb, b)),
 	}
 	for _, l := range limiters { // the first refusals allocate some 25 KB once
@@ -304,7 +308,7 @@ func TestPrefetchChecksEvictionPolicy(t *testing.T) {
 	const L, requests = 50, 300
 	cfg := BorrowConfig{Key: Key(redistest.ID(t), "prefetch"), Limit: L, Batch: 10, Window: time.Hour}
 
-	fw := ok(NewFixedWindow(rdb, WindowConfig{Window: time.Hour, Limit: L}))
+	fw := ok(NewFixedWindow(rdb, fixedwindow.Config{Window: time.Hour, Limit: L}))
 	node := ok(NewPrefetchNode(rdb, cfg, slowOK))
 	var fwAdmitted, admitted, refused, mayEvict, borrowMayEvict int
 	for range requests {
@@ -356,7 +360,7 @@ func TestEvictionPolicyRechecked(t *testing.T) {
 	own := redistest.StartDedicated(t)
 	rdb := redis.NewClient(&redis.Options{Addr: own.Addr(), MaxRetries: -1})
 	t.Cleanup(func() { _ = rdb.Close() })
-	fw := ok(NewFixedWindow(rdb, WindowConfig{Window: time.Hour, Limit: 1000}))
+	fw := ok(NewFixedWindow(rdb, fixedwindow.Config{Window: time.Hour, Limit: 1000}))
 	node := ok(NewPrefetchNode(rdb, BorrowConfig{Key: Key(redistest.ID(t), "prefetch"), Limit: 1000, Batch: 1,
 		Window: time.Hour}, slowOK))
 	id := redistest.ID(t)

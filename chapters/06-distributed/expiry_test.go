@@ -8,6 +8,8 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
+	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
+	sliding "github.com/ratelimit-course/ratelimit/chapters/03-sliding"
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
 )
 
@@ -21,8 +23,8 @@ func TestEveryKeyHasTTL(t *testing.T) {
 	limiters := map[string]decider{
 		"fixed-window":     ok(NewFixedWindow(rdb, w3)),
 		"fixed-window-ttl": ok(NewFixedWindowTTL(rdb, w3)),
-		"sliding-log":      ok(NewSlidingLog(rdb, w3)),
-		"sliding-counter":  ok(NewSlidingCounter(rdb, WindowConfig{Window: time.Second, Limit: 3, SubWindows: 4})),
+		"sliding-log":      ok(NewSlidingLog(rdb, s3)),
+		"sliding-counter":  ok(NewSlidingCounter(rdb, sliding.Config{Window: time.Second, Limit: 3, SubWindows: 4})),
 		"token-bucket":     ok(NewTokenBucket(rdb, c3r2)),
 		"gcra":             ok(NewGCRA(rdb, c3r2)),
 	}
@@ -68,7 +70,7 @@ func TestEveryKeyHasTTL(t *testing.T) {
 func TestExplicitTimeSurvivesAStall(t *testing.T) {
 	ctx := context.Background()
 	rdb := redistest.Client(t)
-	fw := ok(NewFixedWindow(rdb, WindowConfig{Window: time.Second, Limit: 2}))
+	fw := ok(NewFixedWindow(rdb, fixedwindow.Config{Window: time.Second, Limit: 2}))
 	id := redistest.ID(t)
 	at := time.UnixMilli(base + 999)
 	require.True(t, ok(fw.AllowNAt(ctx, id, at, 2)).Allowed)
@@ -153,11 +155,11 @@ type lifetime struct {
 // lifetimes are the six scripts' limiters at W = 1 s, L = 3 and C = 3,
 // R = 2/s, with their lifetimes.
 func lifetimes(rdb redis.Scripter) []lifetime {
-	sc := WindowConfig{Window: time.Second, Limit: 3, SubWindows: 4}
+	sc := sliding.Config{Window: time.Second, Limit: 3, SubWindows: 4}
 	return []lifetime{
 		{"fixed-window", "fw", ok(NewFixedWindow(rdb, w3)), w3.Window},
 		{"fixed-window-ttl", "fwt", ok(NewFixedWindowTTL(rdb, w3)), w3.Window},
-		{"sliding-log", "log", ok(NewSlidingLog(rdb, w3)), w3.Window},
+		{"sliding-log", "log", ok(NewSlidingLog(rdb, s3)), w3.Window},
 		// W, and the rest of the sub-window the last count is in (250 ms)
 		{"sliding-counter", "sc", ok(NewSlidingCounter(rdb, sc)), sc.Window + sc.Window/4},
 		// C/R: 1.5 s to refill 3 tokens at 2 per second

@@ -11,6 +11,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
 )
 
@@ -63,7 +64,7 @@ func TestE15_FailurePolicyOnRedis(t *testing.T) {
 		DialerRetries: 1,
 	})
 	t.Cleanup(func() { _ = rdb.Close() })
-	remote, err := NewFixedWindow(rdb, WindowConfig{Window: time.Minute, Limit: 1000})
+	remote, err := NewFixedWindow(rdb, fixedwindow.Config{Window: time.Minute, Limit: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,7 +234,7 @@ func TestGuardDeadlineWithClientDefaults(t *testing.T) {
 	)
 	rdb := redis.NewClient(&redis.Options{Addr: own.Addr()}) // every option at its default
 	t.Cleanup(func() { _ = rdb.Close() })
-	remote, err := NewFixedWindow(rdb, WindowConfig{Window: time.Minute, Limit: 1000})
+	remote, err := NewFixedWindow(rdb, fixedwindow.Config{Window: time.Minute, Limit: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,9 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
+	sliding "github.com/ratelimit-course/ratelimit/chapters/03-sliding"
+	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
 	"github.com/ratelimit-course/ratelimit/core"
 )
 
@@ -148,8 +151,8 @@ type FixedWindow struct{ limiter }
 
 // NewFixedWindow returns a fixed-window limiter on rdb (a client, a cluster
 // client or a ring).
-func NewFixedWindow(rdb redis.Scripter, cfg WindowConfig) (*FixedWindow, error) {
-	if err := cfg.check(); err != nil {
+func NewFixedWindow(rdb redis.Scripter, cfg fixedwindow.Config) (*FixedWindow, error) {
+	if err := checkFixed(cfg); err != nil {
 		return nil, err
 	}
 	return &FixedWindow{limiter{rdb: rdb, script: fixedWindowScript, name: "fixed-window", kind: "fw",
@@ -164,8 +167,8 @@ func NewFixedWindow(rdb redis.Scripter, cfg WindowConfig) (*FixedWindow, error) 
 type FixedWindowTTL struct{ limiter }
 
 // NewFixedWindowTTL returns a fixed-window-ttl limiter on rdb.
-func NewFixedWindowTTL(rdb redis.Scripter, cfg WindowConfig) (*FixedWindowTTL, error) {
-	if err := cfg.check(); err != nil {
+func NewFixedWindowTTL(rdb redis.Scripter, cfg fixedwindow.Config) (*FixedWindowTTL, error) {
+	if err := checkFixed(cfg); err != nil {
 		return nil, err
 	}
 	return &FixedWindowTTL{limiter{rdb: rdb, script: fixedWindowTTLScript, name: "fixed-window-ttl", kind: "fwt",
@@ -178,8 +181,8 @@ func NewFixedWindowTTL(rdb redis.Scripter, cfg WindowConfig) (*FixedWindowTTL, e
 type SlidingLog struct{ limiter }
 
 // NewSlidingLog returns a sliding-log limiter on rdb.
-func NewSlidingLog(rdb redis.Scripter, cfg WindowConfig) (*SlidingLog, error) {
-	if err := cfg.checkLog(); err != nil {
+func NewSlidingLog(rdb redis.Scripter, cfg sliding.Config) (*SlidingLog, error) {
+	if err := checkLog(cfg); err != nil {
 		return nil, err
 	}
 	return &SlidingLog{limiter{rdb: rdb, script: slidingLogScript, name: "sliding-log", kind: "log",
@@ -191,8 +194,8 @@ func NewSlidingLog(rdb redis.Scripter, cfg WindowConfig) (*SlidingLog, error) {
 type SlidingCounter struct{ limiter }
 
 // NewSlidingCounter returns a sliding-counter limiter on rdb.
-func NewSlidingCounter(rdb redis.Scripter, cfg WindowConfig) (*SlidingCounter, error) {
-	if err := cfg.checkCounter(); err != nil {
+func NewSlidingCounter(rdb redis.Scripter, cfg sliding.Config) (*SlidingCounter, error) {
+	if err := checkCounter(cfg); err != nil {
 		return nil, err
 	}
 	n := max(cfg.SubWindows, 1)
@@ -205,8 +208,8 @@ func NewSlidingCounter(rdb redis.Scripter, cfg WindowConfig) (*SlidingCounter, e
 type TokenBucket struct{ limiter }
 
 // NewTokenBucket returns a token-bucket limiter on rdb.
-func NewTokenBucket(rdb redis.Scripter, cfg BucketConfig) (*TokenBucket, error) {
-	if err := cfg.check(); err != nil {
+func NewTokenBucket(rdb redis.Scripter, cfg buckets.Config) (*TokenBucket, error) {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	return &TokenBucket{limiter{rdb: rdb, script: tokenBucketScript, name: "token-bucket", kind: "tb",
@@ -217,8 +220,8 @@ func NewTokenBucket(rdb redis.Scripter, cfg BucketConfig) (*TokenBucket, error) 
 type GCRA struct{ limiter }
 
 // NewGCRA returns a GCRA limiter on rdb.
-func NewGCRA(rdb redis.Scripter, cfg BucketConfig) (*GCRA, error) {
-	if err := cfg.check(); err != nil {
+func NewGCRA(rdb redis.Scripter, cfg buckets.Config) (*GCRA, error) {
+	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	d, p := emissionInterval(cfg.Rate)

@@ -10,6 +10,9 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
+	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
+	sliding "github.com/ratelimit-course/ratelimit/chapters/03-sliding"
+	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
 	"github.com/ratelimit-course/ratelimit/core"
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
 ) // base is an epoch-ms origin aligned to whole seconds, so that the worked// examples' windows (floor(t/W)) line up with the contract's.
@@ -49,10 +52,11 @@ func ok[T any](v T, err error) T {
 }
 
 var (
-	w3   = WindowConfig{Window: time.Second, Limit: 3}
-	c3r3 = BucketConfig{Capacity: 3, Rate: 3}
-	c3r2 = BucketConfig{Capacity: 3, Rate: 2}
-	c6r2 = BucketConfig{Capacity: 6, Rate: 2}
+	w3   = fixedwindow.Config{Window: time.Second, Limit: 3}
+	s3   = sliding.Config{Window: time.Second, Limit: 3}
+	c3r3 = buckets.Config{Capacity: 3, Rate: 3}
+	c3r2 = buckets.Config{Capacity: 3, Rate: 2}
+	c6r2 = buckets.Config{Capacity: 6, Rate: 2}
 )
 
 // TestWorkedExamplesOnRedis replays CONTRACT.md E1 and E3–E6 through the scripts with
@@ -71,15 +75,15 @@ func TestWorkedExamplesOnRedis(t *testing.T) {
 	}{
 		{"E1/fixed-window", ok(NewFixedWindow(rdb, w3)), e1, "AAARAAAR",
 			[]int{2, 1, 0, 0, 2, 1, 0, 0}, []int64{0, 0, 0, 40, 0, 0, 0, 150}},
-		{"E1/sliding-log", ok(NewSlidingLog(rdb, w3)), e1, "AAARRRRA",
+		{"E1/sliding-log", ok(NewSlidingLog(rdb, s3)), e1, "AAARRRRA",
 			[]int{2, 1, 0, 0, 0, 0, 0, 0}, []int64{0, 0, 0, 860, 820, 760, 700, 0}},
-		{"E3/sliding-counter", ok(NewSlidingCounter(rdb, w3)), []int64{0, 10, 20, 1200, 1220, 1240}, "AAAARR",
+		{"E3/sliding-counter", ok(NewSlidingCounter(rdb, s3)), []int64{0, 10, 20, 1200, 1220, 1240}, "AAAARR",
 			// estimates 2.40 / 3.34 / 3.28; at 1220 the estimate drops below 3
 			// once 3*(1000-e)/1000 + 1 < 3, e > 333.3: at 1334 (114 ms).
 			[]int{2, 1, 0, 0, 0, 0}, []int64{0, 0, 0, 0, 114, 94}},
-		{"E4/sliding-counter", ok(NewSlidingCounter(rdb, w3)), []int64{970, 980, 990, 1500, 1510, 1520}, "AAAAAR",
+		{"E4/sliding-counter", ok(NewSlidingCounter(rdb, s3)), []int64{970, 980, 990, 1500, 1510, 1520}, "AAAAAR",
 			[]int{2, 1, 0, 1, 0, 0}, nil},
-		{"E4/sliding-log", ok(NewSlidingLog(rdb, w3)), []int64{970, 980, 990, 1500, 1510, 1520}, "AAARRR",
+		{"E4/sliding-log", ok(NewSlidingLog(rdb, s3)), []int64{970, 980, 990, 1500, 1510, 1520}, "AAARRR",
 			nil, []int64{0, 0, 0, 470, 460, 450}},
 		{"E5/token-bucket", ok(NewTokenBucket(rdb, c3r3)), []int64{0, 0, 0, 334, 667}, "AAAAA",
 			[]int{2, 1, 0, 0, 0}, nil},
@@ -110,7 +114,7 @@ func TestWorkedExamplesOnRedis(t *testing.T) {
 // TestWeightedCost: a token bucket spends cost tokens (E16: upload 5, read 1).
 func TestWeightedCost(t *testing.T) {
 	rdb := redistest.Client(t)
-	tb := ok(NewTokenBucket(rdb, BucketConfig{Capacity: 10, Rate: 1}))
+	tb := ok(NewTokenBucket(rdb, buckets.Config{Capacity: 10, Rate: 1}))
 	id := redistest.ID(t)
 	at := func(ms int64) time.Time { return time.UnixMilli(base + ms) }
 
@@ -125,15 +129,16 @@ func TestWeightedCost(t *testing.T) {
 
 	// The others: costs 5, 4, 2, 1 at one instant against 10 permits. The
 	// fixed window counts the rejected 2 as well (INCRBY), so its 1 fails too.
-	ten := WindowConfig{Window: time.Second, Limit: 10}
+	ten := fixedwindow.Config{Window: time.Second, Limit: 10}
+	slidingTen := sliding.Config{Window: time.Second, Limit: 10}
 	for _, tc := range []struct {
 		name string
 		l    decider
 		want []bool
 	}{
-		{"sliding-log", ok(NewSlidingLog(rdb, ten)), []bool{true, true, false, true}},
-		{"sliding-counter", ok(NewSlidingCounter(rdb, ten)), []bool{true, true, false, true}},
-		{"gcra", ok(NewGCRA(rdb, BucketConfig{Capacity: 10, Rate: 1})), []bool{true, true, false, true}},
+		{"sliding-log", ok(NewSlidingLog(rdb, slidingTen)), []bool{true, true, false, true}},
+		{"sliding-counter", ok(NewSlidingCounter(rdb, slidingTen)), []bool{true, true, false, true}},
+		{"gcra", ok(NewGCRA(rdb, buckets.Config{Capacity: 10, Rate: 1})), []bool{true, true, false, true}},
 		{"fixed-window", ok(NewFixedWindow(rdb, ten)), []bool{true, true, false, false}},
 	} {
 		id := redistest.ID(t)
@@ -156,14 +161,14 @@ func TestBadInput(t *testing.T) {
 		err   error
 		param string
 	}{
-		{second(NewFixedWindow(rdb, WindowConfig{Window: 0, Limit: 3})), "window"},
-		{second(NewSlidingLog(rdb, WindowConfig{Window: 1500 * time.Microsecond, Limit: 3})), "window"},
-		{second(NewSlidingCounter(rdb, WindowConfig{Window: time.Second, Limit: 0})), "limit"},
-		{second(NewSlidingCounter(rdb, WindowConfig{Window: time.Second, Limit: 3, SubWindows: -1})), "subwindows"},
-		{second(NewTokenBucket(rdb, BucketConfig{Capacity: 0, Rate: 1})), "capacity"},
-		{second(NewGCRA(rdb, BucketConfig{Capacity: 3, Rate: 0})), "rate"},
+		{second(NewFixedWindow(rdb, fixedwindow.Config{Window: 0, Limit: 3})), "window"},
+		{second(NewSlidingLog(rdb, sliding.Config{Window: 1500 * time.Microsecond, Limit: 3})), "window"},
+		{second(NewSlidingCounter(rdb, sliding.Config{Window: time.Second, Limit: 0})), "limit"},
+		{second(NewSlidingCounter(rdb, sliding.Config{Window: time.Second, Limit: 3, SubWindows: -1})), "subwindows"},
+		{second(NewTokenBucket(rdb, buckets.Config{Capacity: 0, Rate: 1})), "capacity"},
+		{second(NewGCRA(rdb, buckets.Config{Capacity: 3, Rate: 0})), "rate"},
 		{second(ok(NewGCRA(rdb, c3r2)).AllowN(ctx, "x", 4)), "cost"},
-		{second(ok(NewSlidingLog(rdb, w3)).AllowN(ctx, "x", 0)), "cost"},
+		{second(ok(NewSlidingLog(rdb, s3)).AllowN(ctx, "x", 0)), "cost"},
 		{second(ok(NewTokenBucket(rdb, c3r2)).AllowN(ctx, "a}b", 1)), "id"},
 		{second(ok(NewFixedWindow(rdb, w3)).AllowNAt(ctx, "x", time.UnixMilli(-5), 1)), "time"},
 	} {
@@ -203,7 +208,7 @@ func TestRedisDownIsAnError(t *testing.T) {
 func TestFixedWindowKeepsOneField(t *testing.T) {
 	ctx := context.Background()
 	rdb := redistest.Client(t)
-	fw := ok(NewFixedWindow(rdb, WindowConfig{Window: time.Second, Limit: 3}))
+	fw := ok(NewFixedWindow(rdb, fixedwindow.Config{Window: time.Second, Limit: 3}))
 	id := redistest.ID(t)
 	key := Key(id, "fw")
 	for i, s := range []struct {

@@ -7,6 +7,9 @@ import (
 	"testing"
 	"time"
 
+	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
+	sliding "github.com/ratelimit-course/ratelimit/chapters/03-sliding"
+	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
 	"github.com/ratelimit-course/ratelimit/core"
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
 )
@@ -17,9 +20,10 @@ import (
 // nothing.
 func TestPeekCountsNothing(t *testing.T) {
 	rdb := redistest.Client(t)
-	w := WindowConfig{Window: time.Hour, Limit: 3}
-	sc := WindowConfig{Window: time.Hour, Limit: 3, SubWindows: 4}
-	b := BucketConfig{Capacity: 3, Rate: 3.0 / 3600}
+	w := fixedwindow.Config{Window: time.Hour, Limit: 3}
+	lw := sliding.Config{Window: time.Hour, Limit: 3}
+	sc := sliding.Config{Window: time.Hour, Limit: 3, SubWindows: 4}
+	b := buckets.Config{Capacity: 3, Rate: 3.0 / 3600}
 	type peeker interface {
 		AllowN(ctx context.Context, id string, cost int) (core.Decision, error)
 		Peek(ctx context.Context, id string) (core.Decision, error)
@@ -33,7 +37,7 @@ func TestPeekCountsNothing(t *testing.T) {
 	}{
 		{"fixed-window", ok(NewFixedWindow(rdb, w)), true},
 		{"fixed-window-ttl", ok(NewFixedWindowTTL(rdb, w)), true},
-		{"sliding-log", ok(NewSlidingLog(rdb, w)), false},
+		{"sliding-log", ok(NewSlidingLog(rdb, lw)), false},
 		{"sliding-counter", ok(NewSlidingCounter(rdb, sc)), false},
 		{"token-bucket", ok(NewTokenBucket(rdb, b)), false},
 		{"gcra", ok(NewGCRA(rdb, b)), false},

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
 	"github.com/ratelimit-course/ratelimit/core"
 	"github.com/redis/go-redis/v9"
 )
@@ -30,7 +31,7 @@ type NaiveCounter struct {
 // NewNaiveCounter returns the E9 limiter: at most limit requests per key,
 // the count expiring window after its last write.
 func NewNaiveCounter(rdb redis.Cmdable, window time.Duration, limit int) (*NaiveCounter, error) {
-	if err := (WindowConfig{Window: window, Limit: limit}).check(); err != nil {
+	if err := checkFixed(fixedwindow.Config{Window: window, Limit: limit}); err != nil {
 		return nil, err
 	}
 	return &NaiveCounter{rdb: rdb, window: window, limit: limit}, nil
@@ -73,8 +74,8 @@ var expireOnFirstHitScript = newTimelessScript(expireOnFirstHitLua)
 type ExpireOnFirstHit struct{ limiter }
 
 // NewExpireOnFirstHit returns the E10 trap limiter on rdb.
-func NewExpireOnFirstHit(rdb redis.Scripter, cfg WindowConfig) (*ExpireOnFirstHit, error) {
-	if err := cfg.check(); err != nil {
+func NewExpireOnFirstHit(rdb redis.Scripter, cfg fixedwindow.Config) (*ExpireOnFirstHit, error) {
+	if err := checkFixed(cfg); err != nil {
 		return nil, err
 	}
 	return &ExpireOnFirstHit{limiter{rdb: rdb, script: expireOnFirstHitScript, name: "expire-on-first-hit", kind: "fwt",

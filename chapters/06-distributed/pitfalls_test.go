@@ -12,6 +12,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
+	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
 	"github.com/ratelimit-course/ratelimit/core"
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
 )
@@ -114,7 +115,7 @@ func TestE9_StressOneKey(t *testing.T) {
 		var script []*FixedWindow
 		for _, c := range rdbs {
 			naive = append(naive, ok(NewNaiveCounter(c, time.Minute, limit)))
-			script = append(script, ok(NewFixedWindow(c, WindowConfig{Window: time.Minute, Limit: limit})))
+			script = append(script, ok(NewFixedWindow(c, fixedwindow.Config{Window: time.Minute, Limit: limit})))
 		}
 		n := hammer(func(c int) (core.Decision, error) { return naive[c].Allow(ctx, naiveID) })
 		s := hammer(func(c int) (core.Decision, error) { return script[c].AllowNAt(ctx, scriptID, now, 1) })
@@ -132,7 +133,7 @@ func TestE9_StressOneKey(t *testing.T) {
 func TestE10_IncrWithoutExpiry(t *testing.T) {
 	ctx := context.Background()
 	rdb := redistest.Client(t)
-	cfg := WindowConfig{Window: time.Second, Limit: 3}
+	cfg := fixedwindow.Config{Window: time.Second, Limit: 3}
 	// crash leaves key as the first request of a two-command client would:
 	// its write landed, then the process died before its PEXPIRE.
 	crash := func(key string, write func() error) {

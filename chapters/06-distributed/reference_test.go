@@ -58,47 +58,47 @@ func TestConfigsRefuseWhatChaptersRefuse(t *testing.T) {
 	}
 	counter := func(p string) map[string]string { return map[string]string{"sliding-counter": p} }
 	for _, tc := range []struct {
-		cfg       WindowConfig
+		cfg       sliding.Config
 		redisOnly map[string]string // algorithm -> parameter only Redis refuses
 	}{
-		{WindowConfig{Window: 0, Limit: 3}, nil},
-		{WindowConfig{Window: -time.Second, Limit: 3}, nil},
-		{WindowConfig{Window: core.MaxWindow + 1, Limit: 3}, nil},
-		{WindowConfig{Window: time.Second, Limit: 0}, nil},
-		{WindowConfig{Window: time.Second, Limit: -5}, nil},
-		{WindowConfig{Window: time.Second, Limit: core.MaxCount + 1}, nil},
-		{WindowConfig{Window: time.Second, Limit: math.MaxInt}, nil},
-		{WindowConfig{Window: 1500 * time.Microsecond, Limit: 3}, all("window")},
-		{WindowConfig{Window: time.Second, Limit: 3, SubWindows: -1}, nil},
-		{WindowConfig{Window: time.Second, Limit: 3, SubWindows: 7}, nil},
-		{WindowConfig{Window: time.Second, Limit: 3, SubWindows: 1 << 20}, nil},
-		{WindowConfig{Window: time.Second, Limit: 3, SubWindows: 16}, nil}, // 62.5 ms sub-windows
-		{WindowConfig{Window: 250 * time.Millisecond, Limit: 3, SubWindows: 4}, nil},
-		{WindowConfig{Window: 3 * time.Millisecond, Limit: 3, SubWindows: 2}, nil},
-		{WindowConfig{Window: 1001 * time.Millisecond, Limit: 3, SubWindows: 1000}, nil}, // 1.001 ms
-		{WindowConfig{Window: core.MaxWindow, Limit: core.MaxCount, SubWindows: 1000}, counter("limit")},
-		{WindowConfig{Window: core.MaxWindow, Limit: core.MaxCount}, counter("limit")},
-		{WindowConfig{Window: 24 * time.Hour, Limit: core.MaxCount}, counter("limit")},
-		{WindowConfig{Window: time.Hour, Limit: core.MaxCount, SubWindows: 60}, nil},
-		{WindowConfig{Window: time.Second, Limit: core.MaxCount}, nil},
-		{WindowConfig{Window: time.Minute, Limit: 1000, SubWindows: 60}, nil},
-		{WindowConfig{Window: time.Millisecond, Limit: 1}, nil},
+		{sliding.Config{Window: 0, Limit: 3}, nil},
+		{sliding.Config{Window: -time.Second, Limit: 3}, nil},
+		{sliding.Config{Window: core.MaxWindow + 1, Limit: 3}, nil},
+		{sliding.Config{Window: time.Second, Limit: 0}, nil},
+		{sliding.Config{Window: time.Second, Limit: -5}, nil},
+		{sliding.Config{Window: time.Second, Limit: core.MaxCount + 1}, nil},
+		{sliding.Config{Window: time.Second, Limit: math.MaxInt}, nil},
+		{sliding.Config{Window: 1500 * time.Microsecond, Limit: 3}, all("window")},
+		{sliding.Config{Window: time.Second, Limit: 3, SubWindows: -1}, nil},
+		{sliding.Config{Window: time.Second, Limit: 3, SubWindows: 7}, nil},
+		{sliding.Config{Window: time.Second, Limit: 3, SubWindows: 1 << 20}, nil},
+		{sliding.Config{Window: time.Second, Limit: 3, SubWindows: 16}, nil}, // 62.5 ms sub-windows
+		{sliding.Config{Window: 250 * time.Millisecond, Limit: 3, SubWindows: 4}, nil},
+		{sliding.Config{Window: 3 * time.Millisecond, Limit: 3, SubWindows: 2}, nil},
+		{sliding.Config{Window: 1001 * time.Millisecond, Limit: 3, SubWindows: 1000}, nil}, // 1.001 ms
+		{sliding.Config{Window: core.MaxWindow, Limit: core.MaxCount, SubWindows: 1000}, counter("limit")},
+		{sliding.Config{Window: core.MaxWindow, Limit: core.MaxCount}, counter("limit")},
+		{sliding.Config{Window: 24 * time.Hour, Limit: core.MaxCount}, counter("limit")},
+		{sliding.Config{Window: time.Hour, Limit: core.MaxCount, SubWindows: 60}, nil},
+		{sliding.Config{Window: time.Second, Limit: core.MaxCount}, nil},
+		{sliding.Config{Window: time.Minute, Limit: 1000, SubWindows: 60}, nil},
+		{sliding.Config{Window: time.Millisecond, Limit: 1}, nil},
 	} {
 		fw := fixedwindow.Config{Window: tc.cfg.Window, Limit: tc.cfg.Limit}
-		sl := sliding.Config{Window: tc.cfg.Window, Limit: tc.cfg.Limit, SubWindows: tc.cfg.SubWindows}
+		sl := tc.cfg
 		for _, a := range []struct {
 			name           string
 			chapter, redis error
 		}{
-			{"fixed-window", second(fixedwindow.New(fw)), second(NewFixedWindow(rdb, tc.cfg))},
-			{"fixed-window-ttl", second(fixedwindow.NewTTL(fw)), second(NewFixedWindowTTL(rdb, tc.cfg))},
-			{"sliding-log", second(sliding.NewLog(sl)), second(NewSlidingLog(rdb, tc.cfg))},
-			{"sliding-counter", second(sliding.NewCounter(sl)), second(NewSlidingCounter(rdb, tc.cfg))},
+			{"fixed-window", second(fixedwindow.New(fw)), second(NewFixedWindow(rdb, fw))},
+			{"fixed-window-ttl", second(fixedwindow.NewTTL(fw)), second(NewFixedWindowTTL(rdb, fw))},
+			{"sliding-log", second(sliding.NewLog(sl)), second(NewSlidingLog(rdb, sl))},
+			{"sliding-counter", second(sliding.NewCounter(sl)), second(NewSlidingCounter(rdb, sl))},
 		} {
 			sameRefusal(t, a.name+" "+fmtConfig(tc.cfg), a.chapter, a.redis, tc.redisOnly[a.name])
 		}
 	}
-	for _, b := range []BucketConfig{
+	for _, b := range []buckets.Config{
 		{Capacity: 0, Rate: 1}, {Capacity: -1, Rate: 1}, {Capacity: core.MaxCount + 1, Rate: 1},
 		{Capacity: 1 << 62, Rate: 1}, {Capacity: 3, Rate: 0}, {Capacity: 3, Rate: -1},
 		{Capacity: 3, Rate: math.NaN()}, {Capacity: 3, Rate: math.Inf(1)}, {Capacity: 3, Rate: 1e300},
@@ -122,14 +122,14 @@ func fmtConfig(c any) string { return strings.TrimPrefix(fmt.Sprintf("%+v", c), 
 func TestNegativeRetryAfterAtTinyRate(t *testing.T) {
 	rdb := redistest.Client(t)
 	ctx := context.Background()
-	for _, refused := range []BucketConfig{{Capacity: 1, Rate: 1e-10}, {Capacity: 1000, Rate: 1e-7}} {
+	for _, refused := range []buckets.Config{{Capacity: 1, Rate: 1e-10}, {Capacity: 1000, Rate: 1e-7}} {
 		for _, err := range []error{second(NewTokenBucket(rdb, refused)), second(NewGCRA(rdb, refused))} {
 			var pe *core.ParamError
 			require.ErrorAs(t, err, &pe, "%+v", refused)
 			require.Equal(t, "rate", pe.Param)
 		}
 	}
-	edge := BucketConfig{Capacity: 1, Rate: 1e-9}
+	edge := buckets.Config{Capacity: 1, Rate: 1e-9}
 	for _, l := range []decider{ok(NewTokenBucket(rdb, edge)), ok(NewGCRA(rdb, edge))} {
 		id := redistest.ID(t)
 		require.True(t, ok(l.AllowNAt(ctx, id, time.UnixMilli(base), 1)).Allowed)
@@ -146,7 +146,7 @@ func TestNegativeRetryAfterAtTinyRate(t *testing.T) {
 func TestPEXPIREReceived1e18(t *testing.T) {
 	rdb := redistest.Client(t)
 	ctx := context.Background()
-	for _, refused := range []BucketConfig{{Capacity: 1, Rate: 1e-15}, {Capacity: 1, Rate: 1e-16}, {Capacity: 1 << 62, Rate: 1}} {
+	for _, refused := range []buckets.Config{{Capacity: 1, Rate: 1e-15}, {Capacity: 1, Rate: 1e-16}, {Capacity: 1 << 62, Rate: 1}} {
 		for _, err := range []error{second(NewTokenBucket(rdb, refused)), second(NewGCRA(rdb, refused))} {
 			var pe *core.ParamError
 			require.ErrorAs(t, err, &pe, "%+v", refused)
@@ -157,12 +157,12 @@ func TestPEXPIREReceived1e18(t *testing.T) {
 		l    decider
 		kind string
 	}{
-		{ok(NewTokenBucket(rdb, BucketConfig{Capacity: core.MaxCount, Rate: 1})), "tb"},
-		{ok(NewGCRA(rdb, BucketConfig{Capacity: core.MaxCount, Rate: 1})), "gcra"},
-		{ok(NewTokenBucket(rdb, BucketConfig{Capacity: 1, Rate: 1e-9})), "tb"},
-		{ok(NewGCRA(rdb, BucketConfig{Capacity: 1, Rate: 1e-9})), "gcra"},
-		{ok(NewFixedWindow(rdb, WindowConfig{Window: core.MaxWindow, Limit: 3})), "fw"},
-		{ok(NewSlidingLog(rdb, WindowConfig{Window: core.MaxWindow, Limit: 3})), "log"},
+		{ok(NewTokenBucket(rdb, buckets.Config{Capacity: core.MaxCount, Rate: 1})), "tb"},
+		{ok(NewGCRA(rdb, buckets.Config{Capacity: core.MaxCount, Rate: 1})), "gcra"},
+		{ok(NewTokenBucket(rdb, buckets.Config{Capacity: 1, Rate: 1e-9})), "tb"},
+		{ok(NewGCRA(rdb, buckets.Config{Capacity: 1, Rate: 1e-9})), "gcra"},
+		{ok(NewFixedWindow(rdb, fixedwindow.Config{Window: core.MaxWindow, Limit: 3})), "fw"},
+		{ok(NewSlidingLog(rdb, sliding.Config{Window: core.MaxWindow, Limit: 3})), "log"},
 	} {
 		id := redistest.ID(t)
 		_, err := tc.l.AllowNAt(ctx, id, time.UnixMilli(base), 1)
@@ -184,10 +184,10 @@ func TestGCRARemainingMinInt64(t *testing.T) {
 	ctx := context.Background()
 	for _, r := range []float64{1e300, 1e10} {
 		var pe *core.ParamError
-		require.ErrorAs(t, second(NewGCRA(rdb, BucketConfig{Capacity: 3, Rate: r})), &pe)
+		require.ErrorAs(t, second(NewGCRA(rdb, buckets.Config{Capacity: 3, Rate: r})), &pe)
 		require.Equal(t, "rate", pe.Param)
 	}
-	fast := BucketConfig{Capacity: core.MaxCount, Rate: 1e9}
+	fast := buckets.Config{Capacity: core.MaxCount, Rate: 1e9}
 	for _, l := range []decider{ok(NewGCRA(rdb, fast)), ok(NewTokenBucket(rdb, fast))} {
 		d := ok(l.AllowNAt(ctx, redistest.ID(t), time.UnixMilli(base), 1))
 		require.Equal(t, core.Decision{Allowed: true, Remaining: core.MaxCount - 1}, d)
@@ -209,7 +209,7 @@ func TestGCRAExactOverLongSaturation(t *testing.T) {
 		c       = 3
 		rate    = 7
 	)
-	g := ok(NewGCRA(rdb, BucketConfig{Capacity: c, Rate: rate}))
+	g := ok(NewGCRA(rdb, buckets.Config{Capacity: c, Rate: rate}))
 	// Exact schedule in sevenths of a ms: T = 1000, tau = 2000. Each request
 	// comes at ceil((TAT - tau) / 7) ms, never before the one in front of it.
 	times := make([]int64, permits)
@@ -271,7 +271,7 @@ func TestSlidingLogCostIsOneEntry(t *testing.T) {
 	ctx := context.Background()
 	rdb := redistest.Client(t)
 	const L = 1_000_000
-	l := ok(NewSlidingLog(rdb, WindowConfig{Window: time.Minute, Limit: L}))
+	l := ok(NewSlidingLog(rdb, sliding.Config{Window: time.Minute, Limit: L}))
 	id := redistest.ID(t)
 	key := Key(id, "log")
 	start := time.Now()
@@ -299,9 +299,9 @@ func TestSlidingLogSumsWrap(t *testing.T) {
 	ctx := context.Background()
 	rdb := redistest.Client(t)
 	const m = int64(1) << 50
-	cfg := WindowConfig{Window: time.Second, Limit: 10}
+	cfg := sliding.Config{Window: time.Second, Limit: 10}
 	l := ok(NewSlidingLog(rdb, cfg))
-	mem := ok(sliding.NewLog(sliding.Config{Window: cfg.Window, Limit: cfg.Limit}))
+	mem := ok(sliding.NewLog(cfg))
 	id := redistest.ID(t)
 	key := Key(id, "log")
 	t.Cleanup(func() { rdb.Del(context.Background(), key) })

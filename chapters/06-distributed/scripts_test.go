@@ -11,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
 )
 
@@ -53,18 +54,18 @@ func TestLateTimeRegressions(t *testing.T) {
 		// At its own time (sub-window 0) the three requests of sub-window 1
 		// were invisible and the estimate was 0.
 		// (At 2000 the estimate is still exactly 3: the first permit is at 2001.)
-		{"sliding-counter", ok(NewSlidingCounter(rdb, w3)), []step{
+		{"sliding-counter", ok(NewSlidingCounter(rdb, s3)), []step{
 			{1000, 1, "A", 0}, {1000, 1, "A", 0}, {1000, 1, "A", 0}, {999, 1, "R", 1002}}},
 		// The late request reused the member "600:2" and overwrote an entry:
 		// the log then held one request where two were admitted, and let a
 		// cost-2 request through with three already in the window.
-		{"sliding-log", ok(NewSlidingLog(rdb, w3)), []step{
+		{"sliding-log", ok(NewSlidingLog(rdb, s3)), []step{
 			{0, 1, "A", 0}, {600, 1, "A", 0}, {1100, 3, "R", 500}, {600, 1, "A", 0}, {1100, 2, "R", 500}}},
 		// Empty at 2000; a request stamped 1500 must come back at 3000, when
 		// the next token exists: 1500 ms from its own time, not 1000.
-		{"token-bucket", ok(NewTokenBucket(rdb, BucketConfig{Capacity: 1, Rate: 1})), []step{
+		{"token-bucket", ok(NewTokenBucket(rdb, buckets.Config{Capacity: 1, Rate: 1})), []step{
 			{1000, 1, "A", 0}, {2000, 1, "A", 0}, {1500, 1, "R", 1500}}},
-		{"gcra", ok(NewGCRA(rdb, BucketConfig{Capacity: 1, Rate: 1})), []step{
+		{"gcra", ok(NewGCRA(rdb, buckets.Config{Capacity: 1, Rate: 1})), []step{
 			{1000, 1, "A", 0}, {2000, 1, "A", 0}, {1500, 1, "R", 1500}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
 	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
 )
@@ -48,7 +49,7 @@ func TestMemoryPerKeyWithinTheRange(t *testing.T) {
 	t.Cleanup(func() { _ = rdb.Close() })
 	ctx := context.Background()
 
-	tb, err := distributed.NewTokenBucket(rdb, distributed.BucketConfig{Capacity: 100, Rate: 100.0 / 60})
+	tb, err := distributed.NewTokenBucket(rdb, buckets.Config{Capacity: 100, Rate: 100.0 / 60})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package overload
 import (
 	"errors"
 	"fmt"
-	"math"
 	"sync"
 	"time"
 
@@ -16,13 +15,13 @@ import (
 // (an LLM call: its input plus the most output it may produce) and, when it
 // ends, settles what it really used: the unused tokens go back, up to C.
 // Reserving the maximum is what keeps concurrent requests from overdrawing;
-// the refund is what keeps the maximum from wasting the budget. Its Config is
-// chapter 04's (Capacity C, Rate R). Safe for concurrent use.
+// the refund is what keeps the maximum from wasting the budget. The bucket
+// is chapter 04's (its Config, its refill, its RetryAfter, which is never
+// early), with its Refund; Budget adds the lock and the reservations. Safe
+// for concurrent use.
 type Budget struct {
 	mu     sync.Mutex
-	cfg    buckets.Config
-	tokens float64
-	last   time.Time // the latest time seen
+	bucket *buckets.TokenBucket
 }
 
 // Reservation is what one admitted request holds until it settles.
@@ -33,18 +32,11 @@ type Reservation struct {
 
 // NewBudget returns a full budget, or the configuration's *core.ParamError.
 func NewBudget(c buckets.Config) (*Budget, error) {
-	if err := c.Validate(); err != nil {
+	b, err := buckets.NewTokenBucket(c)
+	if err != nil {
 		return nil, err
 	}
-	return &Budget{cfg: c, tokens: float64(c.Capacity)}, nil
-}
-
-// refill brings the bucket up to now (to the latest time seen, if now is earlier).
-func (b *Budget) refill(now time.Time) {
-	if now.After(b.last) {
-		b.tokens = min(float64(b.cfg.Capacity), b.tokens+now.Sub(b.last).Seconds()*b.cfg.Rate)
-		b.last = now
-	}
+	return &Budget{bucket: b}, nil
 }
 
 // Reserve takes cost tokens at now if the bucket holds them and returns the
@@ -54,16 +46,11 @@ func (b *Budget) refill(now time.Time) {
 func (b *Budget) Reserve(now time.Time, cost int) (*Reservation, core.Decision) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.refill(now)
-	if cost < 1 || cost > b.cfg.Capacity {
-		return nil, core.Decision{Remaining: int(b.tokens + core.Tolerance)}
+	d := b.bucket.AllowN(now, cost)
+	if !d.Allowed {
+		return nil, d
 	}
-	if need := float64(cost) - b.tokens; need > core.Tolerance {
-		wait := time.Duration(math.Ceil(need/b.cfg.Rate*1e9 - core.Tolerance*float64(time.Millisecond))) // the tolerance in ns
-		return nil, core.Decision{Remaining: int(b.tokens + core.Tolerance), RetryAfter: wait + b.last.Sub(now)}
-	}
-	b.tokens = max(0, b.tokens-float64(cost))
-	return &Reservation{cost: cost}, core.Decision{Allowed: true, Remaining: int(b.tokens + core.Tolerance)}
+	return &Reservation{cost: cost}, d
 }
 
 // Settle ends a reservation at now that used tokens of its cost and refunds
@@ -80,17 +67,14 @@ func (b *Budget) Settle(now time.Time, r *Reservation, used int) error {
 		return core.BadParam("used", used, fmt.Sprintf("an integer from 0 to the reserved cost (%d)", r.cost))
 	}
 	r.settled = true
-	b.refill(now)
-	b.tokens = min(float64(b.cfg.Capacity), b.tokens+float64(r.cost-used))
+	b.bucket.Refund(now, r.cost-used)
 	return nil
 }
 
-// Tokens reports the tokens held at now, without changing the budget.
+// Tokens reports the tokens held at now (at the latest time seen, if now is
+// earlier), without changing the budget.
 func (b *Budget) Tokens(now time.Time) float64 {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if !now.After(b.last) {
-		return b.tokens
-	}
-	return min(float64(b.cfg.Capacity), b.tokens+now.Sub(b.last).Seconds()*b.cfg.Rate)
+	return b.bucket.Tokens(now)
 }

@@ -78,7 +78,7 @@ func BenchmarkE35_ScriptsOnly(b *testing.B) {
 					sc = bt
 				}
 				lim, err := distributed.NewFixedWindow(distributed.AssumeNoEviction(sc),
-					distributed.WindowConfig{Window: 24 * time.Hour, Limit: 1_000_000_000})
+					fixedwindow.Config{Window: 24 * time.Hour, Limit: 1_000_000_000})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -113,7 +113,7 @@ func BenchmarkE36_LatencyBudget(b *testing.B) {
 		b.Fatal(err)
 	}
 	rdb := redistest.Client(b)
-	direct, err := distributed.NewFixedWindow(rdb, distributed.WindowConfig{Window: 24 * time.Hour, Limit: 1_000_000_000})
+	direct, err := distributed.NewFixedWindow(rdb, fixedwindow.Config{Window: 24 * time.Hour, Limit: 1_000_000_000})
 	if err != nil {
 		b.Fatal(err)
 	}

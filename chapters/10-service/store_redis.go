@@ -94,19 +94,19 @@ func (s *redisStore) counter(r *Rule) (counter, error) {
 type redisLimiters struct{ scripts redis.Scripter }
 
 func (m redisLimiters) fixedWindow(c fixedwindow.Config) (counter, error) {
-	return distributed.NewFixedWindow(m.scripts, distributed.WindowConfig{Window: c.Window, Limit: c.Limit})
+	return distributed.NewFixedWindow(m.scripts, c)
 }
 
 func (m redisLimiters) slidingCounter(c sliding.Config) (counter, error) {
-	return distributed.NewSlidingCounter(m.scripts, distributed.WindowConfig{Window: c.Window, Limit: c.Limit, SubWindows: c.SubWindows})
+	return distributed.NewSlidingCounter(m.scripts, c)
 }
 
 func (m redisLimiters) tokenBucket(c buckets.Config) (counter, error) {
-	return distributed.NewTokenBucket(m.scripts, distributed.BucketConfig{Capacity: c.Capacity, Rate: c.Rate})
+	return distributed.NewTokenBucket(m.scripts, c)
 }
 
 func (m redisLimiters) gcra(c buckets.Config) (counter, error) {
-	return distributed.NewGCRA(m.scripts, distributed.BucketConfig{Capacity: c.Capacity, Rate: c.Rate})
+	return distributed.NewGCRA(m.scripts, c)
 }
 
 // redisCounter turns the service's key into a chapter 06 identity. The

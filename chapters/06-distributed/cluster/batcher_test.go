@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
 	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
 )
@@ -43,7 +44,7 @@ func TestBatcherOnCluster(t *testing.T) {
 	bt, err := distributed.NewBatcher(cc, distributed.BatcherOptions{})
 	require.NoError(t, err)
 	defer bt.Close()
-	fw, err := distributed.NewFixedWindow(bt, distributed.WindowConfig{Window: time.Hour, Limit: 50})
+	fw, err := distributed.NewFixedWindow(bt, fixedwindow.Config{Window: time.Hour, Limit: 50})
 	require.NoError(t, err)
 	now := time.Now()
 	var admitted [8]atomic.Int64

@@ -15,6 +15,9 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
+	sliding "github.com/ratelimit-course/ratelimit/chapters/03-sliding"
+	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
 	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 	"github.com/ratelimit-course/ratelimit/core"
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
@@ -42,15 +45,16 @@ func BenchmarkCluster(b *testing.B) {
 	type decider interface {
 		AllowN(ctx context.Context, id string, cost int) (core.Decision, error)
 	}
-	w := distributed.WindowConfig{Window: time.Second, Limit: 100}
-	bk := distributed.BucketConfig{Capacity: 100, Rate: 100}
+	w := fixedwindow.Config{Window: time.Second, Limit: 100}
+	sw := sliding.Config{Window: time.Second, Limit: 100}
+	bk := buckets.Config{Capacity: 100, Rate: 100}
 	algorithms := []struct {
 		name string
 		make func(redis.Scripter) (decider, error)
 	}{
 		{"fixed-window", func(r redis.Scripter) (decider, error) { return distributed.NewFixedWindow(r, w) }},
-		{"sliding-log", func(r redis.Scripter) (decider, error) { return distributed.NewSlidingLog(r, w) }},
-		{"sliding-counter", func(r redis.Scripter) (decider, error) { return distributed.NewSlidingCounter(r, w) }},
+		{"sliding-log", func(r redis.Scripter) (decider, error) { return distributed.NewSlidingLog(r, sw) }},
+		{"sliding-counter", func(r redis.Scripter) (decider, error) { return distributed.NewSlidingCounter(r, sw) }},
 		{"token-bucket", func(r redis.Scripter) (decider, error) { return distributed.NewTokenBucket(r, bk) }},
 		{"gcra", func(r redis.Scripter) (decider, error) { return distributed.NewGCRA(r, bk) }},
 	}

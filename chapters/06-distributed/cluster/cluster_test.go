@@ -15,6 +15,9 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
+	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
+	sliding "github.com/ratelimit-course/ratelimit/chapters/03-sliding"
+	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
 	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 	"github.com/ratelimit-course/ratelimit/core"
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
@@ -107,8 +110,9 @@ func TestEveryLimiterOnCluster(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, top.Primaries(), 3)
 
-	w3 := distributed.WindowConfig{Window: time.Second, Limit: 3}
-	c3r3, c3r2 := distributed.BucketConfig{Capacity: 3, Rate: 3}, distributed.BucketConfig{Capacity: 3, Rate: 2}
+	w3 := fixedwindow.Config{Window: time.Second, Limit: 3}
+	s3 := sliding.Config{Window: time.Second, Limit: 3}
+	c3r3, c3r2 := buckets.Config{Capacity: 3, Rate: 3}, buckets.Config{Capacity: 3, Rate: 2}
 	e1 := []int64{820, 880, 940, 960, 1000, 1060, 1120, 1850}
 	type atLimiter interface {
 		AllowNAt(ctx context.Context, id string, now time.Time, cost int) (core.Decision, error)
@@ -135,10 +139,10 @@ func TestEveryLimiterOnCluster(t *testing.T) {
 		want string
 	}{
 		{"E1/fixed-window", replay(must(distributed.NewFixedWindow(cc, w3)), e1), "AAARAAAR"},
-		{"E1/sliding-log", replay(must(distributed.NewSlidingLog(cc, w3)), e1), "AAARRRRA"},
-		{"E3/sliding-counter", replay(must(distributed.NewSlidingCounter(cc, w3)), []int64{0, 10, 20, 1200, 1220, 1240}), "AAAARR"},
-		{"E4/sliding-counter", replay(must(distributed.NewSlidingCounter(cc, w3)), []int64{970, 980, 990, 1500, 1510, 1520}), "AAAAAR"},
-		{"E4/sliding-log", replay(must(distributed.NewSlidingLog(cc, w3)), []int64{970, 980, 990, 1500, 1510, 1520}), "AAARRR"},
+		{"E1/sliding-log", replay(must(distributed.NewSlidingLog(cc, s3)), e1), "AAARRRRA"},
+		{"E3/sliding-counter", replay(must(distributed.NewSlidingCounter(cc, s3)), []int64{0, 10, 20, 1200, 1220, 1240}), "AAAARR"},
+		{"E4/sliding-counter", replay(must(distributed.NewSlidingCounter(cc, s3)), []int64{970, 980, 990, 1500, 1510, 1520}), "AAAAAR"},
+		{"E4/sliding-log", replay(must(distributed.NewSlidingLog(cc, s3)), []int64{970, 980, 990, 1500, 1510, 1520}), "AAARRR"},
 		{"E5/token-bucket", replay(must(distributed.NewTokenBucket(cc, c3r3)), []int64{0, 0, 0, 334, 667}), "AAAAA"},
 		{"E6/token-bucket", replay(must(distributed.NewTokenBucket(cc, c3r2)), []int64{0, 10, 20, 30}), "AAAR"},
 		{"E6/gcra", replay(must(distributed.NewGCRA(cc, c3r2)), []int64{0, 10, 20, 30}), "AAAR"},

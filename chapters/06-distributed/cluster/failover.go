@@ -9,6 +9,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
 	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 	"github.com/ratelimit-course/ratelimit/core"
 	"github.com/ratelimit-course/ratelimit/internal/redisproc"
@@ -228,7 +229,7 @@ func (f *failover) limiters() error {
 		}
 	}
 	var err error
-	f.fw, err = distributed.NewFixedWindow(scripter, distributed.WindowConfig{Window: time.Hour, Limit: f.cfg.Limit})
+	f.fw, err = distributed.NewFixedWindow(scripter, fixedwindow.Config{Window: time.Hour, Limit: f.cfg.Limit})
 	return err
 }
 
@@ -241,7 +242,7 @@ func (f *failover) decide() (bool, error) {
 // admitBefore sets the stage: requests admitted and on the replica. They
 // wait for the replica as long as a healthy one may take.
 func (f *failover) admitBefore() error {
-	before, err := distributed.NewFixedWindow(f.healthy, distributed.WindowConfig{Window: time.Hour, Limit: f.cfg.Limit})
+	before, err := distributed.NewFixedWindow(f.healthy, fixedwindow.Config{Window: time.Hour, Limit: f.cfg.Limit})
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
 	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 	"github.com/ratelimit-course/ratelimit/internal/redisproc"
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
@@ -124,14 +125,14 @@ func TestE23_PreFreezeRequestsSurviveReplicaLag(t *testing.T) {
 		<-done
 	}
 	at := time.UnixMilli(1_700_000_000_000)
-	healthy, err := distributed.NewFixedWindow(distributed.AssumeNoEviction(waitScripter{cc, 1, HealthyWait(ack)}), distributed.WindowConfig{Window: time.Hour, Limit: 1000})
+	healthy, err := distributed.NewFixedWindow(distributed.AssumeNoEviction(waitScripter{cc, 1, HealthyWait(ack)}), fixedwindow.Config{Window: time.Hour, Limit: 1000})
 	require.NoError(t, err)
 	var n int
 	stall(func() { n, err = admitBeforeFreeze(ctx, healthy, id, at, 20) })
 	require.NoError(t, err, "a replica late by 300 ms still confirms the requests before the freeze")
 	require.Equal(t, 20, n)
 
-	short, err := distributed.NewFixedWindow(distributed.AssumeNoEviction(waitScripter{cc, 1, DefaultFailover("").WaitTimeout}), distributed.WindowConfig{Window: time.Hour, Limit: 1000})
+	short, err := distributed.NewFixedWindow(distributed.AssumeNoEviction(waitScripter{cc, 1, DefaultFailover("").WaitTimeout}), fixedwindow.Config{Window: time.Hour, Limit: 1000})
 	require.NoError(t, err)
 	stall(func() { _, err = short.AllowNAt(ctx, id, at, 1) })
 	require.ErrorIs(t, err, ErrNotReplicated, "WAIT 1 50 gives up on a replica stalled 300 ms")

@@ -11,6 +11,8 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
+	sliding "github.com/ratelimit-course/ratelimit/chapters/03-sliding"
 	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 	"github.com/ratelimit-course/ratelimit/internal/redisproc"
 )
@@ -174,9 +176,9 @@ func (m *migration) fill() error {
 // limiters builds the fixed window and the sliding log the traffic decides
 // with and caches their scripts on every primary.
 func (m *migration) limiters() error {
-	w := distributed.WindowConfig{Window: time.Hour, Limit: m.cfg.Limit}
+	w := sliding.Config{Window: time.Hour, Limit: m.cfg.Limit}
 	var err error
-	if m.fw, err = distributed.NewFixedWindow(m.client, w); err != nil {
+	if m.fw, err = distributed.NewFixedWindow(m.client, fixedwindow.Config{Window: w.Window, Limit: w.Limit}); err != nil {
 		return err
 	}
 	if m.log, err = distributed.NewSlidingLog(m.client, w); err != nil {
