@@ -130,6 +130,9 @@ func (s *Service) ShouldRateLimit(ctx context.Context, req *rls.RateLimitRequest
 			resp.OverallCode = rls.RateLimitResponse_OVER_LIMIT
 		}
 	}
+	if s.o.ResponseHeaders {
+		addResponseHeaders(resp, s.now()) // headers.go
+	}
 	return resp, nil
 }
 

@@ -63,6 +63,9 @@ type Options struct {
 	Log io.Writer
 	// Outage, if set, is a switch that takes the store down (outage.go).
 	Outage *Outage
+	// ResponseHeaders adds RateLimit-Limit, -Remaining and -Reset to every
+	// response with a limit, as the reference's LIMIT_RESPONSE_HEADERS_ENABLED (headers.go).
+	ResponseHeaders bool
 
 	limits serverLimits // the transports' timeouts and caps (listen.go); zero: the constants
 }
