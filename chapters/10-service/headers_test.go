@@ -126,3 +126,18 @@ descriptors:
 		t.Errorf("without ResponseHeaders, /json: %s", out)
 	}
 }
+
+// TestResponseHeadersFlag: serve's --response-headers sets the option, off
+// unless given.
+func TestResponseHeadersFlag(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{{nil, false}, {[]string{"--response-headers"}, true}, {[]string{"--response-headers=false"}, false}} {
+		var o Options
+		var cluster string
+		if err := serveFlags(&o, &cluster).Parse(tc.args); err != nil || o.ResponseHeaders != tc.want {
+			t.Errorf("%v: ResponseHeaders %v, %v; want %v", tc.args, o.ResponseHeaders, err, tc.want)
+		}
+	}
+}
