@@ -31,8 +31,8 @@ const (
 //     (which starts at 2^32-1): on a tie the first one stays.
 //   - An OVER_LIMIT status replaces the choice whatever it has left, and the
 //     smallest becomes 0: with several refusals the last one is described.
-//     A shadow rule's refusal is OK with 0 remaining, so it wins only by the
-//     first rule.
+//     A shadow rule's refusal is answered OK with 0 remaining, so only the
+//     first rule can choose it, as any status at 0.
 //   - A status without a current limit is never chosen: unlimited, no rule,
 //     an unknown domain, or a descriptor past MaxDescriptors (OVER_LIMIT with
 //     no limit to describe, which the reference never answers).
