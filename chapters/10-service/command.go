@@ -97,6 +97,8 @@ func serveFlags(o *Options, cluster, mode *string) *flag.FlagSet {
 	fs.StringVar(mode, "failure-mode", string(FailOpen), "open or closed, for domains that set no failure_mode")
 	fs.IntVar(&o.MaxKeys, "max-keys", DefaultMaxKeys, "keys the in-memory store holds at most; a new key past it gets its domain's failure mode")
 	fs.DurationVar(&o.StoreTimeout, "store-timeout", DefaultStoreTimeout, "a store call's deadline, past which a silent store is judged down")
+	fs.Func("redis-eviction-policy", evictionUsage, evictionPolicyFlag(&o.RedisEvictionPolicy))
+	fs.BoolVar(&o.ResponseHeaders, "response-headers", false, "add RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (the descriptor closest to its limit) to each response, for Envoy to pass to the client (default false)")
 	fs.DurationVar(&o.StorePatience, "store-patience", DefaultStorePatience, "how long the store may answer nothing before a waiting decision takes its failure mode")
 	return fs
 }

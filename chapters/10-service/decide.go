@@ -162,6 +162,9 @@ func (s *Service) answer(ctx context.Context, req *rls.RateLimitRequest) (*rls.R
 			resp.OverallCode = rls.RateLimitResponse_OVER_LIMIT
 		}
 	}
+	if s.o.ResponseHeaders {
+		addResponseHeaders(resp, s.now()) // headers.go
+	}
 	return resp, r, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -28,19 +29,23 @@ import (
 const peerRedisTimeout = 10 * time.Second
 
 // startOurs runs this chapter's service on a redis-server of its own with
-// the rules in rulesDir and the reference's Redis deadline, and closes it
-// when the test ends.
-func startOurs(tb testing.TB, rulesDir string) *Service {
+// the rules in rulesDir and the reference's Redis deadline, each of set
+// applied to its Options, and closes it when the test ends.
+func startOurs(tb testing.TB, rulesDir string, set ...func(*Options)) *Service {
 	tb.Helper()
 	redis := redistest.StartDedicated(tb)
-	s, err := Start(context.Background(), Options{
+	o := Options{
 		Config:       rulesDir,
 		RedisAddr:    redis.Addr(),
 		HTTPAddr:     "127.0.0.1:0",
 		GRPCAddr:     "127.0.0.1:0",
 		FailureMode:  "closed",
 		StoreTimeout: peerRedisTimeout,
-	})
+	}
+	for _, f := range set {
+		f(&o)
+	}
+	s, err := Start(context.Background(), o)
 	if err != nil {
 		tb.Fatalf("Start: %v", err)
 	}
@@ -80,6 +85,12 @@ func (a answer) String() string {
 			}
 		}
 		b.WriteString("]")
+	}
+	if hs := a.resp.GetResponseHeadersToAdd(); len(hs) > 0 {
+		b.WriteString(" headers:")
+		for _, h := range hs {
+			fmt.Fprintf(&b, " %s=%s", h.GetKey(), h.GetValue())
+		}
 	}
 	return b.String()
 }
@@ -134,6 +145,40 @@ func differences(p peerRequest, ours, peer answer, tainted map[string]bool) []st
 	}
 	if follows && len(d) == 0 {
 		d = append(d, followsKind)
+	}
+	if len(d) == 0 && !follows {
+		d = append(d, headerDifferences(ours.resp, peer.resp)...)
+	}
+	return d
+}
+
+// headerDifferences compares the headers to add of two answers whose
+// statuses agree: the same names in the same order, and each value equal,
+// except RateLimit-Reset, which may differ by one second (each side reads
+// its clock at its own instant, and a second can tick in between).
+func headerDifferences(ours, peer *rls.RateLimitResponse) []string {
+	o, r := ours.GetResponseHeadersToAdd(), peer.GetResponseHeadersToAdd()
+	if len(o) != len(r) {
+		return []string{"response headers: present on one side only, or not as many"}
+	}
+	var d []string
+	for i := range o {
+		name := o[i].GetKey()
+		if name != r[i].GetKey() {
+			d = append(d, "response header name")
+			continue
+		}
+		if name == HeaderReset {
+			a, errA := strconv.ParseInt(o[i].GetValue(), 10, 64)
+			b, errB := strconv.ParseInt(r[i].GetValue(), 10, 64)
+			if errA != nil || errB != nil || a-b > 1 || b-a > 1 {
+				d = append(d, "response header "+name+" (by more than a second)")
+			}
+			continue
+		}
+		if o[i].GetValue() != r[i].GetValue() {
+			d = append(d, "response header "+name)
+		}
 	}
 	return d
 }
@@ -197,9 +242,27 @@ func waitForWindow(t *testing.T) time.Time {
 // every overall code and, per descriptor, code, limit_remaining and
 // current_limit.
 func TestE33_SameAnswersAsEnvoyRatelimit(t *testing.T) {
+	runE33(t, false)
+}
+
+// TestE33_SameResponseHeaders is the same comparison with the response
+// headers on, on both sides (--response-headers here,
+// LIMIT_RESPONSE_HEADERS_ENABLED=true there): it compares the headers of
+// every answer too.
+func TestE33_SameResponseHeaders(t *testing.T) {
+	runE33(t, true)
+}
+
+func runE33(t *testing.T, headers bool) {
 	const n, seed = 3000, 33
-	peerAddr := startPeer(t, peerRules).GRPC
-	ours := dialRLS(t, startOurs(t, peerRules).GRPCAddr())
+	var env []string
+	var set []func(*Options)
+	if headers {
+		env = append(env, "LIMIT_RESPONSE_HEADERS_ENABLED=true")
+		set = append(set, func(o *Options) { o.ResponseHeaders = true })
+	}
+	peerAddr := startPeer(t, peerRules, env...).GRPC
+	ours := dialRLS(t, startOurs(t, peerRules, set...).GRPCAddr())
 	peer := dialRLS(t, peerAddr)
 
 	r := rand.New(rand.NewPCG(seed, 0))
@@ -302,6 +365,24 @@ func TestE33_SameAnswersAsEnvoyRatelimit(t *testing.T) {
 				t.Errorf("case %q never reached 0 remaining: the sequence does not cross its limit", c.name)
 			}
 		}
+	}
+
+	// With the headers on, the reference sent some (so they were compared);
+	// with them off, neither side sent any.
+	withHeaders := 0
+	for _, ex := range done {
+		if len(ex.peer.resp.GetResponseHeadersToAdd()) > 0 {
+			withHeaders++
+		}
+	}
+	if headers {
+		t.Logf("%d of %d answers of the reference carried response headers", withHeaders, len(done))
+	}
+	if headers && withHeaders == 0 {
+		t.Errorf("LIMIT_RESPONSE_HEADERS_ENABLED=true: the reference sent no headers, so none were compared")
+	}
+	if !headers && withHeaders > 0 {
+		t.Errorf("the reference sent response headers in %d answers with them off", withHeaders)
 	}
 
 	if len(diffs) == 0 {

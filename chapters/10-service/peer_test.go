@@ -120,8 +120,9 @@ type peerAddrs struct {
 }
 
 // startPeer runs envoyproxy/ratelimit on a redis-server of its own with the
-// rules in rulesDir, waits until it answers, and kills it when the test ends.
-func startPeer(tb testing.TB, rulesDir string) peerAddrs {
+// rules in rulesDir and any settings in env ("NAME=value", added to its
+// environment), waits until it answers, and kills it when the test ends.
+func startPeer(tb testing.TB, rulesDir string, env ...string) peerAddrs {
 	tb.Helper()
 	bin := peerBinaryOrSkip(tb)
 	redis := redistest.StartDedicated(tb)
@@ -134,7 +135,7 @@ func startPeer(tb testing.TB, rulesDir string) peerAddrs {
 	// between, so a start that fails is tried again on new ports.
 	var lastErr error
 	for attempt := 0; attempt < 3; attempt++ {
-		addrs, err := launchPeer(tb, bin, rules, redis.Addr())
+		addrs, err := launchPeer(tb, bin, rules, redis.Addr(), env)
 		if err == nil {
 			return addrs
 		}
@@ -144,7 +145,7 @@ func startPeer(tb testing.TB, rulesDir string) peerAddrs {
 	return peerAddrs{}
 }
 
-func launchPeer(tb testing.TB, bin, rules, redisAddr string) (peerAddrs, error) {
+func launchPeer(tb testing.TB, bin, rules, redisAddr string, env []string) (peerAddrs, error) {
 	ports, err := freePorts(3)
 	if err != nil {
 		return peerAddrs{}, err
@@ -170,6 +171,7 @@ func launchPeer(tb testing.TB, bin, rules, redisAddr string) (peerAddrs, error) 
 		"USE_STATSD=false", "DISABLE_STATS=true", "TRACING_ENABLED=false",
 		"LOG_LEVEL=warn",
 	}
+	cmd.Env = append(cmd.Env, env...)
 	var out tail
 	cmd.Stdout, cmd.Stderr = &out, &out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // dies with the test binary

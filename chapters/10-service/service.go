@@ -58,6 +58,12 @@ type Options struct {
 	Log io.Writer
 	// Outage, if set, is a switch that takes the store down (outage.go).
 	Outage *Outage
+	// ResponseHeaders adds RateLimit-Limit, -Remaining and -Reset to every
+	// response with a limit, as the reference's LIMIT_RESPONSE_HEADERS_ENABLED (headers.go).
+	ResponseHeaders bool
+	// RedisEvictionPolicy states Redis's maxmemory-policy, for a server that
+	// disables CONFIG; "" = read it (eviction.go).
+	RedisEvictionPolicy string
 
 	limits serverLimits // the transports' timeouts and caps (listen.go); zero: the constants
 }
@@ -208,7 +214,7 @@ func (s *Service) openStore(ctx context.Context) error {
 		return s.guardOutage()
 	}
 	rs, err := newRedisStore(ctx, redisConfig{addr: s.o.RedisAddr, cluster: s.o.RedisCluster,
-		patience: s.o.StorePatience, batch: !s.o.NoBatch})
+		patience: s.o.StorePatience, batch: !s.o.NoBatch, evictionPolicy: s.o.RedisEvictionPolicy})
 	if err != nil {
 		return err
 	}

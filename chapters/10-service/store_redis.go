@@ -34,6 +34,8 @@ type redisConfig struct {
 	cluster  []string
 	patience time.Duration // how long the Guard waits on a silent store
 	batch    bool
+
+	evictionPolicy string // maxmemory-policy stated, not read (eviction.go); "" = CONFIG GET
 }
 
 // newRedisStore dials, checks that the server will not evict the limiter's
@@ -59,7 +61,7 @@ func newRedisStore(ctx context.Context, c redisConfig) (*redisStore, error) {
 	}
 	check, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	if err := distributed.CheckNoEviction(check, client); err != nil {
+	if err := checkEviction(check, client, c.evictionPolicy); err != nil { // eviction.go
 		_ = client.Close()
 		return nil, fmt.Errorf("%s: %w", where, err)
 	}
