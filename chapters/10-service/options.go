@@ -1,0 +1,138 @@
+package service
+
+import (
+	"io"
+	"time"
+
+	"github.com/ratelimit-course/ratelimit/core"
+)
+
+// Options configures a Service. The zero value is a service on the example
+// rules and the in-memory store, with no listener.
+type Options struct {
+	Config       string      // rules file or directory; "" = the chapter's example rules (embedded)
+	RedisAddr    string      // "" and no RedisCluster: in-memory store
+	RedisCluster []string    // seed nodes of a Redis Cluster
+	HTTPAddr     string      // e.g. "127.0.0.1:0"; "" = no HTTP listener
+	GRPCAddr     string      // e.g. "127.0.0.1:0"; "" = no gRPC listener
+	DebugAddr    string      // pprof at /debug/pprof/, on a loopback address only (debug.go); "" = none
+	FailureMode  FailureMode // the default for domains that set none ("" = FailOpen)
+
+	// StoreTimeout is one store call's deadline, enforced by chapter 06's
+	// Guard (0: DefaultStoreTimeout).
+	StoreTimeout time.Duration
+	// StorePatience is how long the store may answer nothing at all before
+	// a decision waiting on it past StoreTimeout takes its domain's failure
+	// mode (0: DefaultStorePatience). A decision that waits while the store
+	// answers others is waiting in the service's own queue, not on a dead
+	// store (chapter 06's Guard, Patience).
+	StorePatience time.Duration
+	// MaxKeys bounds the keys the in-memory store holds (0: DefaultMaxKeys).
+	// A new key past it is answered by its domain's failure mode (open: OK,
+	// counted nowhere; closed: OVER_LIMIT), and both are counted in
+	// ratelimit_store_full_total; a live counter is never dropped for it.
+	MaxKeys int
+	// MaxStoreCalls is how many store calls may be in flight at once
+	// (0: DefaultMaxStoreCalls). A decision past it waits for a place, on
+	// its caller's deadline and not the store's: the queue in front of the
+	// store is bounded, and its wait is never taken for a slow store.
+	MaxStoreCalls int
+	// DenyCache is how many over-limit keys the deny cache remembers
+	// (0: DefaultDenyCache; negative: no deny cache).
+	DenyCache int
+	// NoBatch sends each script call on its own round trip instead of
+	// sharing pipelines (for E35's comparison).
+	NoBatch bool
+	// ReloadEvery is how often the rules are checked for a change
+	// (0: DefaultReloadEvery; negative: never).
+	ReloadEvery time.Duration
+	// Now is the clock for the in-memory store and the deny cache (nil: time.Now).
+	Now func() time.Time
+	// Log receives the service's one-line notes: the store, reloads (nil: discarded).
+	Log io.Writer
+	// Outage, if set, is a switch that takes the store down (outage.go).
+	Outage *Outage
+	// ResponseHeaders adds RateLimit-Limit, -Remaining and -Reset to every
+	// response with a limit, as the reference's LIMIT_RESPONSE_HEADERS_ENABLED (headers.go).
+	ResponseHeaders bool
+	// RedisEvictionPolicy states Redis's maxmemory-policy, for a server that
+	// disables CONFIG; "" = read it (eviction.go).
+	RedisEvictionPolicy string
+
+	limits serverLimits // the transports' timeouts and caps (listen.go); zero: the constants
+}
+
+// Defaults of Options.
+const (
+	DefaultStoreTimeout = 50 * time.Millisecond
+	DefaultDenyCache    = 100_000
+	DefaultReloadEvery  = 100 * time.Millisecond
+	// DefaultStorePatience is ten deadlines: a store silent that long is
+	// down, and a service short of CPU does not see a healthy store fall
+	// silent for that long.
+	DefaultStorePatience = 500 * time.Millisecond
+	// DefaultMaxKeys holds a million keys: about 400 MB of resident memory
+	// (TestMaxKeysBoundsMemory holds a key to 400 bytes; `tui serve` fed a
+	// million and more grew by 379 MB).
+	DefaultMaxKeys = 1_000_000
+	// DefaultMaxStoreCalls keeps a pipeline short (the Batcher sends up to
+	// four at once), so that the store answers some call every few hundred
+	// microseconds even under load.
+	DefaultMaxStoreCalls = 64
+)
+
+// withDefaults fills every zero field with its default and refuses a
+// value outside what the service accepts, naming the option.
+func (o Options) withDefaults() (Options, error) {
+	if o.FailureMode == "" {
+		o.FailureMode = FailOpen
+	}
+	if _, err := ParseFailureMode(string(o.FailureMode)); err != nil {
+		return o, err
+	}
+	if o.DebugAddr != "" {
+		if err := checkDebugAddr(o.DebugAddr); err != nil {
+			return o, err
+		}
+	}
+	if o.RedisAddr != "" && len(o.RedisCluster) > 0 {
+		return o, core.BadParam("redis", o.RedisAddr, "either --redis or --redis-cluster, not both")
+	}
+	if o.StoreTimeout == 0 {
+		o.StoreTimeout = DefaultStoreTimeout
+	}
+	if o.StoreTimeout < 0 {
+		return o, core.BadParam("store timeout", o.StoreTimeout, "a duration > 0")
+	}
+	if o.StorePatience == 0 {
+		o.StorePatience = DefaultStorePatience
+	}
+	if o.StorePatience < 0 {
+		return o, core.BadParam("store patience", o.StorePatience, "a duration > 0")
+	}
+	if o.MaxKeys == 0 {
+		o.MaxKeys = DefaultMaxKeys
+	}
+	if o.MaxKeys < 0 || o.MaxKeys > 1_000_000_000 {
+		return o, core.BadParam("max keys", o.MaxKeys, "1 to 1,000,000,000 keys")
+	}
+	if o.MaxStoreCalls == 0 {
+		o.MaxStoreCalls = DefaultMaxStoreCalls
+	}
+	if o.MaxStoreCalls < 0 || o.MaxStoreCalls > 100_000 {
+		return o, core.BadParam("max store calls", o.MaxStoreCalls, "1 to 100,000 calls in flight")
+	}
+	if o.DenyCache == 0 {
+		o.DenyCache = DefaultDenyCache
+	}
+	if o.ReloadEvery == 0 {
+		o.ReloadEvery = DefaultReloadEvery
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	return o, nil
+}
