@@ -206,33 +206,63 @@ func (a simArgs) checkCombinations() error {
 }
 
 func runScenario(a simArgs, stdout, stderr io.Writer) int {
+	sc, lines, err := a.pickScenario()
+	if err != nil {
+		return simFail(stderr, "sim", err, "")
+	}
+	a.p = a.budgetOver(sc.Params)
+	left, right, side, err := a.runSides(sc, lines)
+	if err != nil {
+		return simFail(stderr, "sim", err, side)
+	}
+	out := bufio.NewWriterSize(stdout, 64<<10)
+	defer out.Flush()
+	if a.asJSON {
+		name, _ := json.Marshal(sc.Name)
+		fmt.Fprintf(out, `{"scenario":%s,"left":`, name)
+		_ = left.WriteJSON(out, a.explain)
+		out.WriteString(`,"right":`)
+		_ = right.WriteJSON(out, a.explain)
+		out.WriteString("}\n")
+		return 0
+	}
+	writeSimScenario(out, sc, left, right)
+	return 0
+}
+
+// pickScenario is the named scenario, or "custom" built from the arrivals given
+// (with the lines of the arrivals file, for its errors), checked against
+// the flags it cannot be combined with.
+func (a *simArgs) pickScenario() (lab.Scenario, []int, error) {
 	sc, ok := lab.ScenarioByName(a.scenario)
 	switch {
 	case a.scenario == "custom":
 		if a.source() == "" {
-			return simFail(stderr, "sim", errors.New("--scenario custom needs --arrivals (or --arrivals-file, --traffic): accepted "+simAccept["arrivals"]), "")
+			return sc, nil, errors.New("--scenario custom needs --arrivals (or --arrivals-file, --traffic): accepted " + simAccept["arrivals"])
 		}
 	case !ok:
-		return simFail(stderr, "sim", core.BadParam("scenario", strconv.Quote(a.scenario),
-			strings.Join(labflag.ScenarioNames(), ", ")), "")
+		return sc, nil, core.BadParam("scenario", strconv.Quote(a.scenario), strings.Join(labflag.ScenarioNames(), ", "))
 	case a.source() != "":
-		return simFail(stderr, "sim", fmt.Errorf("--%s cannot change --scenario %s: accepted --scenario custom --%s ...",
-			a.source(), a.scenario, a.source()), "")
+		return sc, nil, fmt.Errorf("--%s cannot change --scenario %s: accepted --scenario custom --%s ...",
+			a.source(), a.scenario, a.source())
 	}
 	if a.set("algo") {
-		return simFail(stderr, "sim", errors.New("--algo cannot be combined with --scenario: accepted --left ALGO --right ALGO"), "")
+		return sc, nil, errors.New("--algo cannot be combined with --scenario: accepted --left ALGO --right ALGO")
 	}
-	var lines []int
-	if a.scenario == "custom" {
-		var err error
-		if lines, err = a.loadArrivals(); err != nil {
-			return simFail(stderr, "sim", err, "")
-		}
-		sc = lab.Scenario{Name: "custom", Title: "your own arrivals", Arrivals: a.arrivals,
-			Params: lab.DefaultParams(), Left: lab.FixedWindow, Right: lab.SlidingLog}
+	if a.scenario != "custom" {
+		return sc, nil, nil
 	}
-	// The scenario's budget, with any flag given on the command line on top.
-	p := sc.Params
+	lines, err := a.loadArrivals()
+	if err != nil {
+		return sc, nil, err
+	}
+	return lab.Scenario{Name: "custom", Title: "your own arrivals", Arrivals: a.arrivals,
+		Params: lab.DefaultParams(), Left: lab.FixedWindow, Right: lab.SlidingLog}, lines, nil
+}
+
+// budgetOver is the scenario's budget p with each budget flag given on the
+// command line on top.
+func (a simArgs) budgetOver(p lab.Params) lab.Params {
 	if a.set("window") {
 		p.WindowMS = a.p.WindowMS
 	}
@@ -248,52 +278,40 @@ func runScenario(a simArgs, stdout, stderr io.Writer) int {
 	if a.set("subwindows") {
 		p.SubWindows = a.p.SubWindows
 	}
-	a.p = p
-	// Both names are parsed here, but a bad one is reported where lab.Run
-	// used to find it: after the file's costs are checked for the sides
-	// that parsed, and for --right after the left side has run.
+	return p
+}
+
+// runSides runs the scenario's two algorithms (or --left and --right) on its
+// arrivals, and names the side an error belongs to. The errors come in the
+// order a run meets them: the arrivals file's costs for each side whose
+// name parsed, then the left side (its name, then its run), then the right.
+func (a simArgs) runSides(sc lab.Scenario, lines []int) (left, right lab.Result, side string, err error) {
 	var leftErr, rightErr error
 	if a.set("left") {
-		sc.Left, leftErr = labflag.ParseAlgo(a.left, p)
+		sc.Left, leftErr = labflag.ParseAlgo(a.left, a.p)
 	}
 	if a.set("right") {
-		sc.Right, rightErr = labflag.ParseAlgo(a.right, p)
+		sc.Right, rightErr = labflag.ParseAlgo(a.right, a.p)
 	}
 	if leftErr == nil {
 		if err := checkFileCosts(a, lines, sc.Left); err != nil {
-			return simFail(stderr, "sim", err, "left")
+			return left, right, "left", err
 		}
 	}
 	if rightErr == nil {
 		if err := checkFileCosts(a, lines, sc.Right); err != nil {
-			return simFail(stderr, "sim", err, "right")
+			return left, right, "right", err
 		}
 	}
 	if leftErr != nil {
-		return simFail(stderr, "sim", leftErr, "left")
+		return left, right, "left", leftErr
 	}
-	left, err := lab.Run(sc.Left, p, sc.Arrivals, a.costs)
-	if err != nil {
-		return simFail(stderr, "sim", err, "left")
+	if left, err = lab.Run(sc.Left, a.p, sc.Arrivals, a.costs); err != nil {
+		return left, right, "left", err
 	}
 	if rightErr != nil {
-		return simFail(stderr, "sim", rightErr, "right")
+		return left, right, "right", rightErr
 	}
-	right, err := lab.Run(sc.Right, p, sc.Arrivals, a.costs)
-	if err != nil {
-		return simFail(stderr, "sim", err, "right")
-	}
-	out := bufio.NewWriterSize(stdout, 64<<10)
-	defer out.Flush()
-	if a.asJSON {
-		name, _ := json.Marshal(sc.Name)
-		fmt.Fprintf(out, `{"scenario":%s,"left":`, name)
-		_ = left.WriteJSON(out, a.explain)
-		out.WriteString(`,"right":`)
-		_ = right.WriteJSON(out, a.explain)
-		out.WriteString("}\n")
-		return 0
-	}
-	writeSimScenario(out, sc, left, right)
-	return 0
+	right, err = lab.Run(sc.Right, a.p, sc.Arrivals, a.costs)
+	return left, right, "right", err
 }
