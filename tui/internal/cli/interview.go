@@ -188,53 +188,68 @@ func runInterview(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%s\n", out)
 		return 0
 	}
-	print := func(lines []string) {
-		for _, l := range lines {
-			fmt.Fprintln(stdout, l)
-		}
-	}
+	w := wrapper{out: stdout, width: width}
 	intro := "Mock interview, the 45-minute track: %d minutes in %d phases, with pushback in each after the first. " +
 		"Answer aloud, on the clock; tick the points you covered."
 	if short {
 		intro = "Mock interview, the 15-minute short form: %d minutes in %d phases. " +
 			"Answer aloud, on the clock; tick the points you covered."
 	}
-	print(text.WrapHanging(fmt.Sprintf(intro, plan.Minutes, len(plan.Prompts[0].Phases)), width, "", ""))
+	w.print(fmt.Sprintf(intro, plan.Minutes, len(plan.Prompts[0].Phases)), "", "")
 	for _, p := range plan.Prompts {
-		fmt.Fprintln(stdout)
-		print(text.WrapHanging(fmt.Sprintf("%s (%s): %s", p.Title, p.Name, p.Ask), width, "", "  "))
-		for i, ph := range p.Phases {
-			fmt.Fprintln(stdout)
-			print(text.WrapHanging(fmt.Sprintf("%d. %s (%d min)", i+1, ph.Title, ph.Minutes), width, "  ", "     "))
-			if ph.SayFirst != "" {
-				print(text.WrapHanging("say first: "+ph.SayFirst, width, "     ", "           "))
-				print(text.WrapHanging("draw: "+ph.Draw, width, "     ", "           "))
-			}
-			for _, q := range ph.Questions {
-				print(text.WrapHanging("asks: "+q, width, "     ", "           "))
-			}
-			for _, pt := range ph.Checklist {
-				print(text.WrapHanging(fmt.Sprintf("[ ] %s (ch %s)", pt.Point, pt.Chapter), width, "     ", "         "))
-			}
-		}
-		if len(p.Dives) > 0 {
-			fmt.Fprintln(stdout)
-			print(text.WrapHanging("Deep dives the interviewer draws two from (the weakest of your drill first, else at random):", width, "  ", "  "))
-			for _, d := range p.Dives {
-				print(text.WrapHanging(fmt.Sprintf("- %s (%s): %s", d.Title, d.ID, strings.Join(d.Questions, " ")), width, "  ", "    "))
-			}
-		}
-		if len(p.Pushback) > 0 {
-			fmt.Fprintln(stdout)
-			print(text.WrapHanging("Pushback, one at a time, in the phase named:", width, "  ", "  "))
-			for i, q := range p.Pushback {
-				print(text.WrapHanging(fmt.Sprintf("%d. (phase %d) \"%s\"", i+1, q.Phase, q.Prompt), width, "  ", "     "))
-				for _, st := range q.Strong {
-					print(text.WrapHanging("- "+st, width, "     ", "       "))
-				}
-				print(text.WrapHanging(fmt.Sprintf("proof: ch %s, %s; card %s", q.Chapter, q.Proof, q.Card), width, "     ", "       "))
-			}
-		}
+		w.prompt(p)
 	}
 	return 0
+}
+
+// wrapper prints the plan as text wrapped to a width.
+type wrapper struct {
+	out   io.Writer
+	width int
+}
+
+// print wraps s with the first line's indent and the following lines'.
+func (w wrapper) print(s, first, rest string) {
+	for _, l := range text.WrapHanging(s, w.width, first, rest) {
+		fmt.Fprintln(w.out, l)
+	}
+}
+
+// prompt prints one question: its phases with what to say, draw, be asked
+// and cover, then its deep dives and its pushback.
+func (w wrapper) prompt(p interviewPrompt) {
+	fmt.Fprintln(w.out)
+	w.print(fmt.Sprintf("%s (%s): %s", p.Title, p.Name, p.Ask), "", "  ")
+	for i, ph := range p.Phases {
+		fmt.Fprintln(w.out)
+		w.print(fmt.Sprintf("%d. %s (%d min)", i+1, ph.Title, ph.Minutes), "  ", "     ")
+		if ph.SayFirst != "" {
+			w.print("say first: "+ph.SayFirst, "     ", "           ")
+			w.print("draw: "+ph.Draw, "     ", "           ")
+		}
+		for _, q := range ph.Questions {
+			w.print("asks: "+q, "     ", "           ")
+		}
+		for _, pt := range ph.Checklist {
+			w.print(fmt.Sprintf("[ ] %s (ch %s)", pt.Point, pt.Chapter), "     ", "         ")
+		}
+	}
+	if len(p.Dives) > 0 {
+		fmt.Fprintln(w.out)
+		w.print("Deep dives the interviewer draws two from (the weakest of your drill first, else at random):", "  ", "  ")
+		for _, d := range p.Dives {
+			w.print(fmt.Sprintf("- %s (%s): %s", d.Title, d.ID, strings.Join(d.Questions, " ")), "  ", "    ")
+		}
+	}
+	if len(p.Pushback) > 0 {
+		fmt.Fprintln(w.out)
+		w.print("Pushback, one at a time, in the phase named:", "  ", "  ")
+		for i, q := range p.Pushback {
+			w.print(fmt.Sprintf("%d. (phase %d) \"%s\"", i+1, q.Phase, q.Prompt), "  ", "     ")
+			for _, st := range q.Strong {
+				w.print("- "+st, "     ", "       ")
+			}
+			w.print(fmt.Sprintf("proof: ch %s, %s; card %s", q.Chapter, q.Proof, q.Card), "     ", "       ")
+		}
+	}
 }
