@@ -119,3 +119,14 @@ func Find(p Part) Experiment {
 	}
 	return Experiment{Part: p, Title: fmt.Sprintf("part %d", p)}
 }
+
+// runPhases runs an experiment's phases in order and stops at the first
+// that fails: each experiment's Run function is its list of phases.
+func runPhases(phases ...func() error) error {
+	for _, phase := range phases {
+		if err := phase(); err != nil {
+			return err
+		}
+	}
+	return nil
+}

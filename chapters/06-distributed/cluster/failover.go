@@ -95,7 +95,7 @@ type FailoverRun struct {
 func RunFailover(ctx context.Context, cc *redis.ClusterClient, ctl NodeControl, cfg FailoverConfig, mitigation Mitigation) (FailoverRun, error) {
 	f := &failover{ctx: ctx, cc: cc, ctl: ctl, cfg: cfg, run: FailoverRun{Mitigation: mitigation, FirstRefuse: -1}}
 	defer f.cleanUp()
-	for _, phase := range []func() error{
+	err := runPhases(
 		f.identity,       // the identity and key this run decides for
 		f.findShard,      // the primary that owns the key and its live replica
 		f.configure,      // time the replica's acknowledgement; set the timeouts
@@ -105,12 +105,8 @@ func RunFailover(ctx context.Context, cc *redis.ClusterClient, ctl NodeControl, 
 		f.killPrimary,    // the primary dies; the replica takes over
 		f.afterPromotion, // the same window on the new primary until it rejects
 		f.heal,           // the shard whole again for whoever runs next
-	} {
-		if err := phase(); err != nil {
-			return f.run, err
-		}
-	}
-	return f.run, nil
+	)
+	return f.run, err
 }
 
 // failover is one RunFailover under way: the shard it works on, the

@@ -111,7 +111,7 @@ const WatchEvery = 100 * time.Millisecond
 func RunHotKey(ctx context.Context, cc *redis.ClusterClient, c HotKeyConfig, watch func(HotKeyProgress)) (HotKeyResult, error) {
 	h := &hotKey{ctx: ctx, cc: cc, c: c, watch: watch, res: HotKeyResult{Config: c, Hot: c.Prefix + "-hot"}}
 	defer h.close()
-	for _, phase := range []func() error{
+	err := runPhases(
 		c.Validate,
 		h.findPrimaries, // the hot identity's primary; a client for every primary
 		h.prepare,       // the limiter, its scripts cached on every primary
@@ -119,12 +119,8 @@ func RunHotKey(ctx context.Context, cc *redis.ClusterClient, c HotKeyConfig, wat
 		h.hotCentral,    // 2. the hot identity alone, a script call each,
 		h.hotPrefetch,   //    then through prefetch, in later windows
 		h.split,         // the same limit split over several keys
-	} {
-		if err := phase(); err != nil {
-			return h.res, err
-		}
-	}
-	return h.res, nil
+	)
+	return h.res, err
 }
 
 // hotKey is one RunHotKey under way: the primaries it counts on, the

@@ -71,19 +71,15 @@ func RunMigration(ctx context.Context, cc *redis.ClusterClient, cfg MigrationCon
 	m := &migration{ctx: ctx, cc: cc, cfg: cfg, res: MigrationResult{Config: cfg, ID: cfg.Prefix + "-moving"}, started: make(chan struct{})}
 	m.until.Store(math.MaxInt64)
 	defer m.close()
-	for _, phase := range []func() error{
+	err := runPhases(
 		m.connect,          // a client of its own that counts MOVED
 		m.pickSlot,         // the identity's slot, its owner and the primary it moves to
 		m.fill,             // filler keys in the slot; the two primaries' statistics reset
 		m.limiters,         // a fixed window and a sliding log, their scripts cached
 		m.moveUnderTraffic, // the slot moves while requests keep coming
 		m.readTarget,       // what the new owner counted, and the redirections
-	} {
-		if err := phase(); err != nil {
-			return m.res, err
-		}
-	}
-	return m.res, nil
+	)
+	return m.res, err
 }
 
 // migration is one RunMigration under way: its client, the slot's old and
