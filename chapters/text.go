@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"regexp"
 	"strings"
 )
 
@@ -67,7 +68,9 @@ func Files(n int) []string {
 // README returns chapter n's whole text, or "" if there is no such chapter:
 // its README.md, then each part file from its first level-2 heading on. A
 // part's lines before that (its own title, a link back) serve the file on
-// disk; the chapter keeps the one title of its README.md.
+// disk; the chapter keeps the one title of its README.md. In one text, a
+// link from one of the chapter's files to another ("[below](CLUSTER.md#…)")
+// has nowhere to go, so it keeps only its words.
 func README(n int) string {
 	files := Files(n)
 	var b strings.Builder
@@ -81,7 +84,29 @@ func README(n int) string {
 		}
 		b.WriteString(s)
 	}
-	return b.String()
+	if len(files) == 1 {
+		return b.String()
+	}
+	return unlinkFiles(b.String(), files)
+}
+
+// fileLink is a Markdown link to a file of the same folder, with or without
+// an anchor: its words, the file and the anchor.
+var fileLink = regexp.MustCompile(`\[([^\]]+)\]\(([A-Za-z0-9_-]+\.md)(#[^)]*)?\)`)
+
+// unlinkFiles is s with each link to one of files (paths from the
+// repository root, all in one folder) replaced by its words.
+func unlinkFiles(s string, files []string) string {
+	own := map[string]bool{}
+	for _, f := range files {
+		own[path.Base(f)] = true
+	}
+	return fileLink.ReplaceAllStringFunc(s, func(link string) string {
+		if m := fileLink.FindStringSubmatch(link); own[m[2]] {
+			return m[1]
+		}
+		return link
+	})
 }
 
 // File is the file of chapter n, from the repository root, that holds the

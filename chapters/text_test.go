@@ -2,6 +2,7 @@ package chapters
 
 import (
 	"fmt"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -55,14 +56,19 @@ func TestREADMEIsTheWholeChapter(t *testing.T) {
 	for n := range parts {
 		files := Files(n)
 		whole := README(n)
-		if !strings.HasPrefix(whole, read(files[0])) {
+		if !strings.HasPrefix(whole, unlinkFiles(read(files[0]), files)) {
 			t.Errorf("README(%d) does not start with %s", n, files[0])
 		}
 		if strings.Count(whole, "\n# ") != 0 {
 			t.Errorf("README(%d) has a second '# ' title", n)
 		}
+		for _, f := range files {
+			if strings.Contains(whole, "]("+path.Base(f)) {
+				t.Errorf("README(%d) still links %s, a file of its own text", n, path.Base(f))
+			}
+		}
 		for _, f := range files[1:] {
-			body := fromFirstSection(read(f))
+			body := unlinkFiles(fromFirstSection(read(f)), files)
 			if !strings.Contains(whole, "\n\n"+body) {
 				t.Errorf("README(%d) lacks %s from its first section on", n, f)
 			}
