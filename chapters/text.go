@@ -12,14 +12,16 @@ import (
 	"strings"
 )
 
-//go:embed */README.md
+//go:embed */README.md 06-distributed/ROUNDTRIPS.md 06-distributed/CLUSTER.md
 var text embed.FS
 
 // parts are the files that continue a chapter's README.md, by chapter number,
 // in reading order. A chapter too long for one file goes on in part files of
 // the same folder, each holding one idea; its README.md links every one of
 // them. Every file listed here is embedded above.
-var parts = map[int][]string{}
+var parts = map[int][]string{
+	6: {"ROUNDTRIPS.md", "CLUSTER.md"},
+}
 
 // readme is the path of chapter n's README.md inside text, or "".
 func readme(n int) string {
