@@ -13,6 +13,7 @@ import (
 )
 
 //go:embed */README.md 06-distributed/ROUNDTRIPS.md 06-distributed/CLUSTER.md
+//go:embed 07-interview/PRODUCTION.md 07-interview/PRACTICE.md
 var text embed.FS
 
 // parts are the files that continue a chapter's README.md, by chapter number,
@@ -21,6 +22,7 @@ var text embed.FS
 // them. Every file listed here is embedded above.
 var parts = map[int][]string{
 	6: {"ROUNDTRIPS.md", "CLUSTER.md"},
+	7: {"PRODUCTION.md", "PRACTICE.md"},
 }
 
 // readme is the path of chapter n's README.md inside text, or "".
