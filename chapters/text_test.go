@@ -106,3 +106,16 @@ func TestEveryPartFileIsListed(t *testing.T) {
 		}
 	}
 }
+
+// TestNoChapterFileOver450Lines: the repository's rule for every file, held
+// here for the chapters' text, which is what grows past it; a longer
+// chapter goes on in a part file.
+func TestNoChapterFileOver450Lines(t *testing.T) {
+	for n := 1; n <= 10; n++ {
+		for _, f := range Files(n) {
+			if lines := strings.Count(read(f), "\n"); lines > 450 {
+				t.Errorf("%s: %d lines, want at most 450", f, lines)
+			}
+		}
+	}
+}
