@@ -1,6 +1,6 @@
 // Command tui is the course's terminal app. With no arguments it starts the
 // interactive course (package app); the commands of package cli run
-// headless for scripts and tests (CONTRACT.md §4).
+// headless for scripts and tests (CONTRACT-CLI.md §4).
 package main
 
 import (

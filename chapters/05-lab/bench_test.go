@@ -11,7 +11,7 @@ import (
 //
 //	go test -run '^$' -bench 'Scale|Cliff|Worst' -benchmem ./chapters/05-lab/
 
-// runJSON replays arrivals and writes the CONTRACT.md §4 JSON, numbers only.
+// runJSON replays arrivals and writes the CONTRACT-CLI.md §4 JSON, numbers only.
 func runJSON(algo Algorithm, p Params, arrivals []int64) error {
 	r, err := Run(algo, p, arrivals, nil)
 	if err != nil {

@@ -6,7 +6,7 @@ import (
 	"strconv"
 )
 
-// WriteJSON writes the run as the one-line JSON object of CONTRACT.md §4, the
+// WriteJSON writes the run as the one-line JSON object of CONTRACT-CLI.md §4, the
 // bytes json.Marshal(r) gives, without building a value per request: a
 // million requests stream through a small buffer. With explain every request
 // also carries "state" and "why" (Explain's words, from one more replay);

@@ -9,7 +9,7 @@ import (
 
 // Params is the locked budget every algorithm in a comparison shares. Window
 // algorithms read WindowMS, Limit (and SubWindows); bucket algorithms read
-// Capacity and RatePerS. The JSON names are the ones CONTRACT.md §4 prints.
+// Capacity and RatePerS. The JSON names are the ones CONTRACT-CLI.md §4 prints.
 type Params struct {
 	WindowMS   int64   `json:"window_ms"`  // W in ms, > 0; also the ruler's width
 	Limit      int     `json:"limit"`      // L, >= 1
@@ -18,7 +18,7 @@ type Params struct {
 	SubWindows int     `json:"subwindows"` // sliding counter's N, >= 1 (1 = two counters)
 }
 
-// DefaultParams is the CONTRACT.md §4 default budget: W 1000 ms, L 3, C 3, R 2/s, N 1.
+// DefaultParams is the CONTRACT-CLI.md §4 default budget: W 1000 ms, L 3, C 3, R 2/s, N 1.
 func DefaultParams() Params {
 	return Params{WindowMS: 1000, Limit: 3, Capacity: 3, RatePerS: 2, SubWindows: 1}
 }
@@ -156,7 +156,7 @@ func values(n int) string {
 	return fmt.Sprintf("%d values", n)
 }
 
-// Scenario is one of the lab's prepared comparisons (CONTRACT.md §4).
+// Scenario is one of the lab's prepared comparisons (CONTRACT-CLI.md §4).
 type Scenario struct {
 	Name     string    // CLI name, e.g. "cross-boundary-spike"
 	Title    string    // short human title

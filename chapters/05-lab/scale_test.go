@@ -38,7 +38,7 @@ func randomRun(t *testing.T, algo Algorithm, seed uint64, n int) (Params, []int6
 }
 
 // TestWriteJSONIsMarshal: WriteJSON writes exactly the bytes encoding/json
-// gives for the Result, the CONTRACT.md §4 object, for every algorithm.
+// gives for the Result, the CONTRACT-CLI.md §4 object, for every algorithm.
 func TestWriteJSONIsMarshal(t *testing.T) {
 	for _, algo := range Algorithms {
 		for seed := range uint64(20) {

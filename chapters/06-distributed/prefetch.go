@@ -134,7 +134,7 @@ type PrefetchStep struct {
 }
 
 // CentralMetrics summarise the one-round-trip-per-request design. JSON names
-// are CONTRACT.md §4's.
+// are CONTRACT-CLI.md §4's.
 type CentralMetrics struct {
 	Allowed    int   `json:"allowed"`
 	Rejected   int   `json:"rejected"`
@@ -142,7 +142,7 @@ type CentralMetrics struct {
 	WaitMS     int64 `json:"wait_ms"` // round trips × rtt: time requests spent waiting on the centre
 }
 
-// PrefetchMetrics summarise the prefetch design. JSON names are CONTRACT.md §4's.
+// PrefetchMetrics summarise the prefetch design. JSON names are CONTRACT-CLI.md §4's.
 type PrefetchMetrics struct {
 	Allowed    int   `json:"allowed"`
 	Rejected   int   `json:"rejected"`

@@ -10,9 +10,9 @@
 // a worked staff-level answer (answers/*.md: WorkedAnswer, WorkedPhase)
 // and a senior-vs-staff rubric per phase (RubricFor).
 //
-// The data is rendered into this chapter's README (a test keeps the two in
-// step) and shown by the TUI (`go run ./tui drill`, `go run ./tui
-// interview`). Every row's "max in any W" claim is checked against chapter
+// The data is rendered into this chapter's README.md and its part files (a
+// test keeps them in step) and shown by the TUI (`go run ./tui drill`, `go
+// run ./tui interview`). Every row's "max in any W" claim is checked against chapter
 // 05's worst-case search, the capacity figures are computed from named
 // measurements, and every number the text quotes must be derived here,
 // stated by another chapter or named with its source.

@@ -3,11 +3,14 @@ package interview
 import (
 	"flag"
 	"os"
+	"path"
 	"strings"
 	"testing"
+
+	"github.com/ratelimit-course/ratelimit/chapters"
 )
 
-var update = flag.Bool("update", false, "rewrite README.md's generated blocks from the data")
+var update = flag.Bool("update", false, "rewrite the chapter's generated blocks from the data")
 
 // generated lists the README blocks that are rendered from data.
 func generated() map[string]string {
@@ -26,27 +29,52 @@ func block(readme, name string) (start, end int, ok bool) {
 	return i + len(b), j, true
 }
 
-func TestREADMEMatchesData(t *testing.T) {
-	raw, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
+// chapterFiles are this chapter's text files (README.md, then its parts),
+// as paths from this folder.
+func chapterFiles() []string {
+	var out []string
+	for _, f := range chapters.Files(7) {
+		out = append(out, path.Base(f))
 	}
-	readme := string(raw)
-	for name, want := range generated() {
-		s, e, ok := block(readme, name)
-		if !ok {
-			t.Fatalf("README.md has no %s block", name)
+	return out
+}
+
+// TestREADMEMatchesData: every generated block sits in one of the chapter's
+// files (README.md or a part) and holds what the data renders.
+func TestREADMEMatchesData(t *testing.T) {
+	files := chapterFiles()
+	text := map[string]string{}
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if got := readme[s:e]; got != want {
-			if *update {
-				readme = readme[:s] + want + readme[e:]
+		text[f] = string(raw)
+	}
+	changed := map[string]bool{}
+	for name, want := range generated() {
+		found := false
+		for _, f := range files {
+			s, e, ok := block(text[f], name)
+			if !ok {
 				continue
 			}
-			t.Errorf("README.md's %s block differs from the data; run: go test ./chapters/07-interview/ -run README -update\n got:\n%s\nwant:\n%s", name, got, want)
+			found = true
+			if got := text[f][s:e]; got != want {
+				if *update {
+					text[f] = text[f][:s] + want + text[f][e:]
+					changed[f] = true
+					continue
+				}
+				t.Errorf("%s's %s block differs from the data; run: go test ./chapters/07-interview/ -run README -update\n got:\n%s\nwant:\n%s", f, name, got, want)
+			}
+		}
+		if !found {
+			t.Fatalf("no file of %v has a %s block", files, name)
 		}
 	}
-	if *update {
-		if err := os.WriteFile("README.md", []byte(readme), 0o644); err != nil {
+	for f := range changed {
+		if err := os.WriteFile(f, []byte(text[f]), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -13,7 +13,7 @@ import (
 )
 
 // Command is `tui serve`: it starts the service with the flags of
-// CONTRACT.md §5 and blocks until SIGINT or SIGTERM, then drains: the
+// CONTRACT-CLI.md §5 and blocks until SIGINT or SIGTERM, then drains: the
 // listeners close, the calls in flight are answered (up to DrainTimeout),
 // and it exits 0 (1 if calls had to be cut). A second signal during the
 // drain stops the process at once. --help prints every flag with its

@@ -7,7 +7,7 @@
 // needs: a deny cache that answers over-limit keys from memory (two tiers),
 // pipelines shared by concurrent decisions, a failure mode per domain
 // through chapter 06's Guard, rules reloaded without a restart, and
-// Prometheus metrics. CONTRACT.md §5 and E32–E38 fix what it computes.
+// Prometheus metrics. CONTRACT-CLI.md §5 and CONTRACT.md E32–E38 fix what it computes.
 //
 // The matching is walk.go's; built with -tags exercise10 (make exercise
 // CH=10), the learner's exercise.go takes its place, and match.go holds

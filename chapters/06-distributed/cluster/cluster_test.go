@@ -50,7 +50,7 @@ func reported[T any](evs []any) []T {
 	return out
 }
 
-// TestExperimentsOrder: every part runs once, in the README's order, and
+// TestExperimentsOrder: every part runs once, in CLUSTER.md's order, and
 // only the failover needs to kill nodes.
 func TestExperimentsOrder(t *testing.T) {
 	var parts []Part

@@ -18,7 +18,7 @@ const (
 	PartMigration             // a slot moves under traffic with no failed decision
 )
 
-// Experiment is one measurement of part 3 with the README's settings.
+// Experiment is one measurement of part 3 with CLUSTER.md's settings.
 type Experiment struct {
 	Part  Part
 	Title string

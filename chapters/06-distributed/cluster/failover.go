@@ -43,7 +43,7 @@ type FailoverConfig struct {
 	Samples     int           `json:"latency_samples"` // decisions timed with and without WAIT
 }
 
-// DefaultFailover is the README's run: limit 1,000, 200 admitted before the
+// DefaultFailover is CLUSTER.md's run: limit 1,000, 200 admitted before the
 // freeze, 4 s of one request per 10 ms while the replica is frozen, the
 // primary dropping a silent replica after 2 s, min-replicas-max-lag 1 s,
 // WAIT 1 50, 500 decisions timed each way.

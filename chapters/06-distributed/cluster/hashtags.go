@@ -11,7 +11,7 @@ import (
 )
 
 // HashTagIDs is how many identities RunHashTags spreads over the primaries
-// in the README's run.
+// in CLUSTER.md's run.
 const HashTagIDs = 10000
 
 // HashTagResult is what RunHashTags measured (E21): where one identity's

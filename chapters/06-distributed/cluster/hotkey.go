@@ -32,7 +32,7 @@ type HotKeyConfig struct {
 	Workers    int           `json:"workers"`   // goroutines sending requests
 }
 
-// DefaultHotKey is the run of the README: 10,000 requests, 80 % from one
+// DefaultHotKey is the run of CLUSTER.md: 10,000 requests, 80 % from one
 // identity, 200 others, 1,000 per window each, four windows, prefetch batch
 // 25 on four app nodes, eight goroutines. The windows are a minute wide but
 // stamped explicitly, so a run takes as long as its requests do.

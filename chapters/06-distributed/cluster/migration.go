@@ -36,7 +36,7 @@ type MigrationConfig struct {
 	Hold     time.Duration `json:"hold_ns"`
 }
 
-// DefaultMigration is the README's run: limit 1,000, at least 2,500
+// DefaultMigration is CLUSTER.md's run: limit 1,000, at least 2,500
 // requests from 8 goroutines, the migration starting after 300, 2,000
 // filler keys moved 100 at a time, 150 ms in each intermediate state.
 func DefaultMigration(prefix string) MigrationConfig {

@@ -1,5 +1,5 @@
 // Package cli is the course's command line: the headless commands that
-// scripts and tests run (CONTRACT.md §4). It draws nothing interactive:
+// scripts and tests run (CONTRACT-CLI.md §4). It draws nothing interactive:
 // no Bubble Tea, no markdown renderer.
 package cli
 

@@ -26,14 +26,14 @@ window only: across a window edge either can admit 2 × limit within one
 window's width, as any fixed window can.
 `
 
-// prefetchJSON is the CONTRACT.md §4 shape of `prefetch --json`.
+// prefetchJSON is the CONTRACT-CLI.md §4 shape of `prefetch --json`.
 type prefetchJSON struct {
 	Central  distributed.CentralMetrics  `json:"central"`
 	Prefetch distributed.PrefetchMetrics `json:"prefetch"`
 	Nodes    []distributed.NodeQuota     `json:"nodes"`
 }
 
-// runPrefetch is the headless chapter 06 prefetch simulation (CONTRACT.md §4).
+// runPrefetch is the headless chapter 06 prefetch simulation (CONTRACT-CLI.md §4).
 func runPrefetch(args []string, stdout, stderr io.Writer) int {
 	cfg, asJSON, err := parsePrefetchArgs(args)
 	if errors.Is(err, flag.ErrHelp) {

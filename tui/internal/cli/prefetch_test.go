@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// TestE13_PrefetchJSON checks `prefetch --json` against CONTRACT.md §4 for the lab
+// TestE13_PrefetchJSON checks `prefetch --json` against CONTRACT-CLI.md §4 for the lab
 // default (E13), field by field, and batch 1.
 func TestE13_PrefetchJSON(t *testing.T) {
 	var out, errOut bytes.Buffer

@@ -121,7 +121,7 @@ func simFail(stderr io.Writer, cmd string, err error, algoFlag string) int {
 	return badInput(stderr, cmd, err)
 }
 
-// runSim is the headless chapter 05 lab (CONTRACT.md §4).
+// runSim is the headless chapter 05 lab (CONTRACT-CLI.md §4).
 func runSim(args []string, stdout, stderr io.Writer) int {
 	a, err := parseSimFlags("sim", args)
 	if errors.Is(err, flag.ErrHelp) {

@@ -16,7 +16,7 @@ func simRun(t *testing.T, args ...string) (string, string, int) {
 	return out.String(), errOut.String(), code
 }
 
-// The CONTRACT.md §4 example, whole: E1 through the fixed window.
+// The CONTRACT-CLI.md §4 example, whole: E1 through the fixed window.
 const e1FixedJSON = `{"algorithm":"fixed-window",
 "params":{"window_ms":1000,"limit":3,"capacity":3,"rate_per_s":2,"subwindows":1},
 "requests":[
@@ -42,7 +42,7 @@ func TestE1_SimJSON(t *testing.T) {
 	}
 }
 
-// simJSON mirrors the CONTRACT.md §4 shape for decoding; pointers tell a JSON null
+// simJSON mirrors the CONTRACT-CLI.md §4 shape for decoding; pointers tell a JSON null
 // from a missing field.
 type simJSON struct {
 	Algorithm string `json:"algorithm"`

@@ -111,11 +111,13 @@ func (s Step) Where() string {
 	return ""
 }
 
-// Anchor is the address of a heading of chapter n's README, as GitHub
-// links it: chapters/04-buckets/README.md#token-bucket-the-bucket-holds-permits.
-// Without a heading it is the README itself.
+// Anchor is the address of a heading of chapter n's text, as GitHub links
+// it: chapters/04-buckets/README.md#token-bucket-the-bucket-holds-permits, in
+// the file that holds the heading (a part file such as
+// chapters/06-distributed/CLUSTER.md for a section moved there). Without a
+// heading it is the README itself.
 func Anchor(n int, heading string) string {
-	file := "chapters/" + chapters.Folder(n) + "/README.md"
+	file := chapters.File(n, heading)
 	if heading == "" {
 		return file
 	}
