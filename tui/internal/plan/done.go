@@ -1,6 +1,9 @@
 package plan
 
-import "github.com/ratelimit-course/ratelimit/tui/internal/progress"
+import (
+	"github.com/ratelimit-course/ratelimit/chapters"
+	"github.com/ratelimit-course/ratelimit/tui/internal/progress"
+)
 
 // Done reports whether the saved progress p shows step s done: its section
 // read to its end, its example or screen opened, each of its cards scored,
@@ -8,7 +11,9 @@ import "github.com/ratelimit-course/ratelimit/tui/internal/progress"
 func (s Step) Done(p progress.Saved) bool {
 	switch s.Kind {
 	case Read:
-		return p.Read[s.Where()]
+		// A mark saved under README.md still counts for a section that a
+		// chapter's part file holds (chapters 06 and 07 have parts).
+		return p.Read[s.Where()] || p.Read[chapters.Dir(s.Chapter)+"/README.md#"+Slug(s.Section)]
 	case Lab, Screen:
 		return p.Opened[s.Open]
 	case Cards:

@@ -13,6 +13,7 @@ import (
 
 	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
 	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
+	"github.com/ratelimit-course/ratelimit/tui/internal/progress"
 )
 
 // moduleRoot is the folder holding go.mod, found upwards from the test's.
@@ -269,5 +270,29 @@ func TestTheREADMEListsTheEvening(t *testing.T) {
 		if !strings.Contains(sec, want) {
 			t.Errorf("the README's Plans section lacks %q", want)
 		}
+	}
+}
+
+// TestReadMarkUnderReadmeCountsForAPart: a section that a part file holds
+// (chapter 06's Part 2, in ROUNDTRIPS.md) is found there, and a read mark
+// saved under the chapter's README.md counts for it as one under its file.
+func TestReadMarkUnderReadmeCountsForAPart(t *testing.T) {
+	var step Step
+	for _, s := range Week.Steps {
+		if s.ID == "w34" {
+			step = s
+		}
+	}
+	const slug = "#part-2-one-limit-fewer-round-trips"
+	if want := "chapters/06-distributed/ROUNDTRIPS.md" + slug; step.Where() != want {
+		t.Fatalf("w34 is at %q, want %q", step.Where(), want)
+	}
+	for _, where := range []string{step.Where(), "chapters/06-distributed/README.md" + slug} {
+		if !step.Done(progress.Saved{Read: map[string]bool{where: true}}) {
+			t.Errorf("a read mark at %q does not count for w34", where)
+		}
+	}
+	if step.Done(progress.Saved{Read: map[string]bool{"chapters/06-distributed/README.md#the-idea": true}}) {
+		t.Error("a mark on another section counts for w34")
 	}
 }
