@@ -52,11 +52,23 @@ func checkPolicy(ctx context.Context, c *redis.Client) error {
 			"noeviction and wrap the client with distributed.AssumeNoEviction", c.Options().Addr, err)
 	}
 	if p := cfg["maxmemory-policy"]; p != "noeviction" {
-		return fmt.Errorf("%w: %s runs %q; set maxmemory-policy noeviction (or give the limiter a Redis of its own "+
-			"and wrap the client with distributed.AssumeNoEviction)", ErrMayEvict, c.Options().Addr, p)
+		return &EvictionError{Addr: c.Options().Addr, Policy: p}
 	}
 	return nil
 }
+
+// EvictionError is CheckNoEviction's answer for a server whose
+// maxmemory-policy may evict: its address and the policy it runs. It wraps
+// ErrMayEvict.
+type EvictionError struct{ Addr, Policy string }
+
+func (e *EvictionError) Error() string {
+	return fmt.Sprintf("%v: %s runs %q; set maxmemory-policy noeviction (or give the limiter a Redis of its own "+
+		"and wrap the client with distributed.AssumeNoEviction)", ErrMayEvict, e.Addr, e.Policy)
+}
+
+// Unwrap is ErrMayEvict.
+func (e *EvictionError) Unwrap() error { return ErrMayEvict }
 
 // AssumeNoEviction wraps rdb so that limiters skip the maxmemory-policy check:
 // the opt-out for a Redis whose CONFIG command is disabled (check its policy

@@ -74,8 +74,14 @@ func checkEviction(ctx context.Context, client redis.UniversalClient, stated str
 		return nil
 	}
 	err := distributed.CheckNoEviction(ctx, client)
-	if err == nil || errors.Is(err, distributed.ErrMayEvict) {
-		return err
+	var evicting *distributed.EvictionError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &evicting):
+		return fmt.Errorf("%s runs maxmemory-policy %q, which may evict the limiter's keys (each has a TTL) and so "+
+			"start a budget again from full; set it to noeviction (CONFIG SET maxmemory-policy noeviction, or the "+
+			"provider's settings)", evicting.Addr, evicting.Policy)
 	}
 	cause := err
 	if u := errors.Unwrap(err); u != nil {

@@ -43,6 +43,19 @@ func TestEvictionPolicyFlagRefused(t *testing.T) {
 // away, as managed Redis services ship it.
 func managedRedis(t *testing.T) string {
 	t.Helper()
+	addr := spawnRedis(t, "--rename-command", "CONFIG", "")
+	c := redis.NewClient(&redis.Options{Addr: addr})
+	defer c.Close()
+	if err := c.ConfigGet(context.Background(), "maxmemory-policy").Err(); err == nil {
+		t.Fatal("CONFIG GET answered: the rename did not take")
+	}
+	return addr
+}
+
+// spawnRedis starts a redis-server of the test's own with extra arguments
+// and stops it when the test ends.
+func spawnRedis(t *testing.T, args ...string) string {
+	t.Helper()
 	path, err := redisproc.LookPath()
 	if err != nil {
 		if os.Getenv("REQUIRE_REDIS") == "1" {
@@ -54,17 +67,26 @@ func managedRedis(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := redisproc.Spawn(context.Background(), path, port, t.TempDir(), "--rename-command", "CONFIG", "")
+	p, err := redisproc.Spawn(context.Background(), path, port, t.TempDir(), args...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(p.Kill)
-	c := redis.NewClient(&redis.Options{Addr: p.Addr})
-	defer c.Close()
-	if err := c.ConfigGet(context.Background(), "maxmemory-policy").Err(); err == nil {
-		t.Fatal("CONFIG GET answered: the rename did not take")
-	}
 	return p.Addr
+}
+
+// TestEvictionPolicyReadAndRefused: on a Redis whose policy may evict,
+// serve reads it and refuses to start (exit 2) with one line naming the
+// server, its policy and the fix, noeviction.
+func TestEvictionPolicyReadAndRefused(t *testing.T) {
+	addr := spawnRedis(t, "--maxmemory-policy", "allkeys-lru")
+	var out, errOut syncBuffer
+	code := run(context.Background(), []string{"--redis", addr, "--http", "", "--grpc", ""}, &out, &errOut, nil)
+	want := addr + ` runs maxmemory-policy "allkeys-lru", which may evict the limiter's keys`
+	if code != 2 || strings.Count(errOut.String(), "\n") != 1 || !strings.Contains(errOut.String(), want) ||
+		!strings.Contains(errOut.String(), "set it to noeviction") || strings.Contains(errOut.String(), "AssumeNoEviction") {
+		t.Errorf("exit %d, stderr %q; want 2 and one line with %q and the fix", code, errOut.String(), want)
+	}
 }
 
 // TestEvictionManagedRedis: on a Redis without CONFIG, serve refuses to
