@@ -141,72 +141,97 @@ func (p parser) descriptors(list *yaml.Node, parent *node, domain, prefix string
 		return p.err(list, "descriptors", "expected a list")
 	}
 	for _, item := range list.Content {
-		if err := p.mapping(item, "descriptors"); err != nil {
+		if err := p.descriptor(item, parent, domain, prefix, out); err != nil {
 			return err
 		}
-		var key, value string
-		var shadow bool
-		var rl, children *yaml.Node
-		for i := 0; i+1 < len(item.Content); i += 2 {
-			k, v := item.Content[i], item.Content[i+1]
-			if err := p.known(k); err != nil {
-				return err
-			}
-			var err error
-			switch k.Value {
-			case "key":
-				err = p.str(v, "key", &key)
-			case "value":
-				err = p.str(v, "value", &value)
-			case "shadow_mode":
-				err = p.boolean(v, "shadow_mode", &shadow)
-			case "rate_limit":
-				rl = v
-			case "descriptors":
-				children = v
-			case "quota_mode", "detailed_metric", "value_to_metric", "share_threshold", "metadata":
-				// The reference's metric and quota options: accepted, no effect here.
-			default:
-				err = p.err(k, k.Value, "not accepted in a descriptor")
-			}
-			if err != nil {
-				return err
-			}
-		}
-		if key == "" {
-			return p.err(item, "key", "descriptor has an empty key")
-		}
-		final := key
-		if value != "" {
-			final += "_" + value
-		}
-		if _, dup := parent.children[final]; dup {
-			return p.err(item, "key", fmt.Sprintf("duplicate descriptor composite key '%s%s'", prefix, final))
-		}
-		if i := strings.IndexByte(final, '*'); i >= 0 && i != len(final)-1 {
-			return p.err(item, "value", fmt.Sprintf("%q: '*' is accepted only at the end of a value", value))
-		}
-		n := &node{children: map[string]*node{}}
-		if rl != nil {
-			r, err := p.rateLimit(rl, domain, prefix+final)
-			if err != nil {
-				return err
-			}
-			r.Shadow = shadow
-			n.rule = r
-			*out = append(*out, r)
-		}
-		if strings.HasSuffix(final, "*") {
-			parent.wildcards = append(parent.wildcards, wildcard{prefix: strings.TrimSuffix(final, "*"), child: final})
-		}
-		if children != nil {
-			if err := p.descriptors(children, n, domain, prefix+final+".", out); err != nil {
-				return err
-			}
-		}
-		parent.children[final] = n
 	}
 	return nil
+}
+
+// descriptorFields is what one descriptor's mapping holds, read but not
+// yet checked.
+type descriptorFields struct {
+	key, value   string
+	shadow       bool
+	rl, children *yaml.Node // nil when absent
+}
+
+// descriptor loads one item of a descriptors list into parent: its key
+// checks, its rule if it has a rate_limit, and its own descriptors below it.
+func (p parser) descriptor(item *yaml.Node, parent *node, domain, prefix string, out *[]*Rule) error {
+	f, err := p.descriptorFields(item)
+	if err != nil {
+		return err
+	}
+	if f.key == "" {
+		return p.err(item, "key", "descriptor has an empty key")
+	}
+	final := f.key
+	if f.value != "" {
+		final += "_" + f.value
+	}
+	if _, dup := parent.children[final]; dup {
+		return p.err(item, "key", fmt.Sprintf("duplicate descriptor composite key '%s%s'", prefix, final))
+	}
+	if i := strings.IndexByte(final, '*'); i >= 0 && i != len(final)-1 {
+		return p.err(item, "value", fmt.Sprintf("%q: '*' is accepted only at the end of a value", f.value))
+	}
+	n := &node{children: map[string]*node{}}
+	if f.rl != nil {
+		r, err := p.rateLimit(f.rl, domain, prefix+final)
+		if err != nil {
+			return err
+		}
+		r.Shadow = f.shadow
+		n.rule = r
+		*out = append(*out, r)
+	}
+	if strings.HasSuffix(final, "*") {
+		parent.wildcards = append(parent.wildcards, wildcard{prefix: strings.TrimSuffix(final, "*"), child: final})
+	}
+	if f.children != nil {
+		if err := p.descriptors(f.children, n, domain, prefix+final+".", out); err != nil {
+			return err
+		}
+	}
+	parent.children[final] = n
+	return nil
+}
+
+// descriptorFields reads the keys of one descriptor's mapping, refusing
+// one that is unknown or not accepted in a descriptor.
+func (p parser) descriptorFields(item *yaml.Node) (descriptorFields, error) {
+	var f descriptorFields
+	if err := p.mapping(item, "descriptors"); err != nil {
+		return f, err
+	}
+	for i := 0; i+1 < len(item.Content); i += 2 {
+		k, v := item.Content[i], item.Content[i+1]
+		if err := p.known(k); err != nil {
+			return f, err
+		}
+		var err error
+		switch k.Value {
+		case "key":
+			err = p.str(v, "key", &f.key)
+		case "value":
+			err = p.str(v, "value", &f.value)
+		case "shadow_mode":
+			err = p.boolean(v, "shadow_mode", &f.shadow)
+		case "rate_limit":
+			f.rl = v
+		case "descriptors":
+			f.children = v
+		case "quota_mode", "detailed_metric", "value_to_metric", "share_threshold", "metadata":
+			// The reference's metric and quota options: accepted, no effect here.
+		default:
+			err = p.err(k, k.Value, "not accepted in a descriptor")
+		}
+		if err != nil {
+			return f, err
+		}
+	}
+	return f, nil
 }
 
 // rateLimit loads one rate_limit block, with the reference's checks (a unit
