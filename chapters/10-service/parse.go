@@ -159,7 +159,7 @@ type descriptorFields struct {
 // descriptor loads one item of a descriptors list into parent: its key
 // checks, its rule if it has a rate_limit, and its own descriptors below it.
 func (p parser) descriptor(item *yaml.Node, parent *node, domain, prefix string, out *[]*Rule) error {
-	f, err := p.descriptorFields(item)
+	f, err := p.descriptorKeys(item)
 	if err != nil {
 		return err
 	}
@@ -198,9 +198,9 @@ func (p parser) descriptor(item *yaml.Node, parent *node, domain, prefix string,
 	return nil
 }
 
-// descriptorFields reads the keys of one descriptor's mapping, refusing
+// descriptorKeys reads the keys of one descriptor's mapping, refusing
 // one that is unknown or not accepted in a descriptor.
-func (p parser) descriptorFields(item *yaml.Node) (descriptorFields, error) {
+func (p parser) descriptorKeys(item *yaml.Node) (descriptorFields, error) {
 	var f descriptorFields
 	if err := p.mapping(item, "descriptors"); err != nil {
 		return f, err
@@ -242,24 +242,49 @@ func (p parser) rateLimit(m *yaml.Node, domain, path string) (*Rule, error) {
 		return nil, err
 	}
 	r := &Rule{Domain: domain, Path: path, Algorithm: AlgoFixedWindow, File: p.file, Line: m.Line}
-	var unitNode, rpuNode *yaml.Node
-	var unit string
+	f, err := p.rateLimitKeys(m, r)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.unit(m, r, f); err != nil {
+		return nil, err
+	}
+	for _, rep := range r.Replaces {
+		if rep == r.Name {
+			return nil, p.err(m, "replaces", "should not contain name of same descriptor")
+		}
+	}
+	return r, nil
+}
+
+// rateLimitFields is what the checks after a rate_limit block's keys need:
+// the unit as written, lower-cased, and the nodes of unit and
+// requests_per_unit (nil when absent), whose lines their errors name.
+type rateLimitFields struct {
+	unit              string
+	unitNode, rpuNode *yaml.Node
+}
+
+// rateLimitKeys reads the keys of a rate_limit block into r, refusing one
+// that is unknown or not accepted there.
+func (p parser) rateLimitKeys(m *yaml.Node, r *Rule) (rateLimitFields, error) {
+	var f rateLimitFields
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		k, v := m.Content[i], m.Content[i+1]
 		if err := p.known(k); err != nil {
-			return nil, err
+			return f, err
 		}
 		var err error
 		switch k.Value {
 		case "unit":
-			unitNode = v
-			err = p.str(v, "unit", &unit)
-			unit = strings.ToLower(unit)
+			f.unitNode = v
+			err = p.str(v, "unit", &f.unit)
+			f.unit = strings.ToLower(f.unit)
 		case "requests_per_unit":
-			rpuNode = v
+			f.rpuNode = v
 			n, perr := strconv.ParseUint(v.Value, 10, 32)
 			if v.Kind != yaml.ScalarNode || perr != nil {
-				return nil, p.err(v, "requests_per_unit", fmt.Sprintf("%q: expected a whole number from 0 to %d", v.Value, core.MaxCount))
+				return f, p.err(v, "requests_per_unit", fmt.Sprintf("%q: expected a whole number from 0 to %d", v.Value, core.MaxCount))
 			}
 			r.RequestsPerUnit = uint32(n)
 		case "unlimited":
@@ -279,31 +304,33 @@ func (p parser) rateLimit(m *yaml.Node, domain, path string) (*Rule, error) {
 			err = p.err(k, k.Value, "not accepted in rate_limit")
 		}
 		if err != nil {
-			return nil, err
+			return f, err
 		}
 	}
+	return f, nil
+}
+
+// unit sets r.Unit from the unit read: none when unlimited, and then
+// writing one is an error; otherwise one of second…year is required, and
+// requests_per_unit is held to the course's bound.
+func (p parser) unit(m *yaml.Node, r *Rule, f rateLimitFields) error {
 	var validUnit bool
-	r.Unit, validUnit = parseUnit(unit)
+	r.Unit, validUnit = parseUnit(f.unit)
 	switch {
 	case r.Unlimited && validUnit:
-		return nil, p.err(unitNode, "unit", "should not specify rate limit unit when unlimited")
+		return p.err(f.unitNode, "unit", "should not specify rate limit unit when unlimited")
 	case r.Unlimited:
 		r.Unit = 0
 	case !validUnit:
 		at := m
-		if unitNode != nil {
-			at = unitNode
+		if f.unitNode != nil {
+			at = f.unitNode
 		}
-		return nil, p.err(at, "unit", fmt.Sprintf("invalid rate limit unit '%s': accepted second, minute, hour, day, week, month or year", unit))
+		return p.err(at, "unit", fmt.Sprintf("invalid rate limit unit '%s': accepted second, minute, hour, day, week, month or year", f.unit))
 	case r.RequestsPerUnit > core.MaxCount:
-		return nil, p.err(rpuNode, "requests_per_unit", fmt.Sprintf("%d: accepted 0 to %d (the course's domain)", r.RequestsPerUnit, core.MaxCount))
+		return p.err(f.rpuNode, "requests_per_unit", fmt.Sprintf("%d: accepted 0 to %d (the course's domain)", r.RequestsPerUnit, core.MaxCount))
 	}
-	for _, rep := range r.Replaces {
-		if rep == r.Name {
-			return nil, p.err(m, "replaces", "should not contain name of same descriptor")
-		}
-	}
-	return r, nil
+	return nil
 }
 
 // replaces reads a list of {name: …}.
