@@ -206,17 +206,45 @@ func startCluster(ctx context.Context, path string) (c *Cluster, err error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := c.spawnNodes(ctx, ports); err != nil {
+		return nil, err
+	}
+	admin := NodeClients(c.Addrs...)
+	defer CloseAll(admin)
+	ids, err := nodeIDs(ctx, admin, c.Addrs)
+	if err != nil {
+		return nil, err
+	}
+	if err := assignSlots(ctx, admin, c.Addrs[:3]); err != nil {
+		return nil, err
+	}
+	if err := meetAll(ctx, admin, c.Addrs, ports); err != nil {
+		return nil, err
+	}
+	if err := attachReplicas(ctx, admin, c.Addrs, ids); err != nil {
+		return nil, err
+	}
+	if err := waitHealthy(ctx, admin, c.Addrs); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// spawnNodes starts one node per port at once, each in its own directory
+// under c.dir, and records every address in c.Addrs; a node that started is
+// recorded in c.nodes too, so that Close stops it if a later step fails.
+func (c *Cluster) spawnNodes(ctx context.Context, ports []int) error {
 	nodes := make([]*clusterNode, len(ports))
 	errs := make([]error, len(ports))
 	var wg sync.WaitGroup
 	for i, port := range ports {
-		n := &clusterNode{port: port, dir: filepath.Join(dir, strconv.Itoa(port))}
+		n := &clusterNode{port: port, dir: filepath.Join(c.dir, strconv.Itoa(port))}
 		nodes[i] = n
 		if err := os.Mkdir(n.dir, 0o755); err != nil {
-			return nil, err
+			return err
 		}
 		wg.Add(1)
-		go func() { defer wg.Done(); n.p, errs[i] = spawnNode(ctx, path, port, n.dir) }()
+		go func() { defer wg.Done(); n.p, errs[i] = spawnNode(ctx, c.path, port, n.dir) }()
 	}
 	wg.Wait()
 	for i, n := range nodes {
@@ -228,42 +256,57 @@ func startCluster(ctx context.Context, path string) (c *Cluster, err error) {
 	}
 	for i, err := range errs {
 		if err != nil {
-			return nil, fmt.Errorf("node %d: %w", i, err)
+			return fmt.Errorf("node %d: %w", i, err)
 		}
 	}
-	admin := NodeClients(c.Addrs...)
-	defer CloseAll(admin)
-	ids := make([]string, len(c.Addrs))
-	for i, a := range c.Addrs {
+	return nil
+}
+
+// nodeIDs asks each node for its cluster ID, in the order of addrs.
+func nodeIDs(ctx context.Context, admin map[string]*redis.Client, addrs []string) ([]string, error) {
+	ids := make([]string, len(addrs))
+	for i, a := range addrs {
+		var err error
 		if ids[i], err = admin[a].ClusterMyID(ctx).Result(); err != nil {
 			return nil, err
 		}
 	}
-	// Slots as redis-cli --cluster create splits them: 0-5460, 5461-10922, 10923-16383.
-	for i := 0; i < 3; i++ {
+	return ids, nil
+}
+
+// assignSlots splits the 16384 slots among the primaries as redis-cli
+// --cluster create does (0-5460, 5461-10922, 10923-16383 for three) and
+// gives each its own config epoch.
+func assignSlots(ctx context.Context, admin map[string]*redis.Client, primaries []string) error {
+	for i, addr := range primaries {
 		lo, hi := i*16384/3, (i+1)*16384/3-1
 		if i == 2 {
 			hi = 16383
 		}
-		a := admin[c.Addrs[i]]
+		a := admin[addr]
 		if err := a.ClusterAddSlotsRange(ctx, lo, hi).Err(); err != nil {
-			return nil, fmt.Errorf("ADDSLOTSRANGE %d %d: %w", lo, hi, err)
+			return fmt.Errorf("ADDSLOTSRANGE %d %d: %w", lo, hi, err)
 		}
 		// Distinct epochs spare the cluster its epoch-collision round.
 		if err := a.Do(ctx, "CLUSTER", "SET-CONFIG-EPOCH", i+1).Err(); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	// Every pair meets directly: waiting for gossip to spread the news
-	// from one node takes a second or more.
-	for i, a := range c.Addrs {
+	return nil
+}
+
+// meetAll introduces every pair of nodes directly (waiting for gossip to
+// spread the news from one node takes a second or more) and waits until
+// each node knows the other five, with no handshake left.
+func meetAll(ctx context.Context, admin map[string]*redis.Client, addrs []string, ports []int) error {
+	for i, a := range addrs {
 		for _, port := range ports[i+1:] {
 			if err := admin[a].ClusterMeet(ctx, "127.0.0.1", strconv.Itoa(port)).Err(); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
-	if err := Poll(ctx, 20*time.Second, "every node to know the other five", func() (bool, error) {
+	return Poll(ctx, 20*time.Second, "every node to know the other five", func() (bool, error) {
 		for _, a := range admin {
 			v, err := a.ClusterNodes(ctx).Result()
 			if err != nil {
@@ -275,15 +318,18 @@ func startCluster(ctx context.Context, path string) (c *Cluster, err error) {
 			}
 		}
 		return true, nil
-	}); err != nil {
-		return nil, err
-	}
+	})
+}
+
+// attachReplicas makes node i+3 the replica of node i, whose ID is ids[i],
+// and waits until every node sees three replicas.
+func attachReplicas(ctx context.Context, admin map[string]*redis.Client, addrs, ids []string) error {
 	for i := 3; i < 6; i++ {
-		if err := admin[c.Addrs[i]].ClusterReplicate(ctx, ids[i-3]).Err(); err != nil {
-			return nil, fmt.Errorf("REPLICATE: %w", err)
+		if err := admin[addrs[i]].ClusterReplicate(ctx, ids[i-3]).Err(); err != nil {
+			return fmt.Errorf("REPLICATE: %w", err)
 		}
 	}
-	if err := Poll(ctx, 30*time.Second, "every node to see three replicas", func() (bool, error) {
+	return Poll(ctx, 30*time.Second, "every node to see three replicas", func() (bool, error) {
 		for _, a := range admin {
 			v, err := a.ClusterNodes(ctx).Result()
 			if err != nil || strings.Count(v, "slave") != 3 {
@@ -291,18 +337,21 @@ func startCluster(ctx context.Context, path string) (c *Cluster, err error) {
 			}
 		}
 		return true, nil
-	}); err != nil {
-		return nil, err
-	}
-	if err := WaitClusterOK(ctx, c.Addrs, 30*time.Second); err != nil {
-		return nil, err
+	})
+}
+
+// waitHealthy waits until every node reports the cluster ok and each
+// replica (node i+3) is in sync with its primary (node i).
+func waitHealthy(ctx context.Context, admin map[string]*redis.Client, addrs []string) error {
+	if err := WaitClusterOK(ctx, addrs, 30*time.Second); err != nil {
+		return err
 	}
 	for i := 0; i < 3; i++ {
-		if err := WaitReplicaUp(ctx, admin[c.Addrs[i]], admin[c.Addrs[i+3]]); err != nil {
-			return nil, err
+		if err := WaitReplicaUp(ctx, admin[addrs[i]], admin[addrs[i+3]]); err != nil {
+			return err
 		}
 	}
-	return c, nil
+	return nil
 }
 
 // clusterPorts finds n free loopback ports p whose cluster bus port p+10000
