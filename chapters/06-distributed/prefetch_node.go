@@ -180,6 +180,8 @@ func (n *PrefetchNode) AllowAt(ctx context.Context, now time.Time) (bool, error)
 	return n.allow(ctx, now, true)
 }
 
+// allow is Allow and AllowAt: explicit says whether now also names the
+// window in Redis, or the server's clock does.
 func (n *PrefetchNode) allow(ctx context.Context, now time.Time, explicit bool) (bool, error) {
 	n.mu.Lock()
 	for {
@@ -212,16 +214,7 @@ func (n *PrefetchNode) allow(ctx context.Context, now time.Time, explicit bool) 
 		if explicit {
 			at = now
 		}
-		g, err := do(&n.store, ctx, func(ctx context.Context) (Grant, error) { // a ParamError passes through
-			if err := n.policy.ensure(ctx, n.rdb); err != nil {
-				return Grant{}, fmt.Errorf("distributed: prefetch from %q: %w", n.cfg.Key, err)
-			}
-			g, err := borrow(ctx, n.rdb, n.cfg, at)
-			if err != nil {
-				n.policy.suspect()
-			}
-			return g, err
-		})
+		g, err := n.borrowGuarded(ctx, at)
 		n.mu.Lock()
 		n.borrowing = nil
 		close(done)
@@ -241,6 +234,24 @@ func (n *PrefetchNode) allow(ctx context.Context, now time.Time, explicit bool) 
 		n.mu.Unlock()
 		return ok, nil
 	}
+}
+
+// borrowGuarded makes the node's one borrow, called with no lock held: it
+// runs under the node's deadline and breaker, checks the eviction policy
+// first and marks it for a recheck when the borrow fails. The zero at
+// means the Redis server's clock. A *core.ParamError comes back as it is,
+// not as ErrUnavailable.
+func (n *PrefetchNode) borrowGuarded(ctx context.Context, at time.Time) (Grant, error) {
+	return do(&n.store, ctx, func(ctx context.Context) (Grant, error) {
+		if err := n.policy.ensure(ctx, n.rdb); err != nil {
+			return Grant{}, fmt.Errorf("distributed: prefetch from %q: %w", n.cfg.Key, err)
+		}
+		g, err := borrow(ctx, n.rdb, n.cfg, at)
+		if err != nil {
+			n.policy.suspect()
+		}
+		return g, err
+	})
 }
 
 // NodeStats is what a node has done so far.
