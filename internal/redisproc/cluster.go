@@ -237,14 +237,15 @@ func (c *Cluster) spawnNodes(ctx context.Context, ports []int) error {
 	nodes := make([]*clusterNode, len(ports))
 	errs := make([]error, len(ports))
 	var wg sync.WaitGroup
-	for i, port := range ports {
-		n := &clusterNode{port: port, dir: filepath.Join(c.dir, strconv.Itoa(port))}
-		nodes[i] = n
-		if err := os.Mkdir(n.dir, 0o755); err != nil {
+	for i, port := range ports { // every directory first: a failure here leaves no node running
+		nodes[i] = &clusterNode{port: port, dir: filepath.Join(c.dir, strconv.Itoa(port))}
+		if err := os.Mkdir(nodes[i].dir, 0o755); err != nil {
 			return err
 		}
+	}
+	for i, n := range nodes {
 		wg.Add(1)
-		go func() { defer wg.Done(); n.p, errs[i] = spawnNode(ctx, c.path, port, n.dir) }()
+		go func() { defer wg.Done(); n.p, errs[i] = spawnNode(ctx, c.path, n.port, n.dir) }()
 	}
 	wg.Wait()
 	for i, n := range nodes {
