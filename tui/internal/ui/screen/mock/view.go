@@ -34,21 +34,7 @@ func (m Model) View() string {
 	footer := m.footer()
 	title := th.Paint(widget.StTitle, "07 · Mock interview")
 	if m.state == Choosing {
-		form := fmt.Sprintf("   %d-minute track: %d phases, pushback in each", interview.TrackMinutes(), len(interview.Track))
-		if m.short {
-			form = fmt.Sprintf("   %d-minute short form: %d phases", interview.SkeletonMinutes(), len(interview.Skeleton))
-		}
-		other := "the 15-minute short form"
-		if m.short {
-			other = "the 45-minute track"
-		}
-		body := []string{widget.TitleBar(th, title+th.Paint(widget.StDim, form), w),
-			th.Paint(widget.StLabel, "  "+widget.KeyName(keys.Form)) + th.Paint(widget.StDim, " switches to "+other)}
-		body = append(body, widget.SplitLines(m.list.View())...)
-		if it, ok := m.list.SelectedItem().(promptItem); ok {
-			body = append(append(body, ""), widget.WrapRows(th, widget.StNone, "“"+it.p.Ask+"”", w, askRows)...)
-		}
-		return widget.Frame(body, footer, w, m.h)
+		return widget.Frame(m.chooserRows(title), footer, w, m.h)
 	}
 	p := interview.Mock[m.prompt]
 	title += th.Paint(widget.StDim, " · ") + th.Paint(widget.StLabel, p.Title)
@@ -57,27 +43,11 @@ func (m Model) View() string {
 		return widget.Frame(append(body, m.summary(m.h-len(footer)-len(body))...), footer, w, m.h)
 	}
 	st, ph, kind := m.steps[m.phase], m.phases[m.phase], m.kind(m.phase)
-	left := th.Paint(widget.StLabel, "  "+clockText(m.clock.Timeout)+" left")
-	paused := "" // on the bar's row: the phase's row is full at 80 columns
-	if !m.clock.Running() {
-		paused = "  paused: " + widget.KeyName(keys.Pause) + " resumes"
-	}
-	elapsed := 1 - float64(m.clock.Timeout)/float64(m.planned(m.phase))
-	m.bar.Width = max(w-4-len(paused), 10)
-	head := []string{
-		th.Paint(widget.StHeading, fmt.Sprintf("Phase %d of %d · %s", m.phase+1, len(m.phases), st.Title)) +
-			th.Paint(widget.StDim, fmt.Sprintf(" · %d min", st.Minutes)) + left,
-		"  " + m.bar.ViewAs(min(max(elapsed, 0), 1)) + th.Paint(widget.StQueued, paused)}
+	head := m.phaseHead(st)
 	room := m.h - len(footer) - len(body) - len(head)
 	if m.drawn {
-		ls, top := path.Window(m.top, m.pathRows())
 		body = append(body, head...)
-		body = append(body, th.Paint(widget.StLabel, "The request path")+
-			th.Paint(widget.StDim, fmt.Sprintf(" (rows %d–%d of %d; %s closes it)", top+1, top+len(ls), len(path.Lines()), widget.KeyName(keys.Path))))
-		for _, l := range ls {
-			body = append(body, th.Paint(widget.StNone, l))
-		}
-		return widget.Frame(body, footer, w, m.h)
+		return widget.Frame(append(body, m.pathView()...), footer, w, m.h)
 	}
 	var rest []string
 	switch {
@@ -101,6 +71,58 @@ func (m Model) View() string {
 	}
 	body = append(append(body, head...), rest...)
 	return widget.Frame(body, footer, w, m.h)
+}
+
+// chooserRows are the chooser's body under title: the form in use, the
+// key that switches it, the prompts, and the selected prompt's question.
+func (m Model) chooserRows(title string) []string {
+	th, w := m.th, m.w
+	form := fmt.Sprintf("   %d-minute track: %d phases, pushback in each", interview.TrackMinutes(), len(interview.Track))
+	if m.short {
+		form = fmt.Sprintf("   %d-minute short form: %d phases", interview.SkeletonMinutes(), len(interview.Skeleton))
+	}
+	other := "the 15-minute short form"
+	if m.short {
+		other = "the 45-minute track"
+	}
+	body := []string{widget.TitleBar(th, title+th.Paint(widget.StDim, form), w),
+		th.Paint(widget.StLabel, "  "+widget.KeyName(keys.Form)) + th.Paint(widget.StDim, " switches to "+other)}
+	body = append(body, widget.SplitLines(m.list.View())...)
+	if it, ok := m.list.SelectedItem().(promptItem); ok {
+		body = append(append(body, ""), widget.WrapRows(th, widget.StNone, "“"+it.p.Ask+"”", w, askRows)...)
+	}
+	return body
+}
+
+// phaseHead is the running phase's two rows: its number, title, minutes
+// and time left, then the bar of time used (and, when the clock is
+// stopped, how to start it).
+func (m Model) phaseHead(st step) []string {
+	th, w := m.th, m.w
+	left := th.Paint(widget.StLabel, "  "+clockText(m.clock.Timeout)+" left")
+	paused := "" // on the bar's row: the phase's row is full at 80 columns
+	if !m.clock.Running() {
+		paused = "  paused: " + widget.KeyName(keys.Pause) + " resumes"
+	}
+	elapsed := 1 - float64(m.clock.Timeout)/float64(m.planned(m.phase))
+	m.bar.Width = max(w-4-len(paused), 10)
+	return []string{
+		th.Paint(widget.StHeading, fmt.Sprintf("Phase %d of %d · %s", m.phase+1, len(m.phases), st.Title)) +
+			th.Paint(widget.StDim, fmt.Sprintf(" · %d min", st.Minutes)) + left,
+		"  " + m.bar.ViewAs(min(max(elapsed, 0), 1)) + th.Paint(widget.StQueued, paused)}
+}
+
+// pathView is the request path drawn in the design phase: a label with
+// the rows shown, then those rows.
+func (m Model) pathView() []string {
+	th := m.th
+	ls, top := path.Window(m.top, m.pathRows())
+	out := []string{th.Paint(widget.StLabel, "The request path") +
+		th.Paint(widget.StDim, fmt.Sprintf(" (rows %d–%d of %d; %s closes it)", top+1, top+len(ls), len(path.Lines()), widget.KeyName(keys.Path)))}
+	for _, l := range ls {
+		out = append(out, th.Paint(widget.StNone, l))
+	}
+	return out
 }
 
 // pathRows is how many rows of the request path the design phase shows.
