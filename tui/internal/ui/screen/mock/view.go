@@ -132,21 +132,53 @@ func (m Model) pathRows() int { return max(m.h-6, 3) }
 // the questions shrink to a row each first, then the checklist shows a
 // window of points around the cursor.
 func (m Model) phaseRows(ph interview.MockPhase, kind phaseKind, room int) []string {
-	th, w := m.th, m.w
-	qrows := func(n int) []string {
-		out := m.questionRows(ph, n)
-		if kind == designPhase {
-			out[0] += th.Paint(widget.StDim, " ("+widget.KeyName(keys.Path)+": the request path to draw)")
-		}
-		if k := len(ph.Pushback); k > 0 {
-			plural := "s"
-			if k == 1 {
-				plural = ""
-			}
-			out[0] += th.Paint(widget.StDim, fmt.Sprintf(" · %s: %d pushback%s", widget.KeyName(keys.Push), k, plural))
+	th := m.th
+	points := m.checklistPoints(ph)
+	label := th.Paint(widget.StLabel, "What a strong answer covers") + th.Paint(widget.StDim, " (tick what you said)")
+	guide := append(m.guideRows(), m.typedRows("What you wrote ("+widget.KeyName(keys.Notes)+" goes on writing)", m.notes[m.phase], 3)...)
+	qs := m.phaseQuestions(ph, kind, 2)
+	if len(guide)+len(qs)+1+rowCount(points) > room {
+		qs = m.phaseQuestions(ph, kind, 1)
+	}
+	out := append(append(guide, qs...), label)
+	if len(out)+rowCount(points) <= room {
+		for _, p := range points {
+			out = append(out, p...)
 		}
 		return out
 	}
+	// A window of points that holds the cursor, with what is above and below.
+	from, to := pointWindow(points, m.cur, room-len(out)-1)
+	for _, p := range points[from:to] {
+		out = append(out, p...)
+	}
+	more := fmt.Sprintf("  %d above, %d below: %s/%s", from, len(points)-to, widget.KeyName(keys.Up), widget.KeyName(keys.Down))
+	return append(out, th.Paint(widget.StDim, more))
+}
+
+// phaseQuestions are the phase's questions, each in at most n rows, the
+// first row also naming the keys for the request path (design phase) and
+// for the phase's pushback, if it has any.
+func (m Model) phaseQuestions(ph interview.MockPhase, kind phaseKind, n int) []string {
+	th := m.th
+	out := m.questionRows(ph, n)
+	if kind == designPhase {
+		out[0] += th.Paint(widget.StDim, " ("+widget.KeyName(keys.Path)+": the request path to draw)")
+	}
+	if k := len(ph.Pushback); k > 0 {
+		plural := "s"
+		if k == 1 {
+			plural = ""
+		}
+		out[0] += th.Paint(widget.StDim, fmt.Sprintf(" · %s: %d pushback%s", widget.KeyName(keys.Push), k, plural))
+	}
+	return out
+}
+
+// checklistPoints are the rows of each point of the phase's checklist: its
+// tick box, number and text, the point under the cursor marked.
+func (m Model) checklistPoints(ph interview.MockPhase) [][]string {
+	th, w := m.th, m.w
 	var points [][]string
 	for k, pt := range ph.Checklist {
 		box := "[ ]"
@@ -165,30 +197,23 @@ func (m Model) phaseRows(ph interview.MockPhase, kind phaseKind, room int) []str
 		text := widget.WrapRows(th, st, pt.Text+th.Paint(widget.StDim, " · ch "+pt.Chapter), w-len([]rune(lead)), 3)
 		points = append(points, widget.Hanging(text, lead, strings.Repeat(" ", len([]rune(lead)))))
 	}
-	label := th.Paint(widget.StLabel, "What a strong answer covers") + th.Paint(widget.StDim, " (tick what you said)")
-	count := func(ps [][]string) int {
-		n := 0
-		for _, p := range ps {
-			n += len(p)
-		}
-		return n
+	return points
+}
+
+// rowCount is the number of rows in ps.
+func rowCount(ps [][]string) int {
+	n := 0
+	for _, p := range ps {
+		n += len(p)
 	}
-	guide := append(m.guideRows(), m.typedRows("What you wrote ("+widget.KeyName(keys.Notes)+" goes on writing)", m.notes[m.phase], 3)...)
-	qs := qrows(2)
-	if len(guide)+len(qs)+1+count(points) > room {
-		qs = qrows(1)
-	}
-	out := append(append(guide, qs...), label)
-	if len(out)+count(points) <= room {
-		for _, p := range points {
-			out = append(out, p...)
-		}
-		return out
-	}
-	// A window of points that holds the cursor, with what is above and below.
-	left := room - len(out) - 1
-	from, to := m.cur, m.cur+1
-	for n := len(points[m.cur]); ; {
+	return n
+}
+
+// pointWindow returns the points[from:to] to show in left rows: the point
+// at cur, grown by one point below then one above in turn while they fit.
+func pointWindow(points [][]string, cur, left int) (from, to int) {
+	from, to = cur, cur+1
+	for n := len(points[cur]); ; {
 		grew := false
 		if to < len(points) && n+len(points[to]) <= left {
 			n += len(points[to])
@@ -204,11 +229,7 @@ func (m Model) phaseRows(ph interview.MockPhase, kind phaseKind, room int) []str
 			break
 		}
 	}
-	for _, p := range points[from:to] {
-		out = append(out, p...)
-	}
-	more := fmt.Sprintf("  %d above, %d below: %s/%s", from, len(points)-to, widget.KeyName(keys.Up), widget.KeyName(keys.Down))
-	return append(out, th.Paint(widget.StDim, more))
+	return from, to
 }
 
 // questionRows are the interviewer's questions, each in at most n rows.
