@@ -42,22 +42,7 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		m.clock, cmd = m.clock.Update(msg)
 		return m, cmd
 	case timer.TimeoutMsg:
-		if m.state == OnClock && msg.ID == m.clock.ID() {
-			ended := m.phase
-			m, cmd := m.nextPhase()
-			m.leaving = key.Binding{}
-			switch {
-			case m.state == Done:
-				m.note = fmt.Sprintf("time is up for phase %d: the interview is over", ended+1)
-			case m.phase+1 < len(m.phases):
-				m.note = fmt.Sprintf("time is up for phase %d: %s starts phase %d, %s", ended+1,
-					widget.KeyName(keys.GoOn), m.phase+2, m.steps[m.phase+1].Title)
-			default:
-				m.note = fmt.Sprintf("time is up for phase %d: %s shows the summary", ended+1, widget.KeyName(keys.GoOn))
-			}
-			return m, cmd
-		}
-		return m, nil
+		return m.timeUp(msg)
 	case tea.KeyMsg:
 		if m.state == OnClock && m.typing {
 			return m.typingKey(msg)
@@ -65,19 +50,7 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		m.note = ""
 		switch m.state {
 		case Choosing:
-			if key.Matches(msg, keys.Start) {
-				return m.start(m.list.Index())
-			}
-			if key.Matches(msg, keys.Form) {
-				m.short = !m.short
-				idx := m.list.Index()
-				m = m.Choose()
-				m.list.Select(idx)
-				return m, nil
-			}
-			var cmd tea.Cmd
-			m.list, cmd = m.list.Update(msg)
-			return m, cmd
+			return m.chooserKey(msg)
 		case OnClock, Between:
 			return m.runningKey(msg)
 		case Done:
@@ -92,6 +65,45 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 	}
 	return m, nil
+}
+
+// timeUp ends the phase whose clock ran out, with a note saying what the
+// next key does; a timeout of any other clock is ignored.
+func (m Model) timeUp(msg timer.TimeoutMsg) (Model, tea.Cmd) {
+	if m.state != OnClock || msg.ID != m.clock.ID() {
+		return m, nil
+	}
+	ended := m.phase
+	m, cmd := m.nextPhase()
+	m.leaving = key.Binding{}
+	switch {
+	case m.state == Done:
+		m.note = fmt.Sprintf("time is up for phase %d: the interview is over", ended+1)
+	case m.phase+1 < len(m.phases):
+		m.note = fmt.Sprintf("time is up for phase %d: %s starts phase %d, %s", ended+1,
+			widget.KeyName(keys.GoOn), m.phase+2, m.steps[m.phase+1].Title)
+	default:
+		m.note = fmt.Sprintf("time is up for phase %d: %s shows the summary", ended+1, widget.KeyName(keys.GoOn))
+	}
+	return m, cmd
+}
+
+// chooserKey starts the selected prompt, switches between the track and
+// the short form keeping the selection, or moves in the list.
+func (m Model) chooserKey(msg tea.KeyMsg) (Model, tea.Cmd) {
+	if key.Matches(msg, keys.Start) {
+		return m.start(m.list.Index())
+	}
+	if key.Matches(msg, keys.Form) {
+		m.short = !m.short
+		idx := m.list.Index()
+		m = m.Choose()
+		m.list.Select(idx)
+		return m, nil
+	}
+	var cmd tea.Cmd
+	m.list, cmd = m.list.Update(msg)
+	return m, cmd
 }
 
 func (m Model) runningKey(msg tea.KeyMsg) (Model, tea.Cmd) {
