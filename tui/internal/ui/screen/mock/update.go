@@ -112,17 +112,7 @@ func (m Model) runningKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	asked := m.leaving
 	m.leaving = key.Binding{}
 	if len(asked.Keys()) > 0 {
-		if !key.Matches(msg, asked) {
-			m.note = "going on"
-			return m, nil // the key answered the question; it does nothing else
-		}
-		// Stop early: the summary counts what was ticked so far.
-		m = m.stopEarly()
-		m.note = "stopped early: the phases not reached count as not covered"
-		if key.Matches(msg, widget.Global.Quit) {
-			m.ask = screen.Quit{}
-		}
-		return m, nil
+		return m.answerLeaving(msg, asked), nil
 	}
 	if m.drawn && !key.Matches(msg, widget.Global.Back, widget.Global.Quit) {
 		// The request path is shown: the arrows scroll it, d closes it.
@@ -132,16 +122,8 @@ func (m Model) runningKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		}
 	}
 	if m.state == Between {
-		switch {
-		case key.Matches(msg, widget.Global.Back, widget.Global.Quit):
-		case key.Matches(msg, keys.GoOn):
-			return m.advance()
-		case key.Matches(msg, keys.Down):
-			return m.scrollReview(1), nil
-		case key.Matches(msg, keys.Up):
-			return m.scrollReview(-1), nil
-		default:
-			return m, nil
+		if next, cmd, done := m.betweenKey(msg); done {
+			return next, cmd
 		}
 	}
 	switch {
@@ -178,6 +160,41 @@ func (m Model) runningKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		}
 	}
 	return m, nil
+}
+
+// answerLeaving takes msg as the answer to "end the interview?" (or "quit
+// the course?"): asked again stops early and saves, any other key goes on
+// and does nothing else.
+func (m Model) answerLeaving(msg tea.KeyMsg, asked key.Binding) Model {
+	if !key.Matches(msg, asked) {
+		m.note = "going on"
+		return m
+	}
+	// Stop early: the summary counts what was ticked so far.
+	m = m.stopEarly()
+	m.note = "stopped early: the phases not reached count as not covered"
+	if key.Matches(msg, widget.Global.Quit) {
+		m.ask = screen.Quit{}
+	}
+	return m
+}
+
+// betweenKey handles a key between two phases: go on, or scroll the
+// review. done is false for back and quit, which runningKey asks about as
+// on the clock; every other key is used up here.
+func (m Model) betweenKey(msg tea.KeyMsg) (next Model, cmd tea.Cmd, done bool) {
+	switch {
+	case key.Matches(msg, widget.Global.Back, widget.Global.Quit):
+		return m, nil, false
+	case key.Matches(msg, keys.GoOn):
+		next, cmd = m.advance()
+		return next, cmd, true
+	case key.Matches(msg, keys.Down):
+		return m.scrollReview(1), nil, true
+	case key.Matches(msg, keys.Up):
+		return m.scrollReview(-1), nil, true
+	}
+	return m, nil, true
 }
 
 // CapturesEsc: while the clock runs, esc (twice) ends the interview into
