@@ -135,28 +135,34 @@ func parse(argv []string) (args, error) {
 	var names []string
 	fs.VisitAll(func(f *flag.Flag) { names = append(names, "--"+f.Name) })
 	a.flagList = strings.Join(names, " ")
-	err := fs.Parse(argv)
-	switch {
-	case err == nil:
-	case errors.Is(err, flag.ErrHelp):
-		return a, err
-	case bad != nil:
-		return a, bad
-	default:
-		msg := err.Error()
-		if f, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
-			return a, fmt.Errorf("unknown flag %s: accepted %s", strconv.Quote("--"+strings.TrimLeft(f, "-")), a.flagList)
-		}
-		if f, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
-			f = strings.TrimLeft(f, "-")
-			return a, fmt.Errorf("--%s needs a value: accepted %s", f, accept[f])
-		}
-		return a, fmt.Errorf("%s: accepted %s", strconv.Quote(msg), a.flagList)
+	if err := fs.Parse(argv); err != nil {
+		return a, flagError(err, bad, a.flagList)
 	}
 	if fs.NArg() > 0 {
 		return a, fmt.Errorf("unexpected argument %s: accepted %s", strconv.Quote(fs.Arg(0)), a.flagList)
 	}
 	return a, nil
+}
+
+// flagError turns an error from the flag package into the message the
+// command prints. Help passes through unchanged, and a value rejected by
+// one of parse's setters (bad) wins over the flag package's wording.
+func flagError(err, bad error, flagList string) error {
+	if errors.Is(err, flag.ErrHelp) {
+		return err
+	}
+	if bad != nil {
+		return bad
+	}
+	msg := err.Error()
+	if f, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		return fmt.Errorf("unknown flag %s: accepted %s", strconv.Quote("--"+strings.TrimLeft(f, "-")), flagList)
+	}
+	if f, ok := strings.CutPrefix(msg, "flag needs an argument: "); ok {
+		f = strings.TrimLeft(f, "-")
+		return fmt.Errorf("--%s needs a value: accepted %s", f, accept[f])
+	}
+	return fmt.Errorf("%s: accepted %s", strconv.Quote(msg), flagList)
 }
 
 // chart runs the lab for a parsed command line, with the checks of tui sim.

@@ -67,6 +67,35 @@ func grid(rows [][]string, w int) string {
 	for _, r := range rows {
 		n = max(n, len(r))
 	}
+	widths := columnWidths(rows, n, w)
+	var lines []string
+	wrapped := false
+	for k, r := range rows {
+		row := gridRow(r, widths)
+		if len(row) > 1 {
+			wrapped = true
+		}
+		lines = append(lines, row...)
+		if k == 0 {
+			rule := make([]string, n)
+			for i := range n {
+				rule[i] = strings.Repeat("─", widths[i])
+			}
+			lines = append(lines, strings.Join(rule, gridGap))
+		} else if k < len(rows)-1 {
+			lines = append(lines, "") // a row's end, once any row takes two lines
+		}
+	}
+	if !wrapped {
+		lines = slices.DeleteFunc(lines, func(l string) bool { return l == "" })
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+// columnWidths returns the width of each of the n columns of rows: the
+// widest cell, narrowed widest-first until the grid fits w columns, none
+// below its longest word (the grid then runs past w).
+func columnWidths(rows [][]string, n, w int) []int {
 	widths, floor := make([]int, n), make([]int, n)
 	for _, r := range rows {
 		for i, c := range r {
@@ -89,48 +118,37 @@ func grid(rows [][]string, w int) string {
 		}
 		widths[i]--
 	}
-	var lines []string
-	wrapped := false
-	for k, r := range rows {
-		cells := make([][]string, n)
-		height := 1
+	return widths
+}
+
+// gridRow returns the text lines of one row, each cell wrapped within its
+// column and padded to it, a missing cell left blank.
+func gridRow(r []string, widths []int) []string {
+	n := len(widths)
+	cells := make([][]string, n)
+	height := 1
+	for i := range n {
+		if i < len(r) {
+			cells[i] = wrap.Wrap(r[i], widths[i])
+		}
+		height = max(height, len(cells[i]))
+	}
+	lines := make([]string, 0, height)
+	for y := range height {
+		var b strings.Builder
 		for i := range n {
-			if i < len(r) {
-				cells[i] = wrap.Wrap(r[i], widths[i])
+			var s string
+			if y < len(cells[i]) {
+				s = cells[i][y]
 			}
-			height = max(height, len(cells[i]))
-		}
-		if height > 1 {
-			wrapped = true
-		}
-		for y := range height {
-			var b strings.Builder
-			for i := range n {
-				var s string
-				if y < len(cells[i]) {
-					s = cells[i][y]
-				}
-				if i < n-1 {
-					s += strings.Repeat(" ", widths[i]-ansi.StringWidth(s)) + gridGap
-				}
-				b.WriteString(s)
+			if i < n-1 {
+				s += strings.Repeat(" ", widths[i]-ansi.StringWidth(s)) + gridGap
 			}
-			lines = append(lines, strings.TrimRight(b.String(), " "))
+			b.WriteString(s)
 		}
-		if k == 0 {
-			rule := make([]string, n)
-			for i := range n {
-				rule[i] = strings.Repeat("─", widths[i])
-			}
-			lines = append(lines, strings.Join(rule, gridGap))
-		} else if k < len(rows)-1 {
-			lines = append(lines, "") // a row's end, once any row takes two lines
-		}
+		lines = append(lines, strings.TrimRight(b.String(), " "))
 	}
-	if !wrapped {
-		lines = slices.DeleteFunc(lines, func(l string) bool { return l == "" })
-	}
-	return strings.Join(lines, "\n") + "\n"
+	return lines
 }
 
 func sum(xs []int) int {

@@ -92,28 +92,47 @@ const mdGlue = "\u2423"
 // items joined.
 func prepareMarkdown(src []byte, w int, plain bool) (prose string, blocks []string) {
 	doc := mdParser.Parse(text.NewReader(src))
-	var edits []mdEdit
-	lineStart := func(i int) int { return bytes.LastIndexByte(src[:i], '\n') + 1 }
-	lineEnd := func(i int) int { // after the '\n' of the line holding i
-		if j := bytes.IndexByte(src[i:], '\n'); j >= 0 {
-			return i + j + 1
-		}
-		return len(src)
+	edits, blocks := codeBlocks(doc, src)
+	for _, t := range wideTables(doc, src, w) {
+		edits = append(edits, mdEdit{t.start, t.end, "\n" + mdPlaceholder(len(blocks)) + "\n\n"})
+		blocks = append(blocks, "```\n"+grid(t.rows, w)+"```\n")
 	}
+	edits = proseEdits(doc, src, plain, edits)
+	// The spaces that must not break (a number and its unit, the groups of
+	// a number) are written as mdGlue while glamour wraps.
+	return glueProse(flattenLists(applyEdits(src, edits))), blocks
+}
+
+// mdLineStart returns the offset in src of the start of the line holding i.
+func mdLineStart(src []byte, i int) int { return bytes.LastIndexByte(src[:i], '\n') + 1 }
+
+// mdLineEnd returns the offset in src just after the '\n' of the line
+// holding i, or len(src) on the last line.
+func mdLineEnd(src []byte, i int) int {
+	if j := bytes.IndexByte(src[i:], '\n'); j >= 0 {
+		return i + j + 1
+	}
+	return len(src)
+}
+
+// codeBlocks returns an edit replacing each top-level code block of doc
+// (fences included) by a placeholder paragraph, and the blocks' text in
+// the same order.
+func codeBlocks(doc ast.Node, src []byte) (edits []mdEdit, blocks []string) {
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		lines := n.Lines()
 		if n.Kind() != ast.KindFencedCodeBlock && n.Kind() != ast.KindCodeBlock || lines.Len() == 0 {
 			continue
 		}
-		start := lineStart(lines.At(0).Start)
-		end := lineEnd(lines.At(lines.Len()-1).Stop - 1)
+		start := mdLineStart(src, lines.At(0).Start)
+		end := mdLineEnd(src, lines.At(lines.Len()-1).Stop-1)
 		if n.Kind() == ast.KindFencedCodeBlock {
 			if start > 0 {
-				start = lineStart(start - 1) // the opening fence
+				start = mdLineStart(src, start-1) // the opening fence
 			}
 			if end < len(src) {
-				if f := bytes.TrimSpace(src[end:lineEnd(end)]); bytes.HasPrefix(f, []byte("```")) || bytes.HasPrefix(f, []byte("~~~")) {
-					end = lineEnd(end) // the closing fence
+				if f := bytes.TrimSpace(src[end:mdLineEnd(src, end)]); bytes.HasPrefix(f, []byte("```")) || bytes.HasPrefix(f, []byte("~~~")) {
+					end = mdLineEnd(src, end) // the closing fence
 				}
 			}
 		}
@@ -122,10 +141,14 @@ func prepareMarkdown(src []byte, w int, plain bool) (prose string, blocks []stri
 		// measure agrees on: code is shown with four spaces per tab.
 		blocks = append(blocks, strings.ReplaceAll(string(src[start:end]), "\t", "    "))
 	}
-	for _, t := range wideTables(doc, src, w) {
-		edits = append(edits, mdEdit{t.start, t.end, "\n" + mdPlaceholder(len(blocks)) + "\n\n"})
-		blocks = append(blocks, "```\n"+grid(t.rows, w)+"```\n")
-	}
+	return edits, blocks
+}
+
+// proseEdits appends to edits those of the running text outside code
+// blocks, HTML and tables: hyphens made non-breaking, the lines of a
+// paragraph joined, and (plain) code spans written as text. A code span's
+// edit replaces any already made inside it.
+func proseEdits(doc ast.Node, src []byte, plain bool, edits []mdEdit) []mdEdit {
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
@@ -142,36 +165,51 @@ func prepareMarkdown(src []byte, w int, plain bool) (prose string, blocks []stri
 			// running text, must not be where glamour breaks and miscounts.
 			for c := n.FirstChild(); c != nil; c = c.NextSibling() {
 				if t, ok := c.(*ast.Text); ok {
-					for p := t.Segment.Start; p < t.Segment.Stop; p++ {
-						if src[p] == '-' {
-							edits = append(edits, mdEdit{p, p + 1, mdHyphen})
-						}
-					}
+					edits = hyphenEdits(edits, src, t.Segment.Start, t.Segment.Stop)
 				}
 			}
 			return ast.WalkSkipChildren, nil
 		case ast.KindParagraph, ast.KindTextBlock:
-			lines := n.Lines()
-			for i := 0; i+1 < lines.Len(); i++ {
-				a, b := lines.At(i), lines.At(i+1)
-				content := bytes.TrimRight(src[a.Start:a.Stop], "\r\n")
-				if bytes.HasSuffix(content, []byte("  ")) || bytes.HasSuffix(content, []byte("\\")) {
-					continue // a hard line break stays
-				}
-				if cut := a.Start + len(content); cut < b.Start {
-					edits = append(edits, mdEdit{cut, b.Start, " "})
-				}
-			}
+			edits = joinEdits(edits, src, n.Lines())
 		case ast.KindText:
 			seg := n.(*ast.Text).Segment
-			for p := seg.Start; p < seg.Stop; p++ {
-				if src[p] == '-' {
-					edits = append(edits, mdEdit{p, p + 1, mdHyphen})
-				}
-			}
+			edits = hyphenEdits(edits, src, seg.Start, seg.Stop)
 		}
 		return ast.WalkContinue, nil
 	})
+	return edits
+}
+
+// hyphenEdits appends an edit making each hyphen of src[start:stop]
+// non-breaking.
+func hyphenEdits(edits []mdEdit, src []byte, start, stop int) []mdEdit {
+	for p := start; p < stop; p++ {
+		if src[p] == '-' {
+			edits = append(edits, mdEdit{p, p + 1, mdHyphen})
+		}
+	}
+	return edits
+}
+
+// joinEdits appends an edit turning each line break between lines into a
+// space, except a hard line break (two spaces or a backslash at the end).
+func joinEdits(edits []mdEdit, src []byte, lines *text.Segments) []mdEdit {
+	for i := 0; i+1 < lines.Len(); i++ {
+		a, b := lines.At(i), lines.At(i+1)
+		content := bytes.TrimRight(src[a.Start:a.Stop], "\r\n")
+		if bytes.HasSuffix(content, []byte("  ")) || bytes.HasSuffix(content, []byte("\\")) {
+			continue // a hard line break stays
+		}
+		if cut := a.Start + len(content); cut < b.Start {
+			edits = append(edits, mdEdit{cut, b.Start, " "})
+		}
+	}
+	return edits
+}
+
+// applyEdits returns a copy of src with edits made, the last in src first;
+// an edit inside the span of one already made is dropped.
+func applyEdits(src []byte, edits []mdEdit) []byte {
 	slices.SortFunc(edits, func(a, b mdEdit) int { return b.start - a.start })
 	out := slices.Clone(src)
 	last := len(src) + 1
@@ -182,9 +220,7 @@ func prepareMarkdown(src []byte, w int, plain bool) (prose string, blocks []stri
 		out = slices.Concat(out[:e.start], []byte(e.repl), out[e.end:])
 		last = e.start
 	}
-	// The spaces that must not break (a number and its unit, the groups of
-	// a number) are written as mdGlue while glamour wraps.
-	return glueProse(flattenLists(out)), blocks
+	return out
 }
 
 // nestedItem is a list item inside another: glamour wraps those a few

@@ -87,13 +87,7 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		}
 		m.note = ""
 		if m.end {
-			if key.Matches(msg, keys.Again) {
-				return m.Open(), nil
-			}
-			if key.Matches(msg, keys.Prev) {
-				m.end = false
-			}
-			return m, nil
+			return m.endKey(msg)
 		}
 		switch {
 		case key.Matches(msg, keys.Again):
@@ -113,40 +107,66 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 				m.note = "show what to say first (" + widget.KeyName(keys.Reveal) + "), then score it"
 				break
 			}
-			got := key.Matches(msg, keys.Got)
-			m.store.Score(q.ID, got)
-			verdict := "missed: it comes back first next time"
-			if got {
-				verdict = "got it"
-			}
-			m.note = fmt.Sprintf("card %d: %s", m.i+1, verdict)
-			if err := m.store.Save(); err != nil {
-				m.note += " (not saved: " + err.Error() + ")"
-			}
-			if got {
-				m.got++
-			} else {
-				m.missed++
-			}
-			if m.i == n-1 {
-				m.end, m.reveal, m.follow = true, false, false
-				break
-			}
-			m.i, m.reveal, m.follow = m.i+1, false, false
+			m = m.score(q, key.Matches(msg, keys.Got))
 		case key.Matches(msg, keys.Next):
 			m.i, m.reveal, m.follow = (m.i+1)%n, false, false
 		case key.Matches(msg, keys.Prev):
 			m.i, m.reveal, m.follow = (m.i+n-1)%n, false, false
 		case key.Matches(msg, keys.NextChapter):
-			for k := 1; k < n; k++ {
-				if j := (m.i + k) % n; interview.Drill[m.order[j]].Chapter != q.Chapter {
-					m.i, m.reveal, m.follow = j, false, false
-					break
-				}
-			}
+			m = m.nextChapter(q.Chapter)
 		}
 	}
 	return m, nil
+}
+
+// endKey handles a key on the end screen: again starts over, previous
+// goes back to the last card, any other key does nothing.
+func (m Model) endKey(msg tea.KeyMsg) (Model, tea.Cmd) {
+	if key.Matches(msg, keys.Again) {
+		return m.Open(), nil
+	}
+	if key.Matches(msg, keys.Prev) {
+		m.end = false
+	}
+	return m, nil
+}
+
+// score records card q as got or missed, saves it, says so in the note,
+// and moves to the next card, or to the end screen after the last.
+func (m Model) score(q interview.Question, got bool) Model {
+	m.store.Score(q.ID, got)
+	verdict := "missed: it comes back first next time"
+	if got {
+		verdict = "got it"
+	}
+	m.note = fmt.Sprintf("card %d: %s", m.i+1, verdict)
+	if err := m.store.Save(); err != nil {
+		m.note += " (not saved: " + err.Error() + ")"
+	}
+	if got {
+		m.got++
+	} else {
+		m.missed++
+	}
+	if m.i == len(m.order)-1 {
+		m.end, m.reveal, m.follow = true, false, false
+		return m
+	}
+	m.i, m.reveal, m.follow = m.i+1, false, false
+	return m
+}
+
+// nextChapter moves to the next card, in order and wrapping, from a
+// chapter other than chapter; it stays put if every card is from it.
+func (m Model) nextChapter(chapter string) Model {
+	n := len(m.order)
+	for k := 1; k < n; k++ {
+		if j := (m.i + k) % n; interview.Drill[m.order[j]].Chapter != chapter {
+			m.i, m.reveal, m.follow = j, false, false
+			break
+		}
+	}
+	return m
 }
 
 func (m Model) CapturesEsc() bool { return false }

@@ -139,8 +139,20 @@ func (m Model) hotKey() []string {
 		out = append(out, fmt.Sprintf("  %-7s %s", text.ShortAddrs([]string{s.Addr})[0], th.Paint(st, tag))+
 			shareBar(th, st, s.Share, bw)+fmt.Sprintf(" %6d %5.1f%%", s.Count, 100*s.Share))
 	}
+	out = append(out, m.hotAlone(c)...)
+	if m.e22 == nil {
+		return out
+	}
+	return append(out, m.hotKeySplit(c)...)
+}
+
+// hotAlone compares the script calls on the hot identity's primary with a
+// call each and with prefetch, as bars against its requests; a phase not
+// yet run is a dot.
+func (m Model) hotAlone(c part3.HotKeyConfig) []string {
+	th, bw := m.th, m.barWidth()
 	hotN := c.Requests * c.HotPercent / 100 // the bars' full width: the hot identity's requests
-	out = append(out, "", th.Paint(widget.StLabel, fmt.Sprintf("the hot identity alone, %d requests: script calls on its primary", hotN)))
+	out := []string{"", th.Paint(widget.StLabel, fmt.Sprintf("the hot identity alone, %d requests: script calls on its primary", hotN))}
 	rows := []struct {
 		label, phase string
 		result       func(part3.HotKeyResult) int64
@@ -171,11 +183,14 @@ func (m Model) hotKey() []string {
 		}
 		out = append(out, line)
 	}
-	if m.e22 == nil {
-		return out
-	}
-	r := m.e22
-	out = append(out, th.Paint(widget.StDim, fmt.Sprintf("  the other primaries meanwhile: %d script calls", r.OtherCalls)))
+	return out
+}
+
+// hotKeySplit is the finished E22's tail: the other primaries' calls, what
+// each design admitted per window, and the key split over four slots.
+func (m Model) hotKeySplit(c part3.HotKeyConfig) []string {
+	th, r := m.th, m.e22
+	out := []string{th.Paint(widget.StDim, fmt.Sprintf("  the other primaries meanwhile: %d script calls", r.OtherCalls))}
 	out = append(out, fmt.Sprintf("  admitted per window, limit %d: a call each %s", c.Limit, text.JoinInts(r.CentralAdmitted, "/")),
 		fmt.Sprintf("  %31s prefetch    %s", "", text.JoinInts(r.PrefetchAdmitted, "/")), "",
 		th.Paint(widget.StLabel, fmt.Sprintf("the key split over 4 slots (%s), limit 100", strings.Join(text.ShortAddrs(r.Split.Primaries), " "))),

@@ -42,22 +42,7 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		m.clock, cmd = m.clock.Update(msg)
 		return m, cmd
 	case timer.TimeoutMsg:
-		if m.state == OnClock && msg.ID == m.clock.ID() {
-			ended := m.phase
-			m, cmd := m.nextPhase()
-			m.leaving = key.Binding{}
-			switch {
-			case m.state == Done:
-				m.note = fmt.Sprintf("time is up for phase %d: the interview is over", ended+1)
-			case m.phase+1 < len(m.phases):
-				m.note = fmt.Sprintf("time is up for phase %d: %s starts phase %d, %s", ended+1,
-					widget.KeyName(keys.GoOn), m.phase+2, m.steps[m.phase+1].Title)
-			default:
-				m.note = fmt.Sprintf("time is up for phase %d: %s shows the summary", ended+1, widget.KeyName(keys.GoOn))
-			}
-			return m, cmd
-		}
-		return m, nil
+		return m.timeUp(msg)
 	case tea.KeyMsg:
 		if m.state == OnClock && m.typing {
 			return m.typingKey(msg)
@@ -65,19 +50,7 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		m.note = ""
 		switch m.state {
 		case Choosing:
-			if key.Matches(msg, keys.Start) {
-				return m.start(m.list.Index())
-			}
-			if key.Matches(msg, keys.Form) {
-				m.short = !m.short
-				idx := m.list.Index()
-				m = m.Choose()
-				m.list.Select(idx)
-				return m, nil
-			}
-			var cmd tea.Cmd
-			m.list, cmd = m.list.Update(msg)
-			return m, cmd
+			return m.chooserKey(msg)
 		case OnClock, Between:
 			return m.runningKey(msg)
 		case Done:
@@ -94,23 +67,52 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	return m, nil
 }
 
+// timeUp ends the phase whose clock ran out, with a note saying what the
+// next key does; a timeout of any other clock is ignored.
+func (m Model) timeUp(msg timer.TimeoutMsg) (Model, tea.Cmd) {
+	if m.state != OnClock || msg.ID != m.clock.ID() {
+		return m, nil
+	}
+	ended := m.phase
+	m, cmd := m.nextPhase()
+	m.leaving = key.Binding{}
+	switch {
+	case m.state == Done:
+		m.note = fmt.Sprintf("time is up for phase %d: the interview is over", ended+1)
+	case m.phase+1 < len(m.phases):
+		m.note = fmt.Sprintf("time is up for phase %d: %s starts phase %d, %s", ended+1,
+			widget.KeyName(keys.GoOn), m.phase+2, m.steps[m.phase+1].Title)
+	default:
+		m.note = fmt.Sprintf("time is up for phase %d: %s shows the summary", ended+1, widget.KeyName(keys.GoOn))
+	}
+	return m, cmd
+}
+
+// chooserKey starts the selected prompt, switches between the track and
+// the short form keeping the selection, or moves in the list.
+func (m Model) chooserKey(msg tea.KeyMsg) (Model, tea.Cmd) {
+	if key.Matches(msg, keys.Start) {
+		return m.start(m.list.Index())
+	}
+	if key.Matches(msg, keys.Form) {
+		m.short = !m.short
+		idx := m.list.Index()
+		m = m.Choose()
+		m.list.Select(idx)
+		return m, nil
+	}
+	var cmd tea.Cmd
+	m.list, cmd = m.list.Update(msg)
+	return m, cmd
+}
+
 func (m Model) runningKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	points := m.phases[m.phase].Checklist
 	kind := m.kind(m.phase)
 	asked := m.leaving
 	m.leaving = key.Binding{}
 	if len(asked.Keys()) > 0 {
-		if !key.Matches(msg, asked) {
-			m.note = "going on"
-			return m, nil // the key answered the question; it does nothing else
-		}
-		// Stop early: the summary counts what was ticked so far.
-		m = m.stopEarly()
-		m.note = "stopped early: the phases not reached count as not covered"
-		if key.Matches(msg, widget.Global.Quit) {
-			m.ask = screen.Quit{}
-		}
-		return m, nil
+		return m.answerLeaving(msg, asked), nil
 	}
 	if m.drawn && !key.Matches(msg, widget.Global.Back, widget.Global.Quit) {
 		// The request path is shown: the arrows scroll it, d closes it.
@@ -120,16 +122,8 @@ func (m Model) runningKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		}
 	}
 	if m.state == Between {
-		switch {
-		case key.Matches(msg, widget.Global.Back, widget.Global.Quit):
-		case key.Matches(msg, keys.GoOn):
-			return m.advance()
-		case key.Matches(msg, keys.Down):
-			return m.scrollReview(1), nil
-		case key.Matches(msg, keys.Up):
-			return m.scrollReview(-1), nil
-		default:
-			return m, nil
+		if next, cmd, done := m.betweenKey(msg); done {
+			return next, cmd
 		}
 	}
 	switch {
@@ -166,6 +160,41 @@ func (m Model) runningKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		}
 	}
 	return m, nil
+}
+
+// answerLeaving takes msg as the answer to "end the interview?" (or "quit
+// the course?"): asked again stops early and saves, any other key goes on
+// and does nothing else.
+func (m Model) answerLeaving(msg tea.KeyMsg, asked key.Binding) Model {
+	if !key.Matches(msg, asked) {
+		m.note = "going on"
+		return m
+	}
+	// Stop early: the summary counts what was ticked so far.
+	m = m.stopEarly()
+	m.note = "stopped early: the phases not reached count as not covered"
+	if key.Matches(msg, widget.Global.Quit) {
+		m.ask = screen.Quit{}
+	}
+	return m
+}
+
+// betweenKey handles a key between two phases: go on, or scroll the
+// review. done is false for back and quit, which runningKey asks about as
+// on the clock; every other key is used up here.
+func (m Model) betweenKey(msg tea.KeyMsg) (next Model, cmd tea.Cmd, done bool) {
+	switch {
+	case key.Matches(msg, widget.Global.Back, widget.Global.Quit):
+		return m, nil, false
+	case key.Matches(msg, keys.GoOn):
+		next, cmd = m.advance()
+		return next, cmd, true
+	case key.Matches(msg, keys.Down):
+		return m.scrollReview(1), nil, true
+	case key.Matches(msg, keys.Up):
+		return m.scrollReview(-1), nil, true
+	}
+	return m, nil, true
 }
 
 // CapturesEsc: while the clock runs, esc (twice) ends the interview into

@@ -34,21 +34,7 @@ func (m Model) View() string {
 	footer := m.footer()
 	title := th.Paint(widget.StTitle, "07 · Mock interview")
 	if m.state == Choosing {
-		form := fmt.Sprintf("   %d-minute track: %d phases, pushback in each", interview.TrackMinutes(), len(interview.Track))
-		if m.short {
-			form = fmt.Sprintf("   %d-minute short form: %d phases", interview.SkeletonMinutes(), len(interview.Skeleton))
-		}
-		other := "the 15-minute short form"
-		if m.short {
-			other = "the 45-minute track"
-		}
-		body := []string{widget.TitleBar(th, title+th.Paint(widget.StDim, form), w),
-			th.Paint(widget.StLabel, "  "+widget.KeyName(keys.Form)) + th.Paint(widget.StDim, " switches to "+other)}
-		body = append(body, widget.SplitLines(m.list.View())...)
-		if it, ok := m.list.SelectedItem().(promptItem); ok {
-			body = append(append(body, ""), widget.WrapRows(th, widget.StNone, "“"+it.p.Ask+"”", w, askRows)...)
-		}
-		return widget.Frame(body, footer, w, m.h)
+		return widget.Frame(m.chooserRows(title), footer, w, m.h)
 	}
 	p := interview.Mock[m.prompt]
 	title += th.Paint(widget.StDim, " · ") + th.Paint(widget.StLabel, p.Title)
@@ -57,27 +43,11 @@ func (m Model) View() string {
 		return widget.Frame(append(body, m.summary(m.h-len(footer)-len(body))...), footer, w, m.h)
 	}
 	st, ph, kind := m.steps[m.phase], m.phases[m.phase], m.kind(m.phase)
-	left := th.Paint(widget.StLabel, "  "+clockText(m.clock.Timeout)+" left")
-	paused := "" // on the bar's row: the phase's row is full at 80 columns
-	if !m.clock.Running() {
-		paused = "  paused: " + widget.KeyName(keys.Pause) + " resumes"
-	}
-	elapsed := 1 - float64(m.clock.Timeout)/float64(m.planned(m.phase))
-	m.bar.Width = max(w-4-len(paused), 10)
-	head := []string{
-		th.Paint(widget.StHeading, fmt.Sprintf("Phase %d of %d · %s", m.phase+1, len(m.phases), st.Title)) +
-			th.Paint(widget.StDim, fmt.Sprintf(" · %d min", st.Minutes)) + left,
-		"  " + m.bar.ViewAs(min(max(elapsed, 0), 1)) + th.Paint(widget.StQueued, paused)}
+	head := m.phaseHead(st)
 	room := m.h - len(footer) - len(body) - len(head)
 	if m.drawn {
-		ls, top := path.Window(m.top, m.pathRows())
 		body = append(body, head...)
-		body = append(body, th.Paint(widget.StLabel, "The request path")+
-			th.Paint(widget.StDim, fmt.Sprintf(" (rows %d–%d of %d; %s closes it)", top+1, top+len(ls), len(path.Lines()), widget.KeyName(keys.Path))))
-		for _, l := range ls {
-			body = append(body, th.Paint(widget.StNone, l))
-		}
-		return widget.Frame(body, footer, w, m.h)
+		return widget.Frame(append(body, m.pathView()...), footer, w, m.h)
 	}
 	var rest []string
 	switch {
@@ -103,6 +73,58 @@ func (m Model) View() string {
 	return widget.Frame(body, footer, w, m.h)
 }
 
+// chooserRows are the chooser's body under title: the form in use, the
+// key that switches it, the prompts, and the selected prompt's question.
+func (m Model) chooserRows(title string) []string {
+	th, w := m.th, m.w
+	form := fmt.Sprintf("   %d-minute track: %d phases, pushback in each", interview.TrackMinutes(), len(interview.Track))
+	if m.short {
+		form = fmt.Sprintf("   %d-minute short form: %d phases", interview.SkeletonMinutes(), len(interview.Skeleton))
+	}
+	other := "the 15-minute short form"
+	if m.short {
+		other = "the 45-minute track"
+	}
+	body := []string{widget.TitleBar(th, title+th.Paint(widget.StDim, form), w),
+		th.Paint(widget.StLabel, "  "+widget.KeyName(keys.Form)) + th.Paint(widget.StDim, " switches to "+other)}
+	body = append(body, widget.SplitLines(m.list.View())...)
+	if it, ok := m.list.SelectedItem().(promptItem); ok {
+		body = append(append(body, ""), widget.WrapRows(th, widget.StNone, "“"+it.p.Ask+"”", w, askRows)...)
+	}
+	return body
+}
+
+// phaseHead is the running phase's two rows: its number, title, minutes
+// and time left, then the bar of time used (and, when the clock is
+// stopped, how to start it).
+func (m Model) phaseHead(st step) []string {
+	th, w := m.th, m.w
+	left := th.Paint(widget.StLabel, "  "+clockText(m.clock.Timeout)+" left")
+	paused := "" // on the bar's row: the phase's row is full at 80 columns
+	if !m.clock.Running() {
+		paused = "  paused: " + widget.KeyName(keys.Pause) + " resumes"
+	}
+	elapsed := 1 - float64(m.clock.Timeout)/float64(m.planned(m.phase))
+	m.bar.Width = max(w-4-len(paused), 10)
+	return []string{
+		th.Paint(widget.StHeading, fmt.Sprintf("Phase %d of %d · %s", m.phase+1, len(m.phases), st.Title)) +
+			th.Paint(widget.StDim, fmt.Sprintf(" · %d min", st.Minutes)) + left,
+		"  " + m.bar.ViewAs(min(max(elapsed, 0), 1)) + th.Paint(widget.StQueued, paused)}
+}
+
+// pathView is the request path drawn in the design phase: a label with
+// the rows shown, then those rows.
+func (m Model) pathView() []string {
+	th := m.th
+	ls, top := path.Window(m.top, m.pathRows())
+	out := []string{th.Paint(widget.StLabel, "The request path") +
+		th.Paint(widget.StDim, fmt.Sprintf(" (rows %d–%d of %d; %s closes it)", top+1, top+len(ls), len(path.Lines()), widget.KeyName(keys.Path)))}
+	for _, l := range ls {
+		out = append(out, th.Paint(widget.StNone, l))
+	}
+	return out
+}
+
 // pathRows is how many rows of the request path the design phase shows.
 func (m Model) pathRows() int { return max(m.h-6, 3) }
 
@@ -110,21 +132,53 @@ func (m Model) pathRows() int { return max(m.h-6, 3) }
 // the questions shrink to a row each first, then the checklist shows a
 // window of points around the cursor.
 func (m Model) phaseRows(ph interview.MockPhase, kind phaseKind, room int) []string {
-	th, w := m.th, m.w
-	qrows := func(n int) []string {
-		out := m.questionRows(ph, n)
-		if kind == designPhase {
-			out[0] += th.Paint(widget.StDim, " ("+widget.KeyName(keys.Path)+": the request path to draw)")
-		}
-		if k := len(ph.Pushback); k > 0 {
-			plural := "s"
-			if k == 1 {
-				plural = ""
-			}
-			out[0] += th.Paint(widget.StDim, fmt.Sprintf(" · %s: %d pushback%s", widget.KeyName(keys.Push), k, plural))
+	th := m.th
+	points := m.checklistPoints(ph)
+	label := th.Paint(widget.StLabel, "What a strong answer covers") + th.Paint(widget.StDim, " (tick what you said)")
+	guide := append(m.guideRows(), m.typedRows("What you wrote ("+widget.KeyName(keys.Notes)+" goes on writing)", m.notes[m.phase], 3)...)
+	qs := m.phaseQuestions(ph, kind, 2)
+	if len(guide)+len(qs)+1+rowCount(points) > room {
+		qs = m.phaseQuestions(ph, kind, 1)
+	}
+	out := append(append(guide, qs...), label)
+	if len(out)+rowCount(points) <= room {
+		for _, p := range points {
+			out = append(out, p...)
 		}
 		return out
 	}
+	// A window of points that holds the cursor, with what is above and below.
+	from, to := pointWindow(points, m.cur, room-len(out)-1)
+	for _, p := range points[from:to] {
+		out = append(out, p...)
+	}
+	more := fmt.Sprintf("  %d above, %d below: %s/%s", from, len(points)-to, widget.KeyName(keys.Up), widget.KeyName(keys.Down))
+	return append(out, th.Paint(widget.StDim, more))
+}
+
+// phaseQuestions are the phase's questions, each in at most n rows, the
+// first row also naming the keys for the request path (design phase) and
+// for the phase's pushback, if it has any.
+func (m Model) phaseQuestions(ph interview.MockPhase, kind phaseKind, n int) []string {
+	th := m.th
+	out := m.questionRows(ph, n)
+	if kind == designPhase {
+		out[0] += th.Paint(widget.StDim, " ("+widget.KeyName(keys.Path)+": the request path to draw)")
+	}
+	if k := len(ph.Pushback); k > 0 {
+		plural := "s"
+		if k == 1 {
+			plural = ""
+		}
+		out[0] += th.Paint(widget.StDim, fmt.Sprintf(" · %s: %d pushback%s", widget.KeyName(keys.Push), k, plural))
+	}
+	return out
+}
+
+// checklistPoints are the rows of each point of the phase's checklist: its
+// tick box, number and text, the point under the cursor marked.
+func (m Model) checklistPoints(ph interview.MockPhase) [][]string {
+	th, w := m.th, m.w
 	var points [][]string
 	for k, pt := range ph.Checklist {
 		box := "[ ]"
@@ -143,30 +197,23 @@ func (m Model) phaseRows(ph interview.MockPhase, kind phaseKind, room int) []str
 		text := widget.WrapRows(th, st, pt.Text+th.Paint(widget.StDim, " · ch "+pt.Chapter), w-len([]rune(lead)), 3)
 		points = append(points, widget.Hanging(text, lead, strings.Repeat(" ", len([]rune(lead)))))
 	}
-	label := th.Paint(widget.StLabel, "What a strong answer covers") + th.Paint(widget.StDim, " (tick what you said)")
-	count := func(ps [][]string) int {
-		n := 0
-		for _, p := range ps {
-			n += len(p)
-		}
-		return n
+	return points
+}
+
+// rowCount is the number of rows in ps.
+func rowCount(ps [][]string) int {
+	n := 0
+	for _, p := range ps {
+		n += len(p)
 	}
-	guide := append(m.guideRows(), m.typedRows("What you wrote ("+widget.KeyName(keys.Notes)+" goes on writing)", m.notes[m.phase], 3)...)
-	qs := qrows(2)
-	if len(guide)+len(qs)+1+count(points) > room {
-		qs = qrows(1)
-	}
-	out := append(append(guide, qs...), label)
-	if len(out)+count(points) <= room {
-		for _, p := range points {
-			out = append(out, p...)
-		}
-		return out
-	}
-	// A window of points that holds the cursor, with what is above and below.
-	left := room - len(out) - 1
-	from, to := m.cur, m.cur+1
-	for n := len(points[m.cur]); ; {
+	return n
+}
+
+// pointWindow returns the points[from:to] to show in left rows: the point
+// at cur, grown by one point below then one above in turn while they fit.
+func pointWindow(points [][]string, cur, left int) (from, to int) {
+	from, to = cur, cur+1
+	for n := len(points[cur]); ; {
 		grew := false
 		if to < len(points) && n+len(points[to]) <= left {
 			n += len(points[to])
@@ -182,11 +229,7 @@ func (m Model) phaseRows(ph interview.MockPhase, kind phaseKind, room int) []str
 			break
 		}
 	}
-	for _, p := range points[from:to] {
-		out = append(out, p...)
-	}
-	more := fmt.Sprintf("  %d above, %d below: %s/%s", from, len(points)-to, widget.KeyName(keys.Up), widget.KeyName(keys.Down))
-	return append(out, th.Paint(widget.StDim, more))
+	return from, to
 }
 
 // questionRows are the interviewer's questions, each in at most n rows.

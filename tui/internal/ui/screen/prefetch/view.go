@@ -211,31 +211,43 @@ func (m Model) strip(w int) []string {
 	return []string{nodeL, dec, trip, ptr}
 }
 
+// pfTally counts the first k requests under the central design (c) and
+// the prefetching one (p).
+type pfTally struct {
+	cA, cR, pA, pR, pTrips, falseRej int
+	pWait                            int64
+}
+
+// tally counts the first k of steps.
+func tally(steps []distributed.PrefetchStep, k int) pfTally {
+	var t pfTally
+	for i := 0; i < k && i < len(steps); i++ {
+		s := steps[i]
+		if s.CentralAllowed {
+			t.cA++
+		} else {
+			t.cR++
+		}
+		if s.Allowed {
+			t.pA++
+		} else {
+			t.pR++
+		}
+		if s.RoundTrip {
+			t.pTrips++
+		}
+		if s.WhileStranded {
+			t.falseRej++
+		}
+		t.pWait += s.WaitMS
+	}
+	return t
+}
+
 // metrics compares the two designs after the first k requests, as a table.
 func (m Model) metrics() []string {
 	th, k := m.th, m.Cursor
-	var cA, cR, pA, pR, pTrips, falseRej int
-	var pWait int64
-	for i := 0; i < k && i < len(m.res.Steps); i++ {
-		s := m.res.Steps[i]
-		if s.CentralAllowed {
-			cA++
-		} else {
-			cR++
-		}
-		if s.Allowed {
-			pA++
-		} else {
-			pR++
-		}
-		if s.RoundTrip {
-			pTrips++
-		}
-		if s.WhileStranded {
-			falseRej++
-		}
-		pWait += s.WaitMS
-	}
+	c := tally(m.res.Steps, k)
 	held := 0
 	for _, n := range pfStateAt(m.res, m.cfg.Nodes, k) {
 		held += n.held
@@ -250,22 +262,35 @@ func (m Model) metrics() []string {
 	}
 	waitLabel := fmt.Sprintf("wait ms (trips × %d)", m.cfg.RTTMS)
 	rows := [][]string{
-		{"allowed", fmt.Sprint(cA), fmt.Sprint(pA)},
-		{"rejected", fmt.Sprint(cR), fmt.Sprint(pR)},
-		{"round trips", fmt.Sprint(k), fmt.Sprint(pTrips)},
-		{waitLabel, fmt.Sprint(int64(k) * m.cfg.RTTMS), fmt.Sprint(pWait)},
+		{"allowed", fmt.Sprint(c.cA), fmt.Sprint(c.pA)},
+		{"rejected", fmt.Sprint(c.cR), fmt.Sprint(c.pR)},
+		{"round trips", fmt.Sprint(k), fmt.Sprint(c.pTrips)},
+		{waitLabel, fmt.Sprint(int64(k) * m.cfg.RTTMS), fmt.Sprint(c.pWait)},
 		{"centre left", fmt.Sprint(centreLeft), fmt.Sprint(pool)},
 		{heldLabel, "0", fmt.Sprint(held)},
-		{"false rejects", "0", fmt.Sprint(falseRej)},
+		{"false rejects", "0", fmt.Sprint(c.falseRej)},
 	}
 	notes := map[int]string{}
-	if pA < cA {
-		notes[1] = th.Paint(widget.StRejected, fmt.Sprintf("   %d fewer allowed than central", cA-pA))
+	if c.pA < c.cA {
+		notes[1] = th.Paint(widget.StRejected, fmt.Sprintf("   %d fewer allowed than central", c.cA-c.pA))
 	}
-	if k > 0 && pTrips < k {
-		notes[2] = th.Paint(widget.StAllowed, fmt.Sprintf("   %d round trips saved", k-pTrips))
+	if k > 0 && c.pTrips < k {
+		notes[2] = th.Paint(widget.StAllowed, fmt.Sprintf("   %d round trips saved", k-c.pTrips))
 	}
-	t := table.New().Headers(fmt.Sprintf("after %d of %d", k, len(m.res.Steps)), "central", "prefetch").Rows(rows...).
+	out := m.metricsTable(fmt.Sprintf("after %d of %d", k, len(m.res.Steps)), rows)
+	for i := range out {
+		if n, ok := notes[i-1]; ok {
+			out[i] += n
+		}
+	}
+	return out
+}
+
+// metricsTable draws rows under a header of first, "central" and
+// "prefetch", without borders: a label column, then right-aligned numbers.
+func (m Model) metricsTable(first string, rows [][]string) []string {
+	th := m.th
+	t := table.New().Headers(first, "central", "prefetch").Rows(rows...).
 		BorderTop(false).BorderBottom(false).BorderLeft(false).BorderRight(false).
 		BorderColumn(false).BorderHeader(false).
 		StyleFunc(func(row, col int) lipgloss.Style {
@@ -278,13 +303,7 @@ func (m Model) metrics() []string {
 			}
 			return s.Width(10).Align(lipgloss.Right)
 		})
-	out := widget.SplitLines(t.String())
-	for i := range out {
-		if n, ok := notes[i-1]; ok {
-			out[i] += n
-		}
-	}
-	return out
+	return widget.SplitLines(t.String())
 }
 
 // footer is the fields row and its message or note, then the keys.
