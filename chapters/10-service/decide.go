@@ -163,7 +163,7 @@ func (s *Service) answer(ctx context.Context, req *rls.RateLimitRequest) (*rls.R
 		}
 	}
 	if s.o.ResponseHeaders {
-		addResponseHeaders(resp, s.now()) // headers.go
+		addResponseHeaders(resp, s.o.Now()) // headers.go
 	}
 	return resp, r, nil
 }

@@ -29,7 +29,7 @@ func (s *Service) newGuard(timeout time.Duration) (*distributed.Guard, error) {
 			string(FailOpen):   distributed.OpenPolicy(wide, wide),
 			string(FailClosed): distributed.ClosedPolicy(),
 		},
-		Now: s.now, // the breaker's cooldown on the service's clock
+		Now: s.o.Now, // the breaker's cooldown on the service's clock
 	})
 }
 

@@ -90,7 +90,7 @@ func (s *Service) reloadIfChanged() (bool, error) {
 	}
 	if err != nil {
 		s.m.reloads.WithLabelValues("failure").Inc()
-		fmt.Fprintf(s.log, "rules refused, the old ones stay: %v\n", err)
+		fmt.Fprintf(s.o.Log, "rules refused, the old ones stay: %v\n", err)
 		return true, err
 	}
 	return true, nil
@@ -122,7 +122,7 @@ func (s *Service) reloadLocked() error {
 	}
 	before := s.cur.Swap(a).domainNames
 	s.m.reloads.WithLabelValues("success").Inc()
-	fmt.Fprintln(s.log, reloadedLine(s.o.Config, before, a.domainNames))
+	fmt.Fprintln(s.o.Log, reloadedLine(s.o.Config, before, a.domainNames))
 	return nil
 }
 

@@ -3,7 +3,6 @@ package service
 import (
 	"context"
 	"fmt"
-	"io"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -21,9 +20,7 @@ type Service struct {
 	slots  chan struct{}      // a place per store call in flight (MaxStoreCalls)
 	deny   *denyCache[denyKey]
 	m      *metrics
-	now    func() time.Time
 	cur    atomic.Pointer[active]
-	log    io.Writer
 	health *storeHealth // logs a domain's store failing and recovering
 
 	reloadMu     sync.Mutex
@@ -54,9 +51,9 @@ func Start(ctx context.Context, o Options) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Service{o: o, m: newMetrics(), now: o.Now, log: o.Log,
+	s := &Service{o: o, m: newMetrics(),
 		deny: newDenyCache[denyKey](o.DenyCache), stop: make(chan struct{}), slots: make(chan struct{}, o.MaxStoreCalls)}
-	s.health = newStoreHealth(s.log, time.Now)
+	s.health = newStoreHealth(s.o.Log, time.Now)
 	rules, err := LoadRules(o.Config)
 	if err != nil {
 		return nil, err
@@ -72,7 +69,7 @@ func Start(ctx context.Context, o Options) (*Service, error) {
 	}
 	s.cur.Store(a)
 	s.lastFiles, _, _ = fingerprint(o.Config)
-	fmt.Fprintln(s.log, s.st.describe())
+	fmt.Fprintln(s.o.Log, s.st.describe())
 	s.srv = &server{s: s, limits: o.limits.withDefaults()}
 	if err := s.srv.listen(); err != nil {
 		_ = s.Close()
@@ -89,7 +86,7 @@ func Start(ctx context.Context, o Options) (*Service, error) {
 // goes behind chapter 06's Guard with one class per failure mode.
 func (s *Service) openStore(ctx context.Context) error {
 	if s.o.RedisAddr == "" && len(s.o.RedisCluster) == 0 {
-		s.st = newMemoryStore(s.now, time.Second, s.o.MaxKeys)
+		s.st = newMemoryStore(s.o.Now, time.Second, s.o.MaxKeys)
 		return s.guardOutage()
 	}
 	rs, err := newRedisStore(ctx, redisConfig{addr: s.o.RedisAddr, cluster: s.o.RedisCluster,

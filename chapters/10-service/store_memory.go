@@ -48,7 +48,6 @@ type memoryStore struct {
 // count over from the counter it had before.
 type memCounter struct {
 	k     keyed
-	now   func() time.Time
 	store *memoryStore
 	rule  *Rule
 
@@ -58,7 +57,7 @@ type memCounter struct {
 }
 
 func (c *memCounter) AllowN(_ context.Context, key string, cost int) (core.Decision, error) {
-	now := c.now()
+	now := c.store.now()
 	if err := c.room(key, now); err != nil {
 		return core.Decision{}, err
 	}
@@ -66,7 +65,7 @@ func (c *memCounter) AllowN(_ context.Context, key string, cost int) (core.Decis
 }
 
 func (c *memCounter) Peek(_ context.Context, key string) (core.Decision, error) {
-	now := c.now()
+	now := c.store.now()
 	if err := c.room(key, now); err != nil {
 		return core.Decision{}, err
 	}
@@ -149,7 +148,7 @@ func (m *memoryStore) counter(r *Rule) (counter, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &memCounter{k: k, now: m.now, store: m, rule: r}
+	c := &memCounter{k: k, store: m, rule: r}
 	for _, old := range m.counters { // the same rule before its limit changed
 		if old.sameCount(r) {
 			c.prev.Store(old)
