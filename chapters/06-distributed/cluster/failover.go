@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -138,9 +139,7 @@ func (f *failover) cleanUp() {
 
 // identity checks the mitigation and names the run's identity and key.
 func (f *failover) identity() error {
-	switch f.run.Mitigation {
-	case MitigationNone, MitigationMinReplicas, MitigationWait:
-	default:
+	if !slices.Contains(Mitigations, f.run.Mitigation) {
 		return core.BadParam("mitigation", strconv.Quote(string(f.run.Mitigation)), "none, min-replicas-to-write or wait")
 	}
 	f.id = f.cfg.Prefix + "-" + string(f.run.Mitigation)
