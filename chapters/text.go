@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -140,16 +141,8 @@ func read(file string) string {
 // fromFirstSection is s from its first level-2 heading outside fenced code
 // on, or all of s if it has none.
 func fromFirstSection(s string) string {
-	fenced := false
-	at := 0
-	for _, line := range strings.SplitAfter(s, "\n") {
-		if strings.HasPrefix(line, "```") {
-			fenced = !fenced
-		}
-		if !fenced && strings.HasPrefix(line, "## ") {
-			return s[at:]
-		}
-		at += len(line)
+	if at, _ := sections(s); len(at) > 0 {
+		return s[at[0]:]
 	}
 	return s
 }
@@ -157,14 +150,22 @@ func fromFirstSection(s string) string {
 // hasSection reports whether s has the level-2 heading "## heading" outside
 // fenced code.
 func hasSection(s, heading string) bool {
-	fenced := false
-	for _, line := range strings.Split(s, "\n") {
+	_, titles := sections(s)
+	return slices.Contains(titles, heading)
+}
+
+// sections are s's level-2 headings outside fenced code: where each line
+// starts, and its title.
+func sections(s string) (at []int, titles []string) {
+	fenced, pos := false, 0
+	for _, line := range strings.SplitAfter(s, "\n") {
 		if strings.HasPrefix(line, "```") {
 			fenced = !fenced
 		}
-		if h, ok := strings.CutPrefix(line, "## "); ok && !fenced && strings.TrimSpace(h) == heading {
-			return true
+		if h, ok := strings.CutPrefix(line, "## "); ok && !fenced {
+			at, titles = append(at, pos), append(titles, strings.TrimSpace(h))
 		}
+		pos += len(line)
 	}
-	return false
+	return at, titles
 }
