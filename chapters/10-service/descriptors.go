@@ -41,11 +41,11 @@ func (s *Service) decideInto(ctx context.Context, a *active, r request, i int, o
 		out[i] = &rls.RateLimitResponse_DescriptorStatus{Code: rls.RateLimitResponse_OK}
 	default:
 		now := s.o.Now()
-		v, err := s.verdict(ctx, a, r.domain, ds, now)
+		v, err := s.verdict(ctx, a, r.domain, *ds, now)
+		ds.verdict = v
 		if err != nil {
 			return err
 		}
-		ds.verdict = v
 		out[i] = descriptorStatus(ds.rule, v, now)
 		s.record(r.domain, ds.rule, v, out[i].Code)
 	}

@@ -43,8 +43,9 @@ type denyKey struct {
 
 // verdict counts one descriptor against its rule: the deny cache first,
 // then the store (through the Guard when it is remote). It returns an error
-// only when the domain fails closed and the store cannot decide.
-func (s *Service) verdict(ctx context.Context, a *active, d *domainRules, ds *descriptor, now time.Time) (verdict, error) {
+// only when the domain fails closed and the store cannot decide; its
+// verdict then says only that the store was asked.
+func (s *Service) verdict(ctx context.Context, a *active, d *domainRules, ds descriptor, now time.Time) (verdict, error) {
 	rule, hits, limit := ds.rule, ds.hits, int(ds.rule.RequestsPerUnit)
 	dk := denyKey{rule: rule.id(), key: ds.key}
 	if limit == 0 {
@@ -63,7 +64,6 @@ func (s *Service) verdict(ctx context.Context, a *active, d *domainRules, ds *de
 		// held; counting the limit itself leaves it the same.
 		cost, by = limit, byStoreForced
 	}
-	ds.verdict.by = by // asked, whatever comes back
 	dec, err := s.count(ctx, a.counters[rule], d, ds.key, cost)
 	switch {
 	case errors.Is(err, errFailedOpen):
@@ -71,7 +71,7 @@ func (s *Service) verdict(ctx context.Context, a *active, d *domainRules, ds *de
 	case errors.Is(err, errStoreFull):
 		return verdict{by: byStoreFull, over: true}, nil
 	case err != nil:
-		return verdict{}, err
+		return verdict{by: by}, err // the store was asked, and could not decide
 	}
 	v := verdict{by: by, over: by == byStoreForced || !dec.Allowed, dec: dec}
 	if v.over && cost > 0 {
