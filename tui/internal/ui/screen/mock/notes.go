@@ -44,6 +44,7 @@ func (m *Model) field() *string {
 
 // openNotes gives the field the keyboard, holding what was written before.
 func (m Model) openNotes() (Model, tea.Cmd) {
+	m = m.sizeNotes()
 	m.ta.SetValue(*m.field())
 	m.typing = true
 	return m, m.ta.Focus()
@@ -66,21 +67,42 @@ func (m Model) typingKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 		return m.keepTyped(), nil
 	}
 	var cmd tea.Cmd
-	m.ta, cmd = m.ta.Update(msg)
+	m.ta, cmd = m.sizeNotes().ta.Update(msg)
+	// The textarea scrolls to its cursor within the text it last drew, so
+	// a paste longer than that stayed at the top: draw it, then let it scroll.
+	_ = m.ta.View()
+	m.ta, _ = m.ta.Update(nil)
 	return m, cmd
+}
+
+// sizeNotes gives the field the rows and columns that View draws it in.
+// The textarea scrolls by its own height: sized only in a copy for View,
+// it scrolled as if 6 rows high and the rows drawn went blank once the
+// text outgrew them.
+func (m Model) sizeNotes() Model {
+	room := m.h - len(m.footer()) - 1 - 2 // the title bar and the phase's two rows
+	m.ta.SetWidth(max(m.w-2, 10))
+	m.ta.SetHeight(max(room-2-len(m.aboveNotes()), 1)) // a row kept free and the field's label
+	return m
+}
+
+// aboveNotes is what View draws above the open field: the pushback and its
+// label, or the interviewer's questions.
+func (m Model) aboveNotes() []string {
+	if m.kind(m.phase) == pushbackPhase {
+		return m.pushbackHead()
+	}
+	return m.questionRows(m.phases[m.phase], 1)
 }
 
 // Typing: while the field is open, q and ? are text (screen.Typer).
 func (m Model) Typing() bool { return m.typing }
 
-// notesRows is the open field under its label, in room rows.
-func (m Model) notesRows(label string, room int) []string {
+// notesRows is the open field under its label, as sizeNotes sized it.
+func (m Model) notesRows(label string) []string {
 	out := []string{m.th.Paint(widget.StLabel, label) + m.th.Paint(widget.StDim,
 		fmt.Sprintf(" · the clock runs · %s or %s: done", widget.KeyName(keys.Notes), widget.KeyName(widget.Global.Back)))}
-	ta := m.ta
-	ta.SetWidth(max(m.w-2, 10))
-	ta.SetHeight(max(room-1, 1))
-	return append(out, widget.SplitLines(ta.View())...)
+	return append(out, widget.SplitLines(m.ta.View())...)
 }
 
 // typedRows is text written earlier, under a label, in at most n rows.

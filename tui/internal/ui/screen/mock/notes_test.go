@@ -1,6 +1,8 @@
 package mock
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -40,4 +42,42 @@ func TestMockNotesKeepTheClockRunning(t *testing.T) {
 	m = press(typeText(m, "design"), "tab", "n")
 	uitest.Want(t, m.View(), "design")
 	uitest.Lacks(t, m.View(), "p pauses nothing here")
+}
+
+// Typed one key at a time or pasted in one burst, 1,500 characters stay
+// in the field, in order, and the last word written is on screen all
+// along: the field scrolls by the height it is drawn with. (The field was
+// sized only in View's copy: from about 600 characters its rows scrolled
+// away, and at 800 the box was blank.)
+func TestMockNotesKeepLongTextOnScreen(t *testing.T) {
+	var words []string
+	for i := 0; len(strings.Join(words, " ")) < 1500; i++ {
+		words = append(words, fmt.Sprintf("w%d", i))
+	}
+	full := strings.Join(words, " ")
+	for _, size := range [][2]int{{80, 24}, {100, 30}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			m := press(newModel(t).Resize(size[0], size[1]).(Model), "enter", "tab")
+			for i, w := range words {
+				if i > 0 {
+					m = typeText(m, " ")
+				}
+				m = typeText(m, w)
+				if i%25 == 0 || i == len(words)-1 {
+					uitest.Want(t, m.View(), w)
+				}
+			}
+			if got := press(m, "tab").notes[0]; got != full {
+				t.Fatalf("typed %d characters, kept %d: %q…", len(full), len(got), got[:min(len(got), 40)])
+			}
+
+			m = press(newModel(t).Resize(size[0], size[1]).(Model), "enter", "tab")
+			paste := "the limiter looks up the key\nthen moves up the count\n" + full
+			m = send(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(paste), Paste: true})
+			uitest.Want(t, m.View(), words[len(words)-1])
+			if got := press(m, "tab").notes[0]; got != paste {
+				t.Fatalf("pasted %d characters, kept %d: %q…", len(paste), len(got), got[:min(len(got), 60)])
+			}
+		})
+	}
 }

@@ -33,6 +33,9 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
 		m.list.SetSize(m.w, m.listRows())
+		if m.typing {
+			m = m.sizeNotes()
+		}
 		return m, nil
 	case timer.TickMsg, timer.StartStopMsg:
 		if m.state != OnClock {

@@ -59,7 +59,7 @@ func (m Model) View() string {
 	case kind == pushbackPhase:
 		rest = m.pushbackRows(room - 1)
 	case m.typing:
-		rest = append(m.questionRows(ph, 1), m.notesRows("What you would say", room-1-len(ph.Questions)-1)...)
+		rest = append(m.questionRows(ph, 1), m.notesRows("What you would say")...)
 	default:
 		rest = m.phaseRows(ph, kind, room-1)
 	}
@@ -259,13 +259,9 @@ func (m Model) guideRows() []string {
 	return out
 }
 
-// pushbackRows are the wrap-up: the pushback under the cursor, ticked or
-// not, and on a key what a strong answer contains and where the course
-// proves it.
-func (m Model) pushbackRows(room int) []string {
-	th, w := m.th, m.w
-	j, push := m.phase, m.pushes(m.phase)
-	q := push[m.pcur]
+// pushbackHead is the pushback under the cursor, ticked or not, under its label.
+func (m Model) pushbackHead() []string {
+	th, j, push := m.th, m.phase, m.pushes(m.phase)
 	box := "[ ]"
 	if m.pushed[j][m.pcur] {
 		box = "[" + string(widget.GlyphTicked) + "]"
@@ -273,9 +269,18 @@ func (m Model) pushbackRows(room int) []string {
 	out := []string{th.Paint(widget.StLabel, fmt.Sprintf("The interviewer pushes back (%d of %d)", m.pcur+1, len(push))) +
 		th.Paint(widget.StDim, " · "+widget.KeyName(keys.NextPush)+" next, "+widget.KeyName(keys.PrevPush)+" previous, "+
 			widget.KeyName(keys.Push)+" the checklist")}
-	out = append(out, widget.Hanging(widget.WrapRows(th, widget.StSelected, "“"+q.Prompt+"”", w-6, 2), box+" ", "    ")...)
+	return append(out, widget.Hanging(widget.WrapRows(th, widget.StSelected, "“"+push[m.pcur].Prompt+"”", m.w-6, 2), box+" ", "    ")...)
+}
+
+// pushbackRows are the wrap-up: the pushback under the cursor, ticked or
+// not, and on a key what a strong answer contains and where the course
+// proves it.
+func (m Model) pushbackRows(room int) []string {
+	th, w := m.th, m.w
+	j, q := m.phase, m.pushes(m.phase)[m.pcur]
+	out := m.pushbackHead()
 	if m.typing {
-		return append(out, m.notesRows("Your answer", room-len(out))...)
+		return append(out, m.notesRows("Your answer")...)
 	}
 	out = append(out, m.typedRows("Your answer", m.answers[j][m.pcur], 4)...)
 	if !m.strong[j][m.pcur] {
