@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	rlcommon "github.com/envoyproxy/go-control-plane/envoy/extensions/common/ratelimit/v3"
 	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
@@ -45,6 +46,9 @@ descriptors:
     rate_limit: {unit: hour, requests_per_unit: 1}
 `
 
+// stopped is a clock that stays in one hour, whatever the machine's speed.
+func stopped() time.Time { return time.Unix(1_800_000_000, 0) }
+
 // ask1 sends one request of descriptors to s and returns its summary.
 func ask1(t *testing.T, s *Service, ds ...*rlcommon.RateLimitDescriptor) string {
 	t.Helper()
@@ -59,7 +63,7 @@ func ask1(t *testing.T, s *Service, ds ...*rlcommon.RateLimitDescriptor) string 
 // on one counter, as in the reference; before, each value had its own, so
 // five files passed a limit of three.
 func TestShareThreshold(t *testing.T) {
-	s := start(t, Options{Config: writeRules(t, fieldRules)})
+	s := start(t, Options{Config: writeRules(t, fieldRules), Now: stopped})
 	for _, tc := range []struct {
 		name string
 		ds   []*rlcommon.RateLimitDescriptor
@@ -96,7 +100,7 @@ func ds(d ...*rlcommon.RateLimitDescriptor) []*rlcommon.RateLimitDescriptor { re
 // refuses the request only if another rule does; under shadow_mode too it
 // is OK. Before, quota_mode was ignored: soft's third request was refused.
 func TestQuotaMode(t *testing.T) {
-	s := start(t, Options{Config: writeRules(t, fieldRules)})
+	s := start(t, Options{Config: writeRules(t, fieldRules), Now: stopped})
 	for _, tc := range []struct {
 		name string
 		ds   []*rlcommon.RateLimitDescriptor
@@ -200,7 +204,7 @@ descriptors:
     descriptors:
       - key: j
         rate_limit: {unit: hour, requests_per_unit: 1}
-`)})
+`), Now: stopped})
 	for i, es := range [][]Entry{a, b} {
 		d := desc(es[0].Key, es[0].Value, es[1].Key, es[1].Value)
 		resp, err := s.ShouldRateLimit(context.Background(), &rls.RateLimitRequest{Domain: "n", Descriptors: ds(d)})
