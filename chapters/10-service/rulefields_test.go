@@ -244,3 +244,18 @@ func TestCounted(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainShared: Explain names the counter a share_threshold wildcard
+// counts on, with the wildcard's value in place of the request's.
+func TestExplainShared(t *testing.T) {
+	s := start(t, Options{Config: writeRules(t, fieldRules), Now: stopped})
+	_, trs, err := explain(t, s, "f", desc("files", "files/a"), desc("dir", "d/1", "user", "u1"), desc("img", "img/a"))
+	if err != nil || len(trs) != 3 {
+		t.Fatalf("%v, %d traces", err, len(trs))
+	}
+	for i, want := range []string{"f·files·files/*", "f·dir·d/*·user·u1", "f·img·img/a"} {
+		if trs[i].Key != want {
+			t.Errorf("trace %d: counter %q, want %q", i, trs[i].Key, want)
+		}
+	}
+}
