@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"strconv"
 	"strings"
 
 	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
@@ -60,7 +61,8 @@ type descriptor struct {
 	hits      int // 0: a check, which counts nothing
 	rule      *Rule
 	unlimited bool
-	key       string // the counter, when rule is not nil (counterKey)
+	counted   []Entry // entries as the counter names them (domainRules.counted)
+	key       string  // the counter, when rule is not nil (counterKey)
 	verdict   verdict
 }
 
@@ -108,7 +110,8 @@ func (r *request) match() {
 		d := &r.descs[i]
 		d.rule, d.unlimited = rules[i], unlimited[i]
 		if d.rule != nil {
-			d.key = counterKey(r.domain.name, d.entries)
+			d.counted = r.domain.counted(d.entries)
+			d.key = counterKey(r.domain.name, d.counted)
 		}
 	}
 }
@@ -168,25 +171,46 @@ func (s *Service) answer(ctx context.Context, req *rls.RateLimitRequest) (*rls.R
 	return resp, r, nil
 }
 
-// counterKey names one counter: the domain and every entry, so each value
-// of a key-only or wildcard rule has its own count, as in the reference. A
-// value longer than MaxValueLen is named by its SHA-256 digest, after a
-// byte (0xFF) that no value can hold (a protobuf or JSON string is UTF-8):
-// two long values share a count only if their digests collide.
+// counterKey names one counter: the domain and every entry (counted:
+// a share_threshold wildcard's value in place of the request's), so each
+// value of a key-only or wildcard rule has its own count, as in the
+// reference. Each string is written after its length ("4:edge"), so no
+// byte inside a key or value, a NUL from a JSON "\u0000" among them, can
+// make two descriptors share a counter. A value longer than MaxValueLen is
+// written as '#' and its SHA-256 digest in hex (64 bytes), which no length
+// starts with: two long values share a count only if their digests collide.
 func counterKey(domain string, es []Entry) string {
-	var b strings.Builder
-	b.WriteString(domain)
+	b := make([]byte, 0, 64)
+	b = appendCounted(b, domain)
 	for _, e := range es {
-		b.WriteByte(0)
-		b.WriteString(e.Key)
-		b.WriteByte(0)
+		b = appendCounted(b, e.Key)
 		if len(e.Value) > MaxValueLen {
 			sum := sha256.Sum256([]byte(e.Value))
-			b.WriteString("\xffsha256:")
-			b.WriteString(hex.EncodeToString(sum[:]))
+			b = hex.AppendEncode(append(b, '#'), sum[:])
 			continue
 		}
-		b.WriteString(e.Value)
+		b = appendCounted(b, e.Value)
 	}
-	return b.String()
+	return string(b)
+}
+
+// appendCounted appends s to b after its length and a colon.
+func appendCounted(b []byte, s string) []byte {
+	b = strconv.AppendInt(b, int64(len(s)), 10)
+	return append(append(b, ':'), s...)
+}
+
+// counterName is a counter as a person reads it (Explain): domain, keys and
+// values between '·', a long value as its digest.
+func counterName(domain string, es []Entry) string {
+	parts := []string{domain}
+	for _, e := range es {
+		v := e.Value
+		if len(v) > MaxValueLen {
+			sum := sha256.Sum256([]byte(v))
+			v = "sha256:" + hex.EncodeToString(sum[:])
+		}
+		parts = append(parts, e.Key, v)
+	}
+	return strings.Join(parts, "·")
 }

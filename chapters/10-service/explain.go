@@ -3,7 +3,6 @@ package service
 import (
 	"context"
 	"slices"
-	"strings"
 
 	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
 )
@@ -52,8 +51,9 @@ type Trace struct {
 	// ReplacedBy names the matched rule whose replaces drops Rule ("" if
 	// none); a replaced rule counts nothing.
 	ReplacedBy string
-	// Key is the counter Rule counts, its separators shown as '·' ("" when
-	// nothing is counted).
+	// Key is the counter Rule counts as a person reads it: domain, keys
+	// and values between '·' (counterName; a share_threshold wildcard's
+	// value in place of the request's), "" when nothing is counted.
 	Key string
 	// Deny: the deny cache answered OVER_LIMIT, and the store was not asked.
 	Deny bool
@@ -78,7 +78,9 @@ func (s *Service) Explain(ctx context.Context, req *rls.RateLimitRequest) (*rls.
 		d, t := &r.descs[i], &traces[i]
 		t.Rule = r.domain.walk(d.entries, func(st Step) { t.Steps = append(t.Steps, st) })
 		t.Unlimited = d.unlimited
-		t.Key = strings.ReplaceAll(d.key, "\x00", "·")
+		if d.key != "" {
+			t.Key = counterName(r.domain.name, d.counted)
+		}
 		t.Deny, t.Store = d.verdict.by == byDenyCache, d.verdict.askedStore()
 	}
 	for i := range traces {

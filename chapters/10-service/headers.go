@@ -30,8 +30,10 @@ const (
 //     (which starts at 2^32-1): on a tie the first one stays.
 //   - An OVER_LIMIT status replaces the choice whatever it has left, and the
 //     smallest becomes 0: with several refusals the last one is described.
-//     A shadow rule's refusal is answered OK with 0 remaining, so only the
-//     first rule can choose it, as any status at 0.
+//     A shadow or quota_mode rule's refusal is answered OK with 0
+//     remaining, so only the first rule can choose it, as any status at 0
+//     (the reference looks at a quota refusal before rewriting it, and its
+//     0 remaining chooses it the same way, never forced).
 //   - A status without a current limit is never chosen: unlimited, no rule,
 //     an unknown domain, or a descriptor past MaxDescriptors (OVER_LIMIT with
 //     no limit to describe, which the reference never answers).
@@ -42,7 +44,8 @@ const (
 // in seconds. For a fixed window that is the reference's own formula
 // (unit - now mod unit); for the other algorithms a refusal's reset is
 // when the request could pass, which the unit's boundary is not. A status
-// without duration_until_reset gets the reference's formula at now.
+// without duration_until_reset (a quota_mode refusal) gets the reference's
+// formula at now.
 func addResponseHeaders(resp *rls.RateLimitResponse, now time.Time) {
 	minRemaining := uint32(math.MaxUint32)
 	var chosen *rls.RateLimitResponse_DescriptorStatus

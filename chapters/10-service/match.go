@@ -1,5 +1,7 @@
 package service
 
+import "strings"
+
 // Entry is one (key, value) of a descriptor, as the proxy sends it.
 type Entry struct{ Key, Value string }
 
@@ -27,4 +29,32 @@ func report(step func(Step), e Entry, how How, name string, next *node, more boo
 		st.End = len(next.children) == 0 && more
 	}
 	step(st)
+}
+
+// counted is the entries a matched descriptor's counter is named by: its
+// own, except that an entry a share_threshold wildcard took counts under
+// the wildcard's value ("files/*"), so every value it takes shares one
+// counter, as in the reference (GetLimit's ShareThresholdKeyPattern, used
+// by GenerateCacheKey). It reads the walk's own trace, so it holds for the
+// exercise's walk too. A value written as the pattern itself lands on the
+// wildcard by its exact name and so on the same counter, as there.
+func (d *domainRules) counted(entries []Entry) []Entry {
+	if !d.shares {
+		return entries
+	}
+	out, level, i, copied := entries, &d.root, 0, false
+	d.walk(entries, func(st Step) {
+		var next *node
+		if level != nil && st.How != NoMatch {
+			next = level.children[st.Node]
+		}
+		if st.How == Wildcard && next != nil && next.share {
+			if !copied {
+				out, copied = append([]Entry(nil), entries...), true
+			}
+			out[i].Value = strings.TrimPrefix(st.Node, st.Entry.Key+"_")
+		}
+		level, i = next, i+1
+	})
+	return out
 }

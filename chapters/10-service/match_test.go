@@ -132,6 +132,14 @@ func TestMatch_PeerRules(t *testing.T) {
 			{"wildcard node without a limit", []string{"region", "r2"}, "-"},
 			{"no rule for the key", []string{"color", "c0"}, "-"},
 			{"an empty key", []string{"", "v"}, "-"},
+			{"share_threshold: one counter for the wildcard", []string{"file", "f/3"}, "edge.file_f/*"},
+			{"share_threshold: the pattern written out (exact)", []string{"file", "f/*"}, "edge.file_f/*"},
+			{"nested under a share_threshold wildcard", []string{"dir", "d/1", "user", "u0"}, "edge.dir_d/*.user"},
+			{"share_threshold at two levels", []string{"dir", "d/1", "obj", "o/2"}, "edge.dir_d/*.obj_o/*"},
+			{"share_threshold node without a limit", []string{"dir", "d/0"}, "-"},
+			{"quota_mode", []string{"quota", "q1"}, "edge.quota"},
+			{"quota_mode and shadow_mode", []string{"quota", "shadowed"}, "edge.quota_shadowed"},
+			{"quota_mode on a share_threshold wildcard", []string{"bulk", "b/2"}, "edge.bulk_b/*"},
 		})
 	})
 	t.Run("internal", func(t *testing.T) {

@@ -17,6 +17,7 @@ type metrics struct {
 	decisions  *prometheus.CounterVec // domain, rule, code
 	nearLimit  *prometheus.CounterVec // domain, rule
 	shadow     *prometheus.CounterVec // domain, rule
+	quotaOver  *prometheus.CounterVec // domain, rule
 	denyHits   *prometheus.CounterVec // domain, rule
 	failures   *prometheus.CounterVec // domain, mode
 	storeErrs  prometheus.Counter
@@ -45,6 +46,8 @@ func newMetrics() *metrics {
 		Help: "Admitted decisions that left the key at 80 % of its limit or more."}, []string{"domain", "rule"})
 	m.shadow = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ratelimit_shadow_would_reject_total",
 		Help: "Decisions a shadow_mode rule answered OK but would have rejected."}, []string{"domain", "rule"})
+	m.quotaOver = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ratelimit_quota_over_limit_total",
+		Help: "Decisions a quota_mode rule answered OK though over its limit."}, []string{"domain", "rule"})
 	m.denyHits = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ratelimit_deny_cache_hits_total",
 		Help: "Decisions answered from the local deny cache, without the store."}, []string{"domain", "rule"})
 	m.failures = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ratelimit_store_unavailable_total",
@@ -68,7 +71,7 @@ func newMetrics() *metrics {
 		Help: "New keys the in-memory store had no room for (--max-keys), answered by the domain's failure mode."}, []string{"domain", "mode"})
 	m.conns = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "ratelimit_open_connections",
 		Help: "Client connections open, by transport (grpc, http); each is capped at MaxConns."}, []string{"transport"})
-	m.reg.MustRegister(m.decisions, m.nearLimit, m.shadow, m.denyHits, m.failures, m.storeErrs, m.storeCalls, m.storeTime,
+	m.reg.MustRegister(m.decisions, m.nearLimit, m.shadow, m.quotaOver, m.denyHits, m.failures, m.storeErrs, m.storeCalls, m.storeTime,
 		m.reloads, m.badRequest, m.unknownDomain, m.pastBounds, m.storeFull, m.conns)
 	// The Go runtime's series (go_goroutines, go_memstats_*, go_gc_*) and
 	// the process's (process_resident_memory_bytes, process_open_fds,

@@ -69,6 +69,7 @@ func (s *RuleSet) add(file string, b []byte) error {
 			return err
 		}
 	}
+	d.shares = hasShare(&d.root)
 	s.domains[d.name] = d
 	return nil
 }
@@ -151,9 +152,11 @@ func (p parser) descriptors(list *yaml.Node, parent *node, domain, prefix string
 // descriptorFields is what one descriptor's mapping holds, read but not
 // yet checked.
 type descriptorFields struct {
-	key, value   string
-	shadow       bool
-	rl, children *yaml.Node // nil when absent
+	key, value      string
+	shadow, quota   bool
+	share           bool
+	rl, children    *yaml.Node // nil when absent
+	modeAt, shareAt *yaml.Node // the first mode set true, share_threshold: where an error points
 }
 
 // descriptor loads one item of a descriptors list into parent: its key
@@ -176,13 +179,19 @@ func (p parser) descriptor(item *yaml.Node, parent *node, domain, prefix string,
 	if i := strings.IndexByte(final, '*'); i >= 0 && i != len(final)-1 {
 		return p.err(item, "value", fmt.Sprintf("%q: '*' is accepted only at the end of a value", f.value))
 	}
-	n := &node{children: map[string]*node{}}
+	if f.share && !strings.HasSuffix(final, "*") {
+		return p.err(f.shareAt, "share_threshold", fmt.Sprintf("can only be used with a wildcard value (ending in '*'), but found key '%s'", final))
+	}
+	if f.modeAt != nil && f.rl == nil {
+		return p.err(f.modeAt, f.modeAt.Value, "applies to the rate_limit of its own descriptor, and this one has no rate_limit (the descriptors below do not inherit it)")
+	}
+	n := &node{children: map[string]*node{}, share: f.share}
 	if f.rl != nil {
 		r, err := p.rateLimit(f.rl, domain, prefix+final)
 		if err != nil {
 			return err
 		}
-		r.Shadow = f.shadow
+		r.Shadow, r.Quota = f.shadow, f.quota
 		n.rule = r
 		*out = append(*out, r)
 	}
@@ -217,13 +226,24 @@ func (p parser) descriptorKeys(item *yaml.Node) (descriptorFields, error) {
 		case "value":
 			err = p.str(v, "value", &f.value)
 		case "shadow_mode":
-			err = p.boolean(v, "shadow_mode", &f.shadow)
+			err = p.mode(k, v, &f.shadow, &f.modeAt)
+		case "quota_mode":
+			err = p.mode(k, v, &f.quota, &f.modeAt)
+		case "share_threshold":
+			f.shareAt = k
+			err = p.boolean(v, "share_threshold", &f.share)
+		case "detailed_metric":
+			// It names the reference's statsd series by the request's
+			// values; the metrics here are labelled by rule, whatever it says.
+			var detailed bool
+			err = p.mode(k, v, &detailed, &f.modeAt)
+		case "value_to_metric":
+			var toMetric bool // statsd names only, as detailed_metric
+			err = p.boolean(v, "value_to_metric", &toMetric)
 		case "rate_limit":
 			f.rl = v
 		case "descriptors":
 			f.children = v
-		case "quota_mode", "detailed_metric", "value_to_metric", "share_threshold", "metadata":
-			// The reference's metric and quota options: accepted, no effect here.
 		default:
 			err = p.err(k, k.Value, "not accepted in a descriptor")
 		}
@@ -232,6 +252,29 @@ func (p parser) descriptorKeys(item *yaml.Node) (descriptorFields, error) {
 		}
 	}
 	return f, nil
+}
+
+// mode reads a boolean of the descriptor's rate_limit (shadow_mode,
+// quota_mode, detailed_metric) into out, and remembers the first set true:
+// without a rate_limit beside it, it would change nothing.
+func (p parser) mode(k, v *yaml.Node, out *bool, at **yaml.Node) error {
+	if err := p.boolean(v, k.Value, out); err != nil {
+		return err
+	}
+	if *out && *at == nil {
+		*at = k
+	}
+	return nil
+}
+
+// hasShare reports whether any wildcard under n has share_threshold.
+func hasShare(n *node) bool {
+	for _, c := range n.children {
+		if c.share || hasShare(c) {
+			return true
+		}
+	}
+	return false
 }
 
 // rateLimit loads one rate_limit block, with the reference's checks (a unit

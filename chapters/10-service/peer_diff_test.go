@@ -129,6 +129,9 @@ func differences(p peerRequest, ours, peer answer, tainted map[string]bool) []st
 		if o[i].GetLimitRemaining() != r[i].GetLimitRemaining() {
 			d = append(d, "limit_remaining"+at)
 		}
+		if (o[i].GetDurationUntilReset() == nil) != (r[i].GetDurationUntilReset() == nil) {
+			d = append(d, "duration_until_reset present on one side only"+at)
+		}
 		ol, rl := o[i].GetCurrentLimit(), r[i].GetCurrentLimit()
 		switch {
 		case (ol == nil) != (rl == nil):
@@ -239,8 +242,8 @@ func waitForWindow(t *testing.T) time.Time {
 // TestE33_SameAnswersAsEnvoyRatelimit sends the same seeded random sequence
 // to this chapter's service and to envoyproxy/ratelimit, each on its own
 // redis-server with the rules of peer/rules, inside one minute, and compares
-// every overall code and, per descriptor, code, limit_remaining and
-// current_limit.
+// every overall code and, per descriptor, code, limit_remaining,
+// current_limit and whether duration_until_reset is there.
 func TestE33_SameAnswersAsEnvoyRatelimit(t *testing.T) {
 	runE33(t, false)
 }
@@ -365,6 +368,22 @@ func runE33(t *testing.T, headers bool) {
 				t.Errorf("case %q never reached 0 remaining: the sequence does not cross its limit", c.name)
 			}
 		}
+	}
+
+	// A quota_mode rule went over its limit (the reference's rewritten
+	// status: OK, 0 remaining, no duration_until_reset) both in a request
+	// another descriptor refused and in one answered OK.
+	quotaOver := map[rls.RateLimitResponse_Code]int{}
+	for _, ex := range done {
+		for i, s := range ex.peer.resp.GetStatuses() {
+			if ex.req.cases[i] == quotaCase && s.GetCurrentLimit() != nil && s.GetDurationUntilReset() == nil {
+				quotaOver[ex.peer.resp.GetOverallCode()]++
+			}
+		}
+	}
+	t.Logf("quota_mode over its limit, by the request's overall code: %v", quotaOver)
+	if len(done) == n && (quotaOver[rls.RateLimitResponse_OK] == 0 || quotaOver[rls.RateLimitResponse_OVER_LIMIT] == 0) {
+		t.Errorf("quota_mode over its limit: %v; want it seen in requests answered OK and OVER_LIMIT", quotaOver)
 	}
 
 	// With the headers on, the reference sent some (so they were compared);

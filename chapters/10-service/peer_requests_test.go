@@ -85,6 +85,18 @@ var peerCases = map[string][]peerCase{
 		}, false},
 		{"wildcard node without a limit", oneOf("region", "r", 3), false},
 		{"no rule for the key", oneOf("color", "c", 3), false},
+		{"share_threshold: one counter for the wildcard", oneOf("file", "f/", 8), true},
+		{"share_threshold: the pattern written out", fixed("file", "f/*"), true},
+		{"nested under a share_threshold wildcard", func(r *rand.Rand) [][2]string {
+			return [][2]string{{"dir", pick(r, "d/", 5)}, {"user", pick(r, "u", 3)}}
+		}, true},
+		{"share_threshold at two levels", func(r *rand.Rand) [][2]string {
+			return [][2]string{{"dir", pick(r, "d/", 5)}, {"obj", pick(r, "o/", 5)}}
+		}, true},
+		{"share_threshold node without a limit", oneOf("dir", "d/", 3), false},
+		{quotaCase, oneOf("quota", "q", 2), true},
+		{quotaCase + " and shadow_mode", fixed("quota", "shadowed"), true},
+		{quotaCase + " on a share_threshold wildcard", oneOf("bulk", "b/", 6), true},
 	},
 	"internal": {
 		{"same key, other domain", oneOf("remote_address", "10.0.0.", 6), true},
@@ -96,6 +108,9 @@ var peerCases = map[string][]peerCase{
 		{"unknown domain", oneOf("remote_address", "10.0.0.", 6), false},
 	},
 }
+
+// quotaCase starts the name of each case on a quota_mode rule.
+const quotaCase = "quota_mode"
 
 // A peerRequest is one request of the sequence and, per descriptor, the case
 // it was built from.

@@ -42,7 +42,8 @@ type Rule struct {
 	Unit            Unit // the zero Unit when Unlimited
 	RequestsPerUnit uint32
 	Unlimited       bool
-	Shadow          bool
+	Shadow          bool // shadow_mode: a refusal is answered OK
+	Quota           bool // quota_mode: a refusal is answered OK unless shadow
 	Algorithm       Algorithm
 	File            string
 	Line            int
@@ -72,11 +73,13 @@ func (r *Rule) Label() string {
 }
 
 // node is one level of a domain's tree: children by "key" or "key_value",
-// the trailing-* patterns among them in file order, and the rule that ends here.
+// the trailing-* patterns among them in file order, the rule that ends here,
+// and share: a wildcard with share_threshold, whose values all count as one.
 type node struct {
 	children  map[string]*node
 	wildcards []wildcard
 	rule      *Rule
+	share     bool
 }
 
 // wildcard is a child whose value ends in '*': it matches "key_value" by prefix.
@@ -85,12 +88,14 @@ type wildcard struct {
 	child  string // the map key, "key_val*"
 }
 
-// domainRules is one domain's tree and its failure mode ("" = the default).
+// domainRules is one domain's tree and its failure mode ("" = the default);
+// shares says whether any wildcard of it has share_threshold.
 type domainRules struct {
 	name        string
 	failureMode FailureMode
 	root        node
 	file        string
+	shares      bool
 }
 
 // RuleSet is every domain loaded from one file or directory.
@@ -103,11 +108,12 @@ type RuleSet struct {
 // Rules lists every rule in load order.
 func (s *RuleSet) Rules() []*Rule { return s.rules }
 
-// The reference's YAML keys, and the course's two additions.
+// The reference's YAML keys (its validKeys), and the course's two
+// additions. OPERATING.md, "Rule fields", says how each is decided.
 var validKeys = map[string]bool{
 	"domain": true, "key": true, "value": true, "descriptors": true, "rate_limit": true, "unit": true,
 	"requests_per_unit": true, "unlimited": true, "shadow_mode": true, "quota_mode": true, "name": true,
-	"replaces": true, "detailed_metric": true, "value_to_metric": true, "share_threshold": true, "metadata": true,
+	"replaces": true, "detailed_metric": true, "value_to_metric": true, "share_threshold": true,
 	"algorithm": true, "failure_mode": true,
 }
 

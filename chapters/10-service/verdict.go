@@ -95,8 +95,11 @@ func (s *Service) rememberRefusal(dk denyKey, rule *Rule, hits int, dec core.Dec
 	s.deny.remember(dk, until, cost, now)
 }
 
-// descriptorStatus is a verdict as the protocol answers it. A shadow_mode rule's
-// refusal is answered OK; a fail-open answer carries no limit.
+// descriptorStatus is a verdict as the protocol answers it. A shadow_mode
+// rule's refusal is answered OK; so is a quota_mode rule's, with its limit,
+// 0 remaining and no duration_until_reset, as the reference rewrites it
+// (shouldRateLimitWorker; shadow_mode first, so both is shadow's answer).
+// A fail-open answer carries no limit.
 func descriptorStatus(rule *Rule, v verdict, now time.Time) *rls.RateLimitResponse_DescriptorStatus {
 	if v.by == byFailOpen {
 		return &rls.RateLimitResponse_DescriptorStatus{Code: rls.RateLimitResponse_OK}
@@ -107,6 +110,8 @@ func descriptorStatus(rule *Rule, v verdict, now time.Time) *rls.RateLimitRespon
 		DurationUntilReset: reset(now, rule, v)}
 	switch {
 	case v.over && rule.Shadow:
+	case v.over && rule.Quota:
+		st.DurationUntilReset = nil
 	case v.over:
 		st.Code = rls.RateLimitResponse_OVER_LIMIT
 	default:
@@ -116,8 +121,8 @@ func descriptorStatus(rule *Rule, v verdict, now time.Time) *rls.RateLimitRespon
 }
 
 // record counts a decision in the metrics: every one by its code, a deny
-// cache answer, a shadow rule's would-be refusal, and an admission that
-// left the key past 80 % of its limit.
+// cache answer, a shadow rule's would-be refusal, a quota rule's refusal
+// answered OK, and an admission that left the key past 80 % of its limit.
 func (s *Service) record(d *domainRules, rule *Rule, v verdict, code rls.RateLimitResponse_Code) {
 	label := rule.Label()
 	if v.by == byDenyCache {
@@ -126,6 +131,8 @@ func (s *Service) record(d *domainRules, rule *Rule, v verdict, code rls.RateLim
 	switch limit := int(rule.RequestsPerUnit); {
 	case v.over && rule.Shadow:
 		s.m.shadow.WithLabelValues(d.name, label).Inc()
+	case v.over && rule.Quota:
+		s.m.quotaOver.WithLabelValues(d.name, label).Inc()
 	case !v.over && v.by != byFailOpen && limit-v.dec.Remaining > limit*8/10:
 		s.m.nearLimit.WithLabelValues(d.name, label).Inc()
 	}
