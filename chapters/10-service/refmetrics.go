@@ -50,7 +50,10 @@ func newRefMetrics(reg prometheus.Registerer) *refMetrics {
 // count adds one descriptor's hits, as the reference splits them:
 //
 //   - total_hits: every hit of a descriptor with a limit (not unlimited, not
-//     unmatched), whatever the answer, even when the store then fails.
+//     unmatched), whatever the answer, also when the store fails and the
+//     domain fails open. When it fails closed, the request is an error and
+//     nothing is counted (the reference counts its hits before the store
+//     call, then fails the request too).
 //   - admitted: within_limit gets all hits; near_limit the part past
 //     floor(limit*0.8): all of them if the count before was already past it.
 //   - refused: over_limit gets all hits (and over_limit_with_local_cache
