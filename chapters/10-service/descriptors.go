@@ -48,6 +48,7 @@ func (s *Service) decideInto(ctx context.Context, a *active, r request, i int, o
 		}
 		out[i] = descriptorStatus(ds.rule, v, now)
 		s.record(r.domain, ds.rule, v, out[i].Code)
+		s.m.ref.count(ds.rule, v, ds.hits) // refmetrics.go
 	}
 	return nil
 }

@@ -36,6 +36,7 @@ type metrics struct {
 	// (MaxKeys), answered by the domain's failure mode.
 	storeFull *prometheus.CounterVec // domain, mode
 	conns     *prometheus.GaugeVec   // transport: connections open, at most MaxConns each
+	ref       *refMetrics            // the reference's per-rule series (refmetrics.go)
 }
 
 func newMetrics() *metrics {
@@ -71,6 +72,7 @@ func newMetrics() *metrics {
 		Help: "New keys the in-memory store had no room for (--max-keys), answered by the domain's failure mode."}, []string{"domain", "mode"})
 	m.conns = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "ratelimit_open_connections",
 		Help: "Client connections open, by transport (grpc, http); each is capped at MaxConns."}, []string{"transport"})
+	m.ref = newRefMetrics(m.reg)
 	m.reg.MustRegister(m.decisions, m.nearLimit, m.shadow, m.quotaOver, m.denyHits, m.failures, m.storeErrs, m.storeCalls, m.storeTime,
 		m.reloads, m.badRequest, m.unknownDomain, m.pastBounds, m.storeFull, m.conns)
 	// The Go runtime's series (go_goroutines, go_memstats_*, go_gc_*) and

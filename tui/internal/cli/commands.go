@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	service "github.com/ratelimit-course/ratelimit/chapters/10-service"
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/conform"
 	"github.com/ratelimit-course/ratelimit/tui/internal/plot"
 	"github.com/ratelimit-course/ratelimit/tui/internal/progress"
 	"github.com/ratelimit-course/ratelimit/tui/internal/transcript"
@@ -37,6 +38,7 @@ var Commands = []Command{
 	{"plan", "the study plans: one evening, one week", runPlan},
 	{"progress", "what is done and what to review next, per topic", runProgress},
 	{"serve", "chapter 10's rate limit service (Envoy's protocol, gRPC and /json)", service.Command},
+	{"conform", "compare any RLS v3 server's answers with chapter 10's service (E33's sequence)", conform.Command},
 	{"--reset-progress", "forget the saved drill scores, mock interviews and plan steps done", runResetProgress},
 }
 

@@ -1,0 +1,150 @@
+package conform
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	service "github.com/ratelimit-course/ratelimit/chapters/10-service"
+)
+
+// standing is a clock 10 s into a minute that never moves: the sequence
+// never reaches the minute's end, and nothing waits.
+func standing() clock {
+	t := time.Unix(1_800_000_010, 0)
+	return clock{now: func() time.Time { return t }, sleep: func(time.Duration) { panic("no wait expected") }}
+}
+
+// startTarget runs the course's service on dir's rules with clk, listening
+// on gRPC, as the target.
+func startTarget(t *testing.T, dir string, clk clock) string {
+	t.Helper()
+	s, err := service.Start(context.Background(), service.Options{Config: dir, GRPCAddr: "127.0.0.1:0", Now: clk.now, ReloadEvery: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	return s.GRPCAddr()
+}
+
+func runJSON(t *testing.T, clk clock, args ...string) (int, report, string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := command(args, &out, &errOut, clk)
+	var rep report
+	if code != 2 {
+		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+			t.Fatalf("exit %d, output not JSON: %v\n%s\n%s", code, err, out.String(), errOut.String())
+		}
+	}
+	return code, rep, errOut.String()
+}
+
+// TestConformAgainstItself: the course's service as the target answers the
+// whole sequence as the in-process one does: exit 0, no difference.
+func TestConformAgainstItself(t *testing.T) {
+	clk := standing()
+	dir := t.TempDir()
+	if code := command([]string{"--write-rules", dir}, &bytes.Buffer{}, &bytes.Buffer{}, clk); code != 0 {
+		t.Fatalf("--write-rules: exit %d", code)
+	}
+	addr := startTarget(t, dir, clk)
+	code, rep, stderr := runJSON(t, clk, "--target", addr, "--rules-dir", dir, "--requests", "1500", "--json")
+	if code != 0 || rep.Sent != 1500 || rep.Differences != 0 {
+		t.Fatalf("exit %d, sent %d, differences %d %+v; want 0, 1500, 0\n%s", code, rep.Sent, rep.Differences, rep.Kinds, stderr)
+	}
+}
+
+// TestConformFindsAWrongTarget: a target whose key-only remote_address
+// limit is 21 instead of 20 is reported, its first difference named for the
+// case, and the exit code is 1.
+func TestConformFindsAWrongTarget(t *testing.T) {
+	clk := standing()
+	dir, wrong := t.TempDir(), t.TempDir()
+	if code := command([]string{"--write-rules", dir}, &bytes.Buffer{}, &bytes.Buffer{}, clk); code != 0 {
+		t.Fatalf("--write-rules: exit %d", code)
+	}
+	for _, f := range []string{"edge.yaml", "internal.yaml"} {
+		b, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f == "edge.yaml" {
+			b = bytes.Replace(b, []byte("requests_per_unit: 20"), []byte("requests_per_unit: 21"), 1)
+		}
+		if err := os.WriteFile(filepath.Join(wrong, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	addr := startTarget(t, wrong, clk)
+	code, rep, _ := runJSON(t, clk, "--target", addr, "--rules-dir", dir, "--requests", "300", "--json")
+	if code != 1 || rep.Differences == 0 {
+		t.Fatalf("exit %d, differences %d; want 1 and some", code, rep.Differences)
+	}
+	want := "current_limit (key only, each value its own counter)"
+	found := false
+	for _, k := range rep.Kinds {
+		found = found || k.Kind == want
+	}
+	if !found {
+		t.Errorf("kinds %+v: none is %q", rep.Kinds, want)
+	}
+}
+
+// TestConformBadInput: every way to call it wrongly exits 2 with a line
+// naming the flag.
+func TestConformBadInput(t *testing.T) {
+	clk := standing()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "edge.yaml"), []byte("domain: other\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{nil, "one of them"},
+		{[]string{"--target", "127.0.0.1:1", "--write-rules", dir}, "one of them"},
+		{[]string{"--target", "127.0.0.1:1", "--requests", "0"}, "--requests 0"},
+		{[]string{"--target", "127.0.0.1:1", "extra"}, `unexpected argument "extra"`},
+		{[]string{"--bogus"}, "flag provided but not defined: -bogus"},
+		{[]string{"--target", "127.0.0.1:1", "--rules-dir", filepath.Join(dir, "none")}, "--rules-dir"},
+		{[]string{"--target", "127.0.0.1:1", "--rules-dir", dir}, `no line "domain: edge…"`},
+		{[]string{"--target", "127.0.0.1:1"}, "does not answer ShouldRateLimit"},
+	}
+	for _, c := range cases {
+		var out, errOut bytes.Buffer
+		code := command(c.args, &out, &errOut, clk)
+		if code != 2 || !strings.Contains(errOut.String(), c.want) {
+			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", c.args, code, errOut.String(), c.want)
+		}
+	}
+}
+
+// TestWaitForWindow: the sequence starts in a minute with at least 30 s
+// left, and not in its first 2 s.
+func TestWaitForWindow(t *testing.T) {
+	cases := []struct {
+		sec      int64
+		wait     time.Duration
+		endAfter int64 // the minute's end, in seconds from 1_800_000_000
+	}{
+		{10, 0, 60},
+		{29, 0, 60},
+		{31, 31 * time.Second, 120},
+		{1, time.Second, 60},
+	}
+	for _, c := range cases {
+		var waited time.Duration
+		now := time.Unix(1_800_000_000+c.sec, 0)
+		end := waitForWindow(clock{now: func() time.Time { return now }, sleep: func(d time.Duration) { waited = d }}, &bytes.Buffer{})
+		if waited != c.wait || end != time.Unix(1_800_000_000+c.endAfter, 0) {
+			t.Errorf("at second %d: waited %v, end %v; want %v, +%ds", c.sec, waited, end, c.wait, c.endAfter)
+		}
+	}
+}
