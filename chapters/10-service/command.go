@@ -78,7 +78,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, started f
 		started(s)
 	}
 	<-ctx.Done()
-	log.Info("stopping: answering the calls in flight; a second signal stops at once", "drain_timeout", s.srv.limits.drain)
+	log.Info("stopping: answering the calls in flight; a second signal stops at once", "drain_timeout", s.srv.limits.drain.String())
 	if err := s.Close(); err != nil {
 		fmt.Fprintln(stderr, "serve: "+oneLine(err.Error()))
 		return 1
@@ -104,7 +104,7 @@ func serveFlags(o *Options, cluster, mode *string) *flag.FlagSet {
 	fs.BoolVar(&o.ResponseHeaders, "response-headers", false, "add RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (the descriptor closest to its limit) to each response, for Envoy to pass to the client (default false)")
 	fs.DurationVar(&o.StorePatience, "store-patience", DefaultStorePatience, "how long the store may answer nothing before a waiting decision takes its failure mode")
 	fs.StringVar(&o.LogFormat, "log-format", LogText, "the log on stdout, one record a line: text (key=value) or json")
-	fs.TextVar(&o.LogLevel, "log-level", slog.LevelInfo, "the least severe records logged: debug, info, warn or error")
+	fs.TextVar(&o.LogLevel, "log-level", slog.LevelInfo, "the least severe `level` logged: debug, info, warn or error")
 	return fs
 }
 

@@ -127,7 +127,7 @@ func TestLogLevelFilters(t *testing.T) {
 		path := writeRules(t, "domain: d\n")
 		var log syncBuffer
 		clock := newManualClock()
-		s := start(t, Options{Config: path, Log: &log, LogFormat: LogJSON, LogLevel: tc.level, ReloadEvery: -1, Now: clock.Now})
+		s := start(t, Options{Config: path, Log: &log, LogFormat: LogJSON, LogLevel: tc.level, ReloadEvery: -1})
 		fmt.Fprintf(s.o.Log, "a raw line\n")
 		for _, text := range []string{"domain: d\ndescriptors:\n  - key: k\n    rate_limit: {unit: day, requests_per_unit: 1}\n", "domain: [\n"} {
 			if err := os.WriteFile(path, []byte(text), 0o644); err != nil {

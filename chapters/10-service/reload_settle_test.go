@@ -26,7 +26,7 @@ func (c *manualClock) Advance(d time.Duration) { c.ns.Add(int64(d)) }
 func startDriven(t *testing.T, path string, log *syncBuffer) (*Service, *manualClock) {
 	t.Helper()
 	clock := newManualClock()
-	o := Options{Config: path, ReloadEvery: -1, Now: clock.Now}
+	o := Options{Config: path, ReloadEvery: -1}
 	if log != nil {
 		o.Log = log
 	}
@@ -39,7 +39,7 @@ func startDriven(t *testing.T, path string, log *syncBuffer) (*Service, *manualC
 func pollTicks(t *testing.T, s *Service, clock *manualClock, n int) (tried int) {
 	t.Helper()
 	for i := 1; i <= n; i++ {
-		ok, _ := s.reloadIfChanged()
+		ok, _ := s.reloadIfChanged(clock.Now())
 		if ok {
 			tried = i
 		}

@@ -88,6 +88,6 @@ func (h *storeHealth) ok(domain string) {
 	}
 	delete(h.down, domain)
 	h.failing.Add(-1)
-	h.log.Info("store recovered", "domain", domain, "after", h.now().Sub(o.since).Round(time.Millisecond),
+	h.log.Info("store recovered", "domain", domain, "after", h.now().Sub(o.since).Round(time.Millisecond).String(),
 		"decisions_without_it", o.decisions, "failure_mode", o.mode)
 }
