@@ -50,8 +50,9 @@ func poll(t testing.TB, within time.Duration, ok func() bool) time.Duration {
 }
 
 // TestE37_Reload edits the rules under traffic: the new rules answer soon
-// after the write (ReloadEvery is 100 ms and a change must hold still for a tick; the test allows a loaded machine
-// 10 s but logs the time taken), the unchanged rule keeps its count, a bad
+// after the write (ReloadEvery is 100 ms and a change must hold still for
+// settle, 700 ms; the test allows a loaded machine 10 s but logs the time
+// taken), the unchanged rule keeps its count, a bad
 // file is refused with file, line and field while the old rules stay, and
 // the metrics count both reloads.
 func TestE37_Reload(t *testing.T) { runE37(t, Options{}, "r") }
