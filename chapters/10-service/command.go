@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"strings"
@@ -24,6 +25,7 @@ import (
 //	serve [--config FILE|DIR] [--redis HOST:PORT | --redis-cluster A,B,C]
 //	      [--http 127.0.0.1:8080] [--grpc 127.0.0.1:8081] [--failure-mode open|closed]
 //	      [--debug 127.0.0.1:6060] [--max-keys N] [--store-timeout D] [--store-patience D]
+//	      [--log-format text|json] [--log-level debug|info|warn|error]
 func Command(args []string, stdout, stderr io.Writer) int {
 	return command(args, stdout, stderr, nil)
 }
@@ -66,21 +68,22 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, started f
 		fmt.Fprintln(stderr, "serve: "+oneLine(err.Error()))
 		return 2
 	}
-	fmt.Fprintf(stdout, "serving: gRPC %s, HTTP %s (POST /json, GET /healthcheck, GET /metrics); rules %s\n",
-		s.GRPCAddr(), s.HTTPAddr(), s.Rules().source)
+	log := s.o.logger
+	log.Info("serving", "grpc", s.GRPCAddr(), "http", s.HTTPAddr(), "http_paths", "POST /json, GET /healthcheck, GET /metrics",
+		"rules", s.Rules().source)
 	if s.DebugAddr() != "" {
-		fmt.Fprintf(stdout, "debug: pprof on http://%s/debug/pprof/ (this host only)\n", s.DebugAddr())
+		log.Info("debug: pprof on this host only", "url", "http://"+s.DebugAddr()+"/debug/pprof/")
 	}
 	if started != nil {
 		started(s)
 	}
 	<-ctx.Done()
-	fmt.Fprintf(stdout, "stopping: answering the calls in flight (up to %v; a second signal stops at once)\n", s.srv.limits.drain)
+	log.Info("stopping: answering the calls in flight; a second signal stops at once", "drain_timeout", s.srv.limits.drain.String())
 	if err := s.Close(); err != nil {
 		fmt.Fprintln(stderr, "serve: "+oneLine(err.Error()))
 		return 1
 	}
-	fmt.Fprintln(stdout, "stopped")
+	log.Info("stopped")
 	return 0
 }
 
@@ -100,6 +103,8 @@ func serveFlags(o *Options, cluster, mode *string) *flag.FlagSet {
 	fs.Func("redis-eviction-policy", evictionUsage, evictionPolicyFlag(&o.RedisEvictionPolicy))
 	fs.BoolVar(&o.ResponseHeaders, "response-headers", false, "add RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (the descriptor closest to its limit) to each response, for Envoy to pass to the client (default false)")
 	fs.DurationVar(&o.StorePatience, "store-patience", DefaultStorePatience, "how long the store may answer nothing before a waiting decision takes its failure mode")
+	fs.StringVar(&o.LogFormat, "log-format", LogText, "the log on stdout, one record a line: text (key=value) or json")
+	fs.TextVar(&o.LogLevel, "log-level", slog.LevelInfo, "the least severe `level` logged: debug, info, warn or error")
 	return fs
 }
 

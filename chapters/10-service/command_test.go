@@ -23,13 +23,13 @@ func TestCommand(t *testing.T) {
 	}()
 	var addr string
 	poll(t, 20*time.Second, func() bool {
-		m := regexp.MustCompile(`HTTP (127\.0\.0\.1:\d+)`).FindStringSubmatch(out.String())
+		m := regexp.MustCompile(`http=(127\.0\.0\.1:\d+)`).FindStringSubmatch(out.String())
 		if m != nil {
 			addr = m[1]
 		}
 		return m != nil
 	})
-	if !strings.Contains(out.String(), "store: in memory") {
+	if !strings.Contains(out.String(), `msg="store opened" store="in memory`) {
 		t.Errorf("no in-memory line: %q", out.String())
 	}
 	if code, body := getAddr(t, addr, "/healthcheck"); code != 200 || body != "OK" {

@@ -246,7 +246,7 @@ func TestCommandDrainsOnSIGTERM(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("serve did not stop after SIGTERM")
 	}
-	for _, line := range []string{"stopping: answering the calls in flight (up to 10s", "stopped\n"} {
+	for _, line := range []string{`msg="stopping: answering the calls in flight; a second signal stops at once" drain_timeout=10s`, "msg=stopped\n"} {
 		if !strings.Contains(out.String(), line) {
 			t.Errorf("stdout %q lacks %q", out.String(), line)
 		}

@@ -2,6 +2,7 @@ package service
 
 import (
 	"io"
+	"log/slog"
 	"time"
 
 	"github.com/ratelimit-course/ratelimit/core"
@@ -48,8 +49,12 @@ type Options struct {
 	ReloadEvery time.Duration
 	// Now is the clock for the in-memory store and the deny cache (nil: time.Now).
 	Now func() time.Time
-	// Log receives the service's one-line notes: the store, reloads (nil: discarded).
+	// Log receives the service's log, one record a line (nil: discarded).
 	Log io.Writer
+	// LogFormat is the log's form: LogText ("" too) or LogJSON (log.go).
+	LogFormat string
+	// LogLevel drops the records below it (the zero value: info).
+	LogLevel slog.Level
 	// Outage, if set, is a switch that takes the store down (outage.go).
 	Outage *Outage
 	// ResponseHeaders adds RateLimit-Limit, -Remaining and -Reset to every
@@ -60,6 +65,7 @@ type Options struct {
 	RedisEvictionPolicy string
 
 	limits serverLimits // the transports' timeouts and caps (listen.go); zero: the constants
+	logger *slog.Logger // the log, built on Log by withLogger (log.go)
 }
 
 // Defaults of Options.
@@ -131,8 +137,5 @@ func (o Options) withDefaults() (Options, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	if o.Log == nil {
-		o.Log = io.Discard
-	}
-	return o, nil
+	return o.withLogger() // log.go
 }

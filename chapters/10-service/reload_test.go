@@ -3,6 +3,7 @@ package service
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -49,8 +50,9 @@ func poll(t testing.TB, within time.Duration, ok func() bool) time.Duration {
 }
 
 // TestE37_Reload edits the rules under traffic: the new rules answer soon
-// after the write (ReloadEvery is 100 ms and a change must hold still for a tick; the test allows a loaded machine
-// 10 s but logs the time taken), the unchanged rule keeps its count, a bad
+// after the write (ReloadEvery is 100 ms and a change must hold still for
+// settle, 700 ms; the test allows a loaded machine 10 s but logs the time
+// taken), the unchanged rule keeps its count, a bad
 // file is refused with file, line and field while the old rules stay, and
 // the metrics count both reloads.
 func TestE37_Reload(t *testing.T) { runE37(t, Options{}, "r") }
@@ -127,19 +129,23 @@ func runE37(t *testing.T, o Options, d string) {
 
 // TestE37_InPlaceRewrite: a file rewritten in place is empty between its
 // truncation and its write. The watcher must wait that out instead of
-// refusing the empty file (as it did, under load, with a one-tick wait).
+// refusing the empty file (as it did, under load, with a one-tick wait):
+// empty for 0.7 s of polls, then written, it loads once and is never refused.
 func TestE37_InPlaceRewrite(t *testing.T) {
 	path := writeRules(t, reloadBefore)
-	s := start(t, Options{Config: path})
-	c := client(t, s)
+	s, clock := startDriven(t, path, nil)
 	if err := os.WriteFile(path, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(300 * time.Millisecond) // three ticks: longer than any tick-based wait
+	if tried := pollTicks(t, s, clock, 7); tried != 0 {
+		t.Fatalf("poll %d tried the empty file", tried)
+	}
 	if err := os.WriteFile(path, []byte(reloadAfter), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	poll(t, 10*time.Second, func() bool { return summary(ask(t, c, "r", desc("added", "a"))) != "OK OK:-" })
+	if tried := pollTicks(t, s, clock, 10); tried == 0 || !hasRule(s, "r.added") {
+		t.Fatalf("the rewritten file is not in force after 10 polls")
+	}
 	if got := metric(t, s, `ratelimit_rule_reloads_total{result="failure"}`); got != "" {
 		t.Errorf("reload failures = %q, want none: the empty moment was loaded", got)
 	}
@@ -209,35 +215,44 @@ func (b *syncBuffer) String() string {
 	return b.b.String()
 }
 
-// TestReloadNamesDomains: a reload that drops a domain (its file deleted)
-// and adds one says which in its log line, since the dropped domain's
-// requests are then unlimited; a reload that changes no domain lists them.
-func TestReloadNamesDomains(t *testing.T) {
+// TestReloadLogsRuleChanges: a reload's record says, domain by domain,
+// how many rules it added (+), removed (-) and changed (~), names a domain
+// gone (its requests are then unlimited), a new one, a failure_mode
+// changed, and the domains it left alone; and counts them in all.
+func TestReloadLogsRuleChanges(t *testing.T) {
+	rule := func(key string, limit int) string {
+		return fmt.Sprintf("  - key: %s\n    rate_limit: {unit: day, requests_per_unit: %d}\n", key, limit)
+	}
 	dir := t.TempDir()
-	rule := "descriptors:\n  - key: k\n    rate_limit: {unit: day, requests_per_unit: 1}\n"
-	writeFile(t, dir, "a.yaml", "domain: a\n"+rule)
-	writeFile(t, dir, "b.yaml", "domain: b\n"+rule)
+	writeFile(t, dir, "api.yaml", "domain: api\ndescriptors:\n"+rule("a", 1)+rule("b", 1)+rule("c", 1)+rule("d", 1)+rule("gone", 1))
+	writeFile(t, dir, "payments.yaml", "domain: payments\ndescriptors:\n"+rule("p", 1))
+	writeFile(t, dir, "mode.yaml", "domain: mode\ndescriptors:\n"+rule("m", 1))
+	writeFile(t, dir, "old.yaml", "domain: old\ndescriptors:\n"+rule("o", 1))
 	var log syncBuffer
-	// Reloads by hand: a watcher could catch the state between the two edits.
-	s := start(t, Options{Config: dir, Log: &log, ReloadEvery: -1})
-	if err := os.Remove(filepath.Join(dir, "a.yaml")); err != nil {
+	s := start(t, Options{Config: dir, Log: &log, LogFormat: LogJSON, ReloadEvery: -1})
+	// api: a kept (moved down a line), b, c and d changed (limit, unit,
+	// algorithm), gone removed, e and f added.
+	writeFile(t, dir, "api.yaml", "domain: api\ndescriptors:\n"+rule("e", 1)+rule("a", 1)+rule("b", 2)+
+		strings.Replace(rule("c", 1), "day", "hour", 1)+
+		strings.Replace(rule("d", 1), "1}", "1, algorithm: token-bucket}", 1)+rule("f", 1))
+	writeFile(t, dir, "mode.yaml", "domain: mode\nfailure_mode: closed\ndescriptors:\n"+rule("m", 1))
+	writeFile(t, dir, "new.yaml", "domain: new\ndescriptors:\n"+rule("n", 1))
+	if err := os.Remove(filepath.Join(dir, "old.yaml")); err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, dir, "c.yaml", "domain: c\n"+rule)
 	if err := s.Reload(); err != nil {
 		t.Fatal(err)
 	}
-	want := "rules reloaded from " + dir + "; domains added: c; domains removed: a (their requests are now answered OK, unlimited)\n"
-	if !strings.HasSuffix(log.String(), want) {
-		t.Errorf("log %q does not end with %q", log.String(), want)
+	recs := jsonRecords(t, log.String())
+	got := recs[len(recs)-1]
+	want := map[string]any{"level": "INFO", "msg": "rules reloaded", "source": dir, "added": 3.0, "removed": 2.0, "changed": 3.0,
+		"domains": "api +2 -1 ~3; mode failure_mode closed (was default); new new +1; " +
+			"old removed -1 (its requests are now answered OK, unlimited); payments unchanged"}
+	delete(got, "time")
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("reload record\n%v\nwant\n%v", got, want)
 	}
-	if err := s.Reload(); err != nil {
-		t.Fatal(err)
-	}
-	if want := "rules reloaded from " + dir + "; the same 2 domain(s): b, c\n"; !strings.HasSuffix(log.String(), want) {
-		t.Errorf("log %q does not end with %q", log.String(), want)
-	}
-	if got := metric(t, s, `ratelimit_rule_reloads_total{result="success"}`); got != "2" {
-		t.Errorf("reload successes = %q, want 2", got)
+	if got := metric(t, s, `ratelimit_rule_reloads_total{result="success"}`); got != "1" {
+		t.Errorf("reload successes = %q, want 1", got)
 	}
 }

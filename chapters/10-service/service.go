@@ -2,8 +2,8 @@ package service
 
 import (
 	"context"
-	"fmt"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -53,7 +53,7 @@ func Start(ctx context.Context, o Options) (*Service, error) {
 	}
 	s := &Service{o: o, m: newMetrics(),
 		deny: newDenyCache[denyKey](o.DenyCache), stop: make(chan struct{}), slots: make(chan struct{}, o.MaxStoreCalls)}
-	s.health = newStoreHealth(s.o.Log, time.Now)
+	s.health = newStoreHealth(s.o.logger, time.Now)
 	rules, err := LoadRules(o.Config)
 	if err != nil {
 		return nil, err
@@ -68,8 +68,8 @@ func Start(ctx context.Context, o Options) (*Service, error) {
 		return nil, err
 	}
 	s.cur.Store(a)
-	s.lastFiles, _, _ = fingerprint(o.Config)
-	fmt.Fprintln(s.o.Log, s.st.describe())
+	s.lastFiles, _ = fingerprint(o.Config)
+	s.o.logger.Info("store opened", "store", strings.TrimPrefix(s.st.describe(), "store: "))
 	s.srv = &server{s: s, limits: o.limits.withDefaults()}
 	if err := s.srv.listen(); err != nil {
 		_ = s.Close()
@@ -89,6 +89,7 @@ func (s *Service) openStore(ctx context.Context) error {
 		s.st = newMemoryStore(s.o.Now, time.Second, s.o.MaxKeys)
 		return s.guardOutage()
 	}
+	routeRedisLog(s.o.logger) // log.go
 	rs, err := newRedisStore(ctx, redisConfig{addr: s.o.RedisAddr, cluster: s.o.RedisCluster,
 		patience: s.o.StorePatience, batch: !s.o.NoBatch, evictionPolicy: s.o.RedisEvictionPolicy})
 	if err != nil {

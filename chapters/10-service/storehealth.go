@@ -2,8 +2,7 @@ package service
 
 import (
 	"errors"
-	"fmt"
-	"io"
+	"log/slog"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -15,7 +14,7 @@ import (
 // silent, its only trace a metric. Decisions call failed or ok; both cost
 // an atomic load while every domain is healthy.
 type storeHealth struct {
-	log     io.Writer
+	log     *slog.Logger
 	now     func() time.Time
 	failing atomic.Int64 // domains in an outage: ok's fast path
 	lastErr atomic.Value // string: the store's last error, for a fail-open line
@@ -31,7 +30,7 @@ type outage struct {
 	decisions int64 // answered by the failure mode since
 }
 
-func newStoreHealth(log io.Writer, now func() time.Time) *storeHealth {
+func newStoreHealth(log *slog.Logger, now func() time.Time) *storeHealth {
 	return &storeHealth{log: log, now: now, down: map[string]*outage{}}
 }
 
@@ -71,8 +70,8 @@ func (h *storeHealth) failed(domain string, mode FailureMode, err error) {
 	default:
 		cause += " (the store's last error: " + last + ")"
 	}
-	fmt.Fprintf(h.log, "store failing for domain %s: %s; answering by failure_mode %s (%s) until it recovers\n",
-		domain, cause, mode, modeAnswer[mode])
+	h.log.Error("store failing; answering by failure_mode until it recovers", "domain", domain,
+		"err", cause, "failure_mode", mode, "answer", modeAnswer[mode])
 }
 
 // ok notes a decision of domain made by the store; the first after an
@@ -89,6 +88,6 @@ func (h *storeHealth) ok(domain string) {
 	}
 	delete(h.down, domain)
 	h.failing.Add(-1)
-	fmt.Fprintf(h.log, "store recovered for domain %s after %v: %d decision(s) were made without it, by failure_mode %s\n",
-		domain, h.now().Sub(o.since).Round(time.Millisecond), o.decisions, o.mode)
+	h.log.Info("store recovered", "domain", domain, "after", h.now().Sub(o.since).Round(time.Millisecond).String(),
+		"decisions_without_it", o.decisions, "failure_mode", o.mode)
 }

@@ -22,7 +22,7 @@ import (
 func TestStoreHealthLogsTransitions(t *testing.T) {
 	var log bytes.Buffer
 	now := time.Unix(1000, 0)
-	h := newStoreHealth(&log, func() time.Time { return now })
+	h := newStoreHealth(timelessLog(&log), func() time.Time { return now })
 	h.ok("a") // healthy: nothing
 	h.storeErr(errors.New("dial tcp 127.0.0.1:6390: connect: connection refused"))
 	for range 3 {
@@ -32,9 +32,9 @@ func TestStoreHealthLogsTransitions(t *testing.T) {
 	now = now.Add(1500 * time.Millisecond)
 	h.ok("a")
 	h.ok("a") // recovered already: nothing
-	want := "store failing for domain a: dial tcp 127.0.0.1:6390: connect: connection refused; answering by failure_mode open (OK, uncounted) until it recovers\n" +
-		"store failing for domain b: rate limiter unavailable, try again shortly: context deadline exceeded (the store's last error: dial tcp 127.0.0.1:6390: connect: connection refused); answering by failure_mode closed (UNAVAILABLE over gRPC, 503 over HTTP) until it recovers\n" +
-		"store recovered for domain a after 1.5s: 3 decision(s) were made without it, by failure_mode open\n"
+	want := `level=ERROR msg="store failing; answering by failure_mode until it recovers" domain=a err="dial tcp 127.0.0.1:6390: connect: connection refused" failure_mode=open answer="OK, uncounted"` + "\n" +
+		`level=ERROR msg="store failing; answering by failure_mode until it recovers" domain=b err="rate limiter unavailable, try again shortly: context deadline exceeded (the store's last error: dial tcp 127.0.0.1:6390: connect: connection refused)" failure_mode=closed answer="UNAVAILABLE over gRPC, 503 over HTTP"` + "\n" +
+		`level=INFO msg="store recovered" domain=a after=1.5s decisions_without_it=3 failure_mode=open` + "\n"
 	if log.String() != want {
 		t.Errorf("log:\n%s\nwant:\n%s", log.String(), want)
 	}
@@ -71,18 +71,18 @@ func TestStoreHealthLogged(t *testing.T) {
 		_ = askErr("open")
 		_ = askErr("closed")
 	}
-	lines := func(prefix string) []string {
+	lines := func(msg string) []string {
 		var out []string
 		for _, l := range strings.Split(log.String(), "\n") {
-			if strings.HasPrefix(l, prefix) {
+			if strings.Contains(l, ` msg="`+msg+`"`) {
 				out = append(out, l)
 			}
 		}
 		return out
 	}
-	fails := lines("store failing for domain ")
-	if len(fails) != 2 || !strings.Contains(fails[0], "failure_mode open (OK, uncounted)") ||
-		!strings.Contains(fails[1], "domain closed: rate limiter unavailable") || !strings.Contains(fails[1], "failure_mode closed (UNAVAILABLE") {
+	fails := lines("store failing; answering by failure_mode until it recovers")
+	if len(fails) != 2 || !strings.Contains(fails[0], `failure_mode=open answer="OK, uncounted"`) ||
+		!strings.Contains(fails[1], `domain=closed err="rate limiter unavailable`) || !strings.Contains(fails[1], `failure_mode=closed answer="UNAVAILABLE`) {
 		t.Fatalf("failing lines %q, want one per domain with its mode", fails)
 	}
 	if err := red.Restart(); err != nil {
@@ -90,15 +90,15 @@ func TestStoreHealthLogged(t *testing.T) {
 	}
 	// The breaker probes again after its cool-down (1 s).
 	poll(t, 30*time.Second, func() bool {
-		return askErr("open") == nil && askErr("closed") == nil && len(lines("store recovered for domain ")) == 2
+		return askErr("open") == nil && askErr("closed") == nil && len(lines("store recovered")) == 2
 	})
-	for _, l := range lines("store recovered for domain ") {
+	for _, l := range lines("store recovered") {
 		// 4 while killed, and the probes of the poll until the breaker let one through.
-		if !strings.Contains(l, "decision(s) were made without it") {
+		if !strings.Contains(l, " decisions_without_it=") {
 			t.Errorf("recovery line %q", l)
 		}
 	}
-	if n := len(lines("store failing for domain ")); n != 2 {
+	if n := len(lines("store failing; answering by failure_mode until it recovers")); n != 2 {
 		t.Errorf("%d failing lines, want 2: one per outage per domain", n)
 	}
 	t.Logf("log:\n%s", log.String())
