@@ -24,6 +24,7 @@ import (
 //	serve [--config FILE|DIR] [--redis HOST:PORT | --redis-cluster A,B,C]
 //	      [--http 127.0.0.1:8080] [--grpc 127.0.0.1:8081] [--failure-mode open|closed]
 //	      [--debug 127.0.0.1:6060] [--max-keys N] [--store-timeout D] [--store-patience D]
+//	      [--admin 127.0.0.1:8082] [--max-conns-per-client N]
 func Command(args []string, stdout, stderr io.Writer) int {
 	return command(args, stdout, stderr, nil)
 }
@@ -66,8 +67,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, started f
 		fmt.Fprintln(stderr, "serve: "+oneLine(err.Error()))
 		return 2
 	}
-	fmt.Fprintf(stdout, "serving: gRPC %s, HTTP %s (POST /json, GET /healthcheck, GET /metrics); rules %s\n",
-		s.GRPCAddr(), s.HTTPAddr(), s.Rules().source)
+	admin := "no admin listener"
+	if s.AdminAddr() != "" {
+		admin = "admin " + s.AdminAddr() + " (GET /healthcheck, GET /metrics)"
+	}
+	fmt.Fprintf(stdout, "serving: gRPC %s, HTTP %s (POST /json, GET /healthcheck, GET /metrics), %s; rules %s\n",
+		s.GRPCAddr(), s.HTTPAddr(), admin, s.Rules().source)
 	if s.DebugAddr() != "" {
 		fmt.Fprintf(stdout, "debug: pprof on http://%s/debug/pprof/ (this host only)\n", s.DebugAddr())
 	}
@@ -100,6 +105,8 @@ func serveFlags(o *Options, cluster, mode *string) *flag.FlagSet {
 	fs.Func("redis-eviction-policy", evictionUsage, evictionPolicyFlag(&o.RedisEvictionPolicy))
 	fs.BoolVar(&o.ResponseHeaders, "response-headers", false, "add RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (the descriptor closest to its limit) to each response, for Envoy to pass to the client (default false)")
 	fs.DurationVar(&o.StorePatience, "store-patience", DefaultStorePatience, "how long the store may answer nothing before a waiting decision takes its failure mode")
+	fs.StringVar(&o.AdminAddr, "admin", "127.0.0.1:8082", "admin address: GET /healthcheck and GET /metrics, on a listener with a connection cap and timeouts of its own that floods on --grpc and --http never reach (\"\": none)")
+	fs.IntVar(&o.MaxConnsPerClient, "max-conns-per-client", MaxConnsPerClient, fmt.Sprintf("connections one client address may hold on --grpc and on --http (of %d each); past it a new one is closed at once. Raise it for clients behind one NAT", MaxConns))
 	return fs
 }
 
