@@ -26,6 +26,7 @@ import (
 //	      [--http 127.0.0.1:8080] [--grpc 127.0.0.1:8081] [--failure-mode open|closed]
 //	      [--debug 127.0.0.1:6060] [--max-keys N] [--store-timeout D] [--store-patience D]
 //	      [--log-format text|json] [--log-level debug|info|warn|error]
+//	      [--admin 127.0.0.1:8082] [--max-conns-per-client N]
 func Command(args []string, stdout, stderr io.Writer) int {
 	return command(args, stdout, stderr, nil)
 }
@@ -69,8 +70,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, started f
 		return 2
 	}
 	log := s.o.logger
+	admin := "none"
+	if s.AdminAddr() != "" {
+		admin = s.AdminAddr() + " (GET /healthcheck, GET /metrics)"
+	}
 	log.Info("serving", "grpc", s.GRPCAddr(), "http", s.HTTPAddr(), "http_paths", "POST /json, GET /healthcheck, GET /metrics",
-		"rules", s.Rules().source)
+		"admin", admin, "rules", s.Rules().source)
 	if s.DebugAddr() != "" {
 		log.Info("debug: pprof on this host only", "url", "http://"+s.DebugAddr()+"/debug/pprof/")
 	}
@@ -105,6 +110,8 @@ func serveFlags(o *Options, cluster, mode *string) *flag.FlagSet {
 	fs.DurationVar(&o.StorePatience, "store-patience", DefaultStorePatience, "how long the store may answer nothing before a waiting decision takes its failure mode")
 	fs.StringVar(&o.LogFormat, "log-format", LogText, "the log on stdout, one record a line: text (key=value) or json")
 	fs.TextVar(&o.LogLevel, "log-level", slog.LevelInfo, "the least severe `level` logged: debug, info, warn or error")
+	fs.StringVar(&o.AdminAddr, "admin", "127.0.0.1:8082", "admin address: GET /healthcheck and GET /metrics, on a listener with a connection cap and timeouts of its own that floods on --grpc and --http never reach (\"\": none)")
+	fs.IntVar(&o.MaxConnsPerClient, "max-conns-per-client", MaxConnsPerClient, fmt.Sprintf("connections one client address may hold on --grpc and on --http (of %d each); past it a new one is closed at once. Raise it for clients behind one NAT", MaxConns))
 	return fs
 }
 

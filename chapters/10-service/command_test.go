@@ -19,7 +19,7 @@ func TestCommand(t *testing.T) {
 	var out, errOut syncBuffer
 	done := make(chan int, 1)
 	go func() {
-		done <- run(ctx, []string{"--http", "127.0.0.1:0", "--grpc", "127.0.0.1:0"}, &out, &errOut, nil)
+		done <- run(ctx, []string{"--http", "127.0.0.1:0", "--grpc", "127.0.0.1:0", "--admin", "127.0.0.1:0"}, &out, &errOut, nil)
 	}()
 	var addr string
 	poll(t, 20*time.Second, func() bool {
@@ -34,6 +34,11 @@ func TestCommand(t *testing.T) {
 	}
 	if code, body := getAddr(t, addr, "/healthcheck"); code != 200 || body != "OK" {
 		t.Errorf("healthcheck: %d %q", code, body)
+	}
+	if m := regexp.MustCompile(`admin="(127\.0\.0\.1:\d+) \(GET /healthcheck, GET /metrics\)"`).FindStringSubmatch(out.String()); m == nil {
+		t.Errorf("the serving line does not name the admin listener: %q", out.String())
+	} else if code, body := getAddr(t, m[1], "/healthcheck"); code != 200 || body != "OK" {
+		t.Errorf("admin healthcheck: %d %q", code, body)
 	}
 	cancel()
 	select {

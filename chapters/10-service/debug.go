@@ -43,9 +43,14 @@ func debugHandler() http.Handler {
 	return mux
 }
 
+// DebugMaxConns caps the debug listener's connections: an operator's
+// profiles need a few, and without a cap a flood from this host could use
+// up the process's file descriptors through this port.
+const DebugMaxConns = 16
+
 // listenDebug opens the debug listener if the options ask for one. It has
 // no write timeout, since a CPU profile answers after the seconds it was
-// asked for (30 by default), and no connection cap: only this host reaches it.
+// asked for (30 by default).
 func (srv *server) listenDebug() error {
 	s := srv.s
 	if s.o.DebugAddr == "" {
@@ -62,6 +67,7 @@ func (srv *server) listenDebug() error {
 	srv.debugLn = ln
 	srv.debugSrv = &http.Server{Handler: debugHandler(), ReadHeaderTimeout: srv.limits.readHeader, IdleTimeout: srv.limits.idle}
 	srv.wg.Add(1)
-	go func() { defer srv.wg.Done(); _ = srv.debugSrv.Serve(ln) }()
+	capped := srv.capped(ln, "debug", DebugMaxConns, DebugMaxConns)
+	go func() { defer srv.wg.Done(); _ = srv.debugSrv.Serve(capped) }()
 	return nil
 }

@@ -214,7 +214,7 @@ func TestCommandDrainsOnSIGTERM(t *testing.T) {
 	ready := make(chan held, 1)
 	done := make(chan int, 1)
 	var out, errOut syncBuffer
-	args := []string{"--config", writeRules(t, drainRules), "--http", "127.0.0.1:0", "--grpc", "127.0.0.1:0"}
+	args := []string{"--config", writeRules(t, drainRules), "--http", "127.0.0.1:0", "--grpc", "127.0.0.1:0", "--admin", "127.0.0.1:0"}
 	go func() {
 		done <- command(args, &out, &errOut, func(s *Service) {
 			entered, release := holdStore(s)

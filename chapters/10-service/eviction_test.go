@@ -94,7 +94,7 @@ func TestEvictionPolicyReadAndRefused(t *testing.T) {
 // --redis-eviction-policy noeviction it starts and decides on that Redis.
 func TestEvictionManagedRedis(t *testing.T) {
 	addr := managedRedis(t)
-	base := []string{"--redis", addr, "--http", "127.0.0.1:0", "--grpc", "127.0.0.1:0"}
+	base := []string{"--redis", addr, "--http", "127.0.0.1:0", "--grpc", "127.0.0.1:0", "--admin", "127.0.0.1:0"}
 
 	var out, errOut syncBuffer
 	code := run(context.Background(), base, &out, &errOut, nil)

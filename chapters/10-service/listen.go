@@ -15,10 +15,14 @@ import (
 // idles on keep-alive, held a connection and a goroutine for ever, and
 // 21,000 such connections used up the process's file descriptors: then
 // /healthcheck, gRPC and the rules watcher failed together. With them a
-// slow client is cut and a flood of connections waits in the kernel's
-// accept queue while the service keeps answering the ones it holds.
+// slow client is cut, an idle one is let go in seconds, one client address
+// holds a share of a listener and not all of it, and a flood of
+// connections waits in the kernel's accept queue while the service keeps
+// answering the ones it holds. The admin listener (admin.go) has limits of
+// its own, so that no flood on these ports reaches it.
 const (
-	// ReadHeaderTimeout is how long an HTTP client has to send a request's headers.
+	// ReadHeaderTimeout is how long an HTTP client has to send a request's
+	// headers, and a gRPC client to finish the HTTP/2 handshake.
 	ReadHeaderTimeout = 5 * time.Second
 	// ReadTimeout is how long an HTTP client has to send a whole request,
 	// body included, from its first byte: a body sent a byte at a time is
@@ -28,8 +32,11 @@ const (
 	// end of its answer: the decision and a client slow to read it.
 	WriteTimeout = 10 * time.Second
 	// IdleTimeout closes an HTTP keep-alive connection that carries no
-	// request for this long.
-	IdleTimeout = 60 * time.Second
+	// request for this long. It was 60 s, and 20,000 idle keep-alive
+	// clients kept /healthcheck on the HTTP port from being answered for
+	// 80 s; Node.js closes them after 5 s, and a client reconnects in one
+	// round trip.
+	IdleTimeout = 10 * time.Second
 	// MaxHeaderBytes caps an HTTP request's header block (net/http's
 	// default is 1 MiB); past it the answer is 431.
 	MaxHeaderBytes = 64 << 10
@@ -39,14 +46,31 @@ const (
 	// Two listeners at the cap hold 8,192 descriptors, under the 20,000 of
 	// the course's machine (Go raises the soft limit to the hard one).
 	MaxConns = 4096
+	// MaxConnsPerClient caps the connections one client address holds on
+	// each listener (connlimit.go): past it a new one is closed at once,
+	// so at least 16 addresses are needed to fill MaxConns. An Envoy holds
+	// about one connection per worker thread; clients behind one NAT share
+	// an address and need `--max-conns-per-client` raised.
+	MaxConnsPerClient = 256
 	// MaxStreams caps the calls in flight on one gRPC connection.
 	MaxStreams = 1024
 	// GRPCMaxConnectionIdle sends GOAWAY to a gRPC connection that has had
-	// no call for this long; a proxy reconnects when it next needs one.
-	GRPCMaxConnectionIdle = 5 * time.Minute
+	// no call for this long; grpc-go closes it at most 5 s later, and a
+	// proxy reconnects when it next needs one. It was 5 minutes, and 4,500
+	// idle HTTP/2 connections held every slot of the gRPC port.
+	GRPCMaxConnectionIdle = 10 * time.Second
+	// GRPCMaxConnectionAge sends GOAWAY to any gRPC connection this old
+	// (grpc-go adds ±10 % of jitter), busy or not: a connection kept busy
+	// by a stream that never ends gives its slot back too, and clients
+	// spread over replicas added since they connected.
+	GRPCMaxConnectionAge = 2 * time.Minute
+	// GRPCMaxConnectionAgeGrace is how long the calls on a connection past
+	// its age may run before it is closed (a decision takes milliseconds;
+	// a health Watch is cut and reopened by its client).
+	GRPCMaxConnectionAgeGrace = 10 * time.Second
 	// GRPCKeepaliveTime is how long a gRPC connection may be silent before
 	// the service pings it; an unanswered ping closes it 20 s later, which
-	// frees the connections of peers that vanished.
+	// frees the connections of peers that vanished with calls in flight.
 	GRPCKeepaliveTime = time.Minute
 	// GRPCMinPingInterval is the most often a client may ping: a proxy that
 	// pings more often is sent GOAWAY (grpc-go's default is 5 minutes,
@@ -61,9 +85,11 @@ const DrainTimeout = 10 * time.Second
 // serverLimits are the values above as one service uses them; tests set
 // short ones through Options.limits, a zero field takes its constant.
 type serverLimits struct {
-	readHeader, read, write, idle time.Duration
-	maxHeaderBytes, maxConns      int
-	grpcIdle, drain               time.Duration
+	readHeader, read, write, idle   time.Duration
+	maxHeaderBytes                  int
+	maxConns, perClient, adminConns int
+	grpcIdle, grpcAge, grpcGrace    time.Duration
+	drain                           time.Duration
 }
 
 func (l serverLimits) withDefaults() serverLimits {
@@ -77,49 +103,83 @@ func (l serverLimits) withDefaults() serverLimits {
 	or(&l.write, WriteTimeout)
 	or(&l.idle, IdleTimeout)
 	or(&l.grpcIdle, GRPCMaxConnectionIdle)
+	or(&l.grpcAge, GRPCMaxConnectionAge)
+	or(&l.grpcGrace, GRPCMaxConnectionAgeGrace)
 	or(&l.drain, DrainTimeout)
-	if l.maxHeaderBytes == 0 {
-		l.maxHeaderBytes = MaxHeaderBytes
+	orN := func(v *int, d int) {
+		if *v == 0 {
+			*v = d
+		}
 	}
-	if l.maxConns == 0 {
-		l.maxConns = MaxConns
-	}
+	orN(&l.maxHeaderBytes, MaxHeaderBytes)
+	orN(&l.maxConns, MaxConns)
+	orN(&l.perClient, MaxConnsPerClient)
+	orN(&l.adminConns, AdminMaxConns)
 	return l
 }
 
-// listen opens the gRPC and HTTP listeners the options ask for, each behind
-// the connection cap, and the debug listener (debug.go).
+// listen opens the gRPC, HTTP, admin and debug listeners the options ask
+// for. The refused counter is registered once, whichever are open.
 func (srv *server) listen() error {
+	srv.refused = newRefusedCounter()
+	srv.s.m.reg.MustRegister(srv.refused)
+	for _, open := range []func() error{srv.listenGRPC, srv.listenHTTP, srv.listenAdmin, srv.listenDebug} {
+		if err := open(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// capped is ln behind the listener's cap and the cap per client address,
+// counted in the transport's gauge and refused counter.
+func (srv *server) capped(ln net.Listener, transport string, n, perClient int) net.Listener {
+	return limitListener(ln, n, perClient, srv.s.m.conns.WithLabelValues(transport), srv.refused.WithLabelValues(transport))
+}
+
+// listenGRPC opens the gRPC listener: the rate limit service, health and
+// reflection, with the keepalive limits above.
+func (srv *server) listenGRPC() error {
 	s, l := srv.s, srv.limits
-	if s.o.GRPCAddr != "" {
-		ln, err := net.Listen("tcp", s.o.GRPCAddr)
-		if err != nil {
-			return err
-		}
-		srv.grpcLn = ln
-		srv.grpcSrv = grpc.NewServer(grpc.MaxRecvMsgSize(MaxMessage), grpc.ForceServerCodec(requestCodec{bad: &srv.malformed}),
-			grpc.MaxConcurrentStreams(MaxStreams),
-			grpc.ConnectionTimeout(l.readHeader),
-			grpc.KeepaliveParams(keepalive.ServerParameters{MaxConnectionIdle: l.grpcIdle, Time: GRPCKeepaliveTime}),
-			grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: GRPCMinPingInterval, PermitWithoutStream: true}))
-		rls.RegisterRateLimitServiceServer(srv.grpcSrv, rlsServer{srv: srv})
-		srv.grpcHealth = newGRPCHealth()
-		registerOps(srv.grpcSrv, srv.grpcHealth)
-		capped := limitListener(ln, l.maxConns, s.m.conns.WithLabelValues("grpc"))
-		srv.wg.Add(1)
-		go func() { defer srv.wg.Done(); _ = srv.grpcSrv.Serve(capped) }()
+	if s.o.GRPCAddr == "" {
+		return nil
 	}
-	if s.o.HTTPAddr != "" {
-		ln, err := net.Listen("tcp", s.o.HTTPAddr)
-		if err != nil {
-			return err
-		}
-		srv.httpLn = ln
-		srv.httpSrv = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: l.readHeader, ReadTimeout: l.read,
-			WriteTimeout: l.write, IdleTimeout: l.idle, MaxHeaderBytes: l.maxHeaderBytes}
-		capped := limitListener(ln, l.maxConns, s.m.conns.WithLabelValues("http"))
-		srv.wg.Add(1)
-		go func() { defer srv.wg.Done(); _ = srv.httpSrv.Serve(capped) }()
+	ln, err := net.Listen("tcp", s.o.GRPCAddr)
+	if err != nil {
+		return err
 	}
-	return srv.listenDebug()
+	srv.grpcLn = ln
+	srv.grpcSrv = grpc.NewServer(grpc.MaxRecvMsgSize(MaxMessage), grpc.ForceServerCodec(requestCodec{bad: &srv.malformed}),
+		grpc.MaxConcurrentStreams(MaxStreams),
+		grpc.ConnectionTimeout(l.readHeader),
+		grpc.KeepaliveParams(keepalive.ServerParameters{MaxConnectionIdle: l.grpcIdle,
+			MaxConnectionAge: l.grpcAge, MaxConnectionAgeGrace: l.grpcGrace, Time: GRPCKeepaliveTime}),
+		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: GRPCMinPingInterval, PermitWithoutStream: true}))
+	rls.RegisterRateLimitServiceServer(srv.grpcSrv, rlsServer{srv: srv})
+	srv.grpcHealth = newGRPCHealth()
+	registerOps(srv.grpcSrv, srv.grpcHealth)
+	capped := srv.capped(ln, "grpc", l.maxConns, l.perClient)
+	srv.wg.Add(1)
+	go func() { defer srv.wg.Done(); _ = srv.grpcSrv.Serve(capped) }()
+	return nil
+}
+
+// listenHTTP opens the HTTP listener: POST /json, and /healthcheck and
+// /metrics as on the admin listener, for the clients that ask them here.
+func (srv *server) listenHTTP() error {
+	s, l := srv.s, srv.limits
+	if s.o.HTTPAddr == "" {
+		return nil
+	}
+	ln, err := net.Listen("tcp", s.o.HTTPAddr)
+	if err != nil {
+		return err
+	}
+	srv.httpLn = ln
+	srv.httpSrv = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: l.readHeader, ReadTimeout: l.read,
+		WriteTimeout: l.write, IdleTimeout: l.idle, MaxHeaderBytes: l.maxHeaderBytes}
+	capped := srv.capped(ln, "http", l.maxConns, l.perClient)
+	srv.wg.Add(1)
+	go func() { defer srv.wg.Done(); _ = srv.httpSrv.Serve(capped) }()
+	return nil
 }

@@ -32,7 +32,10 @@ func TestLoadKeepsLimiting(t *testing.T) {
 	red := redistest.StartDedicated(t)
 	const keys, limit = 500, 5
 	rules := fmt.Sprintf("domain: load\nfailure_mode: open\ndescriptors:\n  - key: k\n    rate_limit: {unit: hour, requests_per_unit: %d}\n", limit)
-	s := start(t, Options{Config: writeRules(t, rules), RedisAddr: red.Addr()}) // the default deadline and patience
+	// The default deadline and patience. 1,024 HTTP/1.1 callers on one host
+	// hold 1,024 connections from one address: a load generator needs the cap
+	// per client address raised, as --max-conns-per-client does.
+	s := start(t, Options{Config: writeRules(t, rules), RedisAddr: red.Addr(), MaxConnsPerClient: MaxConns})
 	awayFromHourEnd(t)
 	for _, tc := range []struct {
 		over    string

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"fmt"
 	"io"
 	"log/slog"
 	"time"
@@ -63,6 +64,13 @@ type Options struct {
 	// RedisEvictionPolicy states Redis's maxmemory-policy, for a server that
 	// disables CONFIG; "" = read it (eviction.go).
 	RedisEvictionPolicy string
+	// AdminAddr serves /healthcheck and /metrics on a listener with its own
+	// cap and timeouts, out of reach of floods on the others (admin.go);
+	// "" = none.
+	AdminAddr string
+	// MaxConnsPerClient caps one client address's connections on the gRPC
+	// and the HTTP listener (0: MaxConnsPerClient; at most MaxConns).
+	MaxConnsPerClient int
 
 	limits serverLimits // the transports' timeouts and caps (listen.go); zero: the constants
 	logger *slog.Logger // the log, built on Log by withLogger (log.go)
@@ -103,6 +111,12 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.RedisAddr != "" && len(o.RedisCluster) > 0 {
 		return o, core.BadParam("redis", o.RedisAddr, "either --redis or --redis-cluster, not both")
+	}
+	if o.MaxConnsPerClient < 0 || o.MaxConnsPerClient > MaxConns {
+		return o, core.BadParam("max conns per client", o.MaxConnsPerClient, fmt.Sprintf("1 to %d (MaxConns) connections", MaxConns))
+	}
+	if o.MaxConnsPerClient > 0 {
+		o.limits.perClient = o.MaxConnsPerClient
 	}
 	if o.StoreTimeout == 0 {
 		o.StoreTimeout = DefaultStoreTimeout

@@ -137,6 +137,9 @@ func (s *Service) HTTPAddr() string { return s.srv.addr(s.srv.httpLn) }
 // DebugAddr is the debug listener's address ("" without one).
 func (s *Service) DebugAddr() string { return s.srv.addr(s.srv.debugLn) }
 
+// AdminAddr is the admin listener's address ("" without one).
+func (s *Service) AdminAddr() string { return s.srv.addr(s.srv.adminLn) }
+
 // Rules is the rule set in force.
 func (s *Service) Rules() *RuleSet { return s.cur.Load().rules }
 
