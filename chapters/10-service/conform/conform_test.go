@@ -11,6 +11,7 @@ import (
 	"time"
 
 	service "github.com/ratelimit-course/ratelimit/chapters/10-service"
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/peer"
 )
 
 // standing is a clock 10 s into a minute that never moves: the sequence
@@ -46,7 +47,9 @@ func runJSON(t *testing.T, clk clock, args ...string) (int, report, string) {
 }
 
 // TestConformAgainstItself: the course's service as the target answers the
-// whole sequence as the in-process one does: exit 0, no difference.
+// whole sequence as the in-process one does: exit 0, no difference; and the
+// sequence reached every case of E33, the share_threshold and quota_mode
+// ones brought to 0 remaining.
 func TestConformAgainstItself(t *testing.T) {
 	clk := standing()
 	dir := t.TempDir()
@@ -57,6 +60,19 @@ func TestConformAgainstItself(t *testing.T) {
 	code, rep, stderr := runJSON(t, clk, "--target", addr, "--rules-dir", dir, "--requests", "1500", "--json")
 	if code != 0 || rep.Sent != 1500 || rep.Differences != 0 {
 		t.Fatalf("exit %d, sent %d, differences %d %+v; want 0, 1500, 0\n%s", code, rep.Sent, rep.Differences, rep.Kinds, stderr)
+	}
+	all := 0
+	for _, cs := range peer.Cases {
+		all += len(cs)
+	}
+	if len(rep.Cases) != all || all < 37 {
+		t.Errorf("%d cases reported, want E33's %d (37 or more)", len(rep.Cases), all)
+	}
+	for _, c := range rep.Cases {
+		newRule := strings.Contains(c.Case, "share_threshold") || strings.Contains(c.Case, "quota_mode")
+		if c.Sent == 0 || newRule && c.Drained == 0 && !strings.Contains(c.Case, "without a limit") {
+			t.Errorf("case %q: sent %d, drained %d", c.Case, c.Sent, c.Drained)
+		}
 	}
 }
 
