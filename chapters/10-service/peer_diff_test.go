@@ -59,19 +59,6 @@ func dialRLS(tb testing.TB, addr string) rls.RateLimitServiceClient {
 	return rls.NewRateLimitServiceClient(conn)
 }
 
-// waitForWindow waits, if need be, for the start of a minute with
-// peer.WindowBudget left (every rule of peer/rules counts per minute, hour
-// or day) and returns that minute's end.
-func waitForWindow(t *testing.T) time.Time {
-	now := time.Now()
-	start, end := peer.Window(now)
-	if wait := start.Sub(now); wait > 0 {
-		t.Logf("waiting %.1fs for a minute of its own", wait.Seconds())
-		time.Sleep(wait)
-	}
-	return end
-}
-
 // TestE33_SameAnswersAsEnvoyRatelimit sends the same seeded random sequence
 // to this chapter's service and to envoyproxy/ratelimit, each on its own
 // redis-server with the rules of peer/rules, inside one minute, and compares
@@ -108,7 +95,7 @@ func runE33(t *testing.T, headers bool) {
 		Other:  "the reference",
 		Now:    time.Now,
 	}
-	end := waitForWindow(t)
+	end := peer.WaitForWindow(time.Now, time.Sleep, func(s string) { t.Log(s) })
 	started := time.Now()
 	done := cmp.Run(seq, end)
 	if len(done) < n {

@@ -141,26 +141,3 @@ func TestConformBadInput(t *testing.T) {
 		}
 	}
 }
-
-// TestWaitForWindow: the sequence starts in a minute with at least 30 s
-// left, and not in its first 2 s.
-func TestWaitForWindow(t *testing.T) {
-	cases := []struct {
-		sec      int64
-		wait     time.Duration
-		endAfter int64 // the minute's end, in seconds from 1_800_000_000
-	}{
-		{10, 0, 60},
-		{29, 0, 60},
-		{31, 31 * time.Second, 120},
-		{1, time.Second, 60},
-	}
-	for _, c := range cases {
-		var waited time.Duration
-		now := time.Unix(1_800_000_000+c.sec, 0)
-		end := waitForWindow(clock{now: func() time.Time { return now }, sleep: func(d time.Duration) { waited = d }}, &bytes.Buffer{})
-		if waited != c.wait || end != time.Unix(1_800_000_000+c.endAfter, 0) {
-			t.Errorf("at second %d: waited %v, end %v; want %v, +%ds", c.sec, waited, end, c.wait, c.endAfter)
-		}
-	}
-}

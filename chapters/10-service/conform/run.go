@@ -102,7 +102,8 @@ func run(c config, suffix string, ours *service.Service, target rls.RateLimitSer
 		Other:  "the target",
 		Now:    clk.now,
 	}
-	done := cmp.Run(seq, waitForWindow(clk, log))
+	end := peer.WaitForWindow(clk.now, clk.sleep, func(s string) { fmt.Fprintln(log, s) })
+	done := cmp.Run(seq, end)
 	if len(done) < len(seq) {
 		fmt.Fprintf(log, "stopped after %d of %d requests: the minute is ending\n", len(done), len(seq))
 	}
@@ -120,18 +121,6 @@ func run(c config, suffix string, ours *service.Service, target rls.RateLimitSer
 		}
 	}
 	return rep
-}
-
-// waitForWindow waits, if need be, for the start of a minute with
-// peer.WindowBudget left, and returns that minute's end.
-func waitForWindow(clk clock, log io.Writer) time.Time {
-	now := clk.now()
-	start, end := peer.Window(now)
-	if wait := start.Sub(now); wait > 0 {
-		fmt.Fprintf(log, "waiting %.1fs for a minute of its own\n", wait.Seconds())
-		clk.sleep(wait)
-	}
-	return end
 }
 
 // printReport writes the report, as text or JSON, and returns the exit code.

@@ -71,20 +71,26 @@ func TestDifferences(t *testing.T) {
 	}
 }
 
-// TestWindow: the sequence starts in a minute with at least 30 s left, and
-// not in its first 2 s.
-func TestWindow(t *testing.T) {
+// TestWaitForWindow: the sequence starts in a minute with at least 30 s
+// left, and not in its first 2 s.
+func TestWaitForWindow(t *testing.T) {
 	base := time.Unix(1_800_000_000, 0) // a minute's start
-	cases := []struct{ sec, start, end int64 }{
-		{10, 10, 60},
-		{30, 30, 60},
-		{31, 62, 120},
-		{1, 2, 60},
+	cases := []struct {
+		sec  int64
+		wait time.Duration
+		end  int64 // the minute's end, in seconds from base
+	}{
+		{10, 0, 60},
+		{30, 0, 60},
+		{31, 31 * time.Second, 120},
+		{1, time.Second, 60},
 	}
 	for _, c := range cases {
-		start, end := Window(base.Add(time.Duration(c.sec) * time.Second))
-		if !start.Equal(base.Add(time.Duration(c.start)*time.Second)) || !end.Equal(base.Add(time.Duration(c.end)*time.Second)) {
-			t.Errorf("at second %d: start %v, end %v; want +%ds, +%ds", c.sec, start, end, c.start, c.end)
+		var waited time.Duration
+		now := base.Add(time.Duration(c.sec) * time.Second)
+		end := WaitForWindow(func() time.Time { return now }, func(d time.Duration) { waited = d }, func(string) {})
+		if waited != c.wait || !end.Equal(base.Add(time.Duration(c.end)*time.Second)) {
+			t.Errorf("at second %d: waited %v, end %v; want %v, +%ds", c.sec, waited, end, c.wait, c.end)
 		}
 	}
 }

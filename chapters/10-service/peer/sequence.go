@@ -2,6 +2,7 @@ package peer
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"sync"
 	"time"
@@ -18,11 +19,11 @@ const WindowBudget = 30 * time.Second
 // windowMargin is how far from either end of the minute the sequence runs.
 const windowMargin = 2 * time.Second
 
-// Window says when to start the sequence and when the minute it runs in
+// window says when to start the sequence and when the minute it runs in
 // ends: at now, if the minute began windowMargin ago or more and has
 // WindowBudget left; else windowMargin into the next minute (or into this
 // one, if it has just begun).
-func Window(now time.Time) (start, end time.Time) {
+func window(now time.Time) (start, end time.Time) {
 	begin := now.Truncate(time.Minute)
 	switch {
 	case now.Sub(begin) < windowMargin:
@@ -32,6 +33,19 @@ func Window(now time.Time) (start, end time.Time) {
 		return next.Add(windowMargin), next.Add(time.Minute)
 	}
 	return now, begin.Add(time.Minute)
+}
+
+// WaitForWindow waits with sleep, if need be, for the start of a minute
+// with WindowBudget left, saying so with say, and returns that minute's
+// end, for Comparison.Run.
+func WaitForWindow(now func() time.Time, sleep func(time.Duration), say func(string)) time.Time {
+	t := now()
+	start, end := window(t)
+	if wait := start.Sub(t); wait > 0 {
+		say(fmt.Sprintf("waiting %.1fs for a minute of its own", wait.Seconds()))
+		sleep(wait)
+	}
+	return end
 }
 
 // Sequence is n requests drawn from seed on the domains named with suffix.
@@ -74,7 +88,7 @@ type Comparison struct {
 }
 
 // Run sends each request of seq to both servers at once and compares the
-// answers, until seq ends or windowMargin before end (from Window): it
+// answers, until seq ends or windowMargin before end (from WaitForWindow): it
 // returns the exchanges made, in order.
 func (c Comparison) Run(seq []Request, end time.Time) []Exchange {
 	done := make([]Exchange, 0, len(seq))
