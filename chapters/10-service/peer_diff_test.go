@@ -5,20 +5,15 @@ package service
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
-	"regexp"
-	"slices"
-	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
-	"google.golang.org/grpc/status"
 
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/peer"
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
 )
 
@@ -64,181 +59,6 @@ func dialRLS(tb testing.TB, addr string) rls.RateLimitServiceClient {
 	return rls.NewRateLimitServiceClient(conn)
 }
 
-// answer is one service's reply to one request, or its error.
-type answer struct {
-	resp *rls.RateLimitResponse
-	err  error
-}
-
-func (a answer) String() string {
-	if a.err != nil {
-		return "error: " + a.err.Error()
-	}
-	var b strings.Builder
-	b.WriteString(a.resp.GetOverallCode().String())
-	for _, s := range a.resp.GetStatuses() {
-		fmt.Fprintf(&b, " [%s remaining=%d", s.GetCode(), s.GetLimitRemaining())
-		if l := s.GetCurrentLimit(); l != nil {
-			fmt.Fprintf(&b, " limit=%d/%s", l.GetRequestsPerUnit(), l.GetUnit())
-			if l.GetName() != "" {
-				fmt.Fprintf(&b, " name=%s", l.GetName())
-			}
-		}
-		b.WriteString("]")
-	}
-	if hs := a.resp.GetResponseHeadersToAdd(); len(hs) > 0 {
-		b.WriteString(" headers:")
-		for _, h := range hs {
-			fmt.Fprintf(&b, " %s=%s", h.GetKey(), h.GetValue())
-		}
-	}
-	return b.String()
-}
-
-// differences lists where two answers to req disagree, one entry per field,
-// each named for the field and the case of the descriptor it is about.
-// A status on a counter that one side already counted and the other did not
-// (it refused that request) is not compared for itself: it is named
-// followsKind, so each root cause shows once.
-func differences(p peerRequest, ours, peer answer, tainted map[string]bool) []string {
-	switch {
-	case ours.err != nil && peer.err == nil:
-		return []string{"refused by ours only: " + errorKind(ours.err)}
-	case ours.err == nil && peer.err != nil:
-		return []string{"refused by the peer only: " + errorKind(peer.err)}
-	case ours.err != nil:
-		return nil // both refused the request
-	}
-	var d []string
-	o, r := ours.resp.GetStatuses(), peer.resp.GetStatuses()
-	if len(o) != len(r) {
-		return append(d, "number of statuses")
-	}
-	follows := false
-	for i := range o {
-		if tainted[counterOf(p.req, i)] {
-			if !statusEqual(o[i], r[i]) {
-				follows = true
-			}
-			continue
-		}
-		at := " (" + p.cases[i] + ")"
-		if o[i].GetCode() != r[i].GetCode() {
-			d = append(d, "code"+at)
-		}
-		if o[i].GetLimitRemaining() != r[i].GetLimitRemaining() {
-			d = append(d, "limit_remaining"+at)
-		}
-		if (o[i].GetDurationUntilReset() == nil) != (r[i].GetDurationUntilReset() == nil) {
-			d = append(d, "duration_until_reset present on one side only"+at)
-		}
-		ol, rl := o[i].GetCurrentLimit(), r[i].GetCurrentLimit()
-		switch {
-		case (ol == nil) != (rl == nil):
-			d = append(d, "current_limit present on one side only"+at)
-		case ol == nil:
-		case ol.GetRequestsPerUnit() != rl.GetRequestsPerUnit() || ol.GetUnit() != rl.GetUnit():
-			d = append(d, "current_limit"+at)
-		case ol.GetName() != "" && rl.GetName() != "" && ol.GetName() != rl.GetName():
-			d = append(d, "current_limit.name"+at)
-		}
-	}
-	if ours.resp.GetOverallCode() != peer.resp.GetOverallCode() && (len(d) > 0 || !follows) {
-		d = append(d, "overall_code")
-	}
-	if follows && len(d) == 0 {
-		d = append(d, followsKind)
-	}
-	if len(d) == 0 && !follows {
-		d = append(d, headerDifferences(ours.resp, peer.resp)...)
-	}
-	return d
-}
-
-// headerDifferences compares the headers to add of two answers whose
-// statuses agree: the same names in the same order, and each value equal,
-// except RateLimit-Reset, which may differ by one second (each side reads
-// its clock at its own instant, and a second can tick in between).
-func headerDifferences(ours, peer *rls.RateLimitResponse) []string {
-	o, r := ours.GetResponseHeadersToAdd(), peer.GetResponseHeadersToAdd()
-	if len(o) != len(r) {
-		return []string{"response headers: present on one side only, or not as many"}
-	}
-	var d []string
-	for i := range o {
-		name := o[i].GetKey()
-		if name != r[i].GetKey() {
-			d = append(d, "response header name")
-			continue
-		}
-		if name == HeaderReset {
-			a, errA := strconv.ParseInt(o[i].GetValue(), 10, 64)
-			b, errB := strconv.ParseInt(r[i].GetValue(), 10, 64)
-			if errA != nil || errB != nil || a-b > 1 || b-a > 1 {
-				d = append(d, "response header "+name+" (by more than a second)")
-			}
-			continue
-		}
-		if o[i].GetValue() != r[i].GetValue() {
-			d = append(d, "response header "+name)
-		}
-	}
-	return d
-}
-
-const followsKind = "on a counter only one side counted before (follows from a refusal above)"
-
-func statusEqual(a, b *rls.RateLimitResponse_DescriptorStatus) bool {
-	al, bl := a.GetCurrentLimit(), b.GetCurrentLimit()
-	return a.GetCode() == b.GetCode() && a.GetLimitRemaining() == b.GetLimitRemaining() &&
-		(al == nil) == (bl == nil) && al.GetRequestsPerUnit() == bl.GetRequestsPerUnit() && al.GetUnit() == bl.GetUnit()
-}
-
-// counterOf names the counter descriptor i of req counts on, as both
-// services key it: the domain and every entry.
-func counterOf(req *rls.RateLimitRequest, i int) string {
-	var b strings.Builder
-	b.WriteString(req.GetDomain())
-	for _, e := range req.GetDescriptors()[i].GetEntries() {
-		b.WriteString("\x00" + e.GetKey() + "\x00" + e.GetValue())
-	}
-	return b.String()
-}
-
-var (
-	digits = regexp.MustCompile(`[0-9]+`)
-	quoted = regexp.MustCompile(`"[^"]*"`)
-)
-
-// errorKind is an error with its numbers and quoted names blanked, so that
-// refusals for one reason count as one kind.
-func errorKind(err error) string {
-	msg := err.Error()
-	if s, ok := status.FromError(err); ok {
-		msg = s.Code().String() + ": " + s.Message()
-	}
-	return digits.ReplaceAllString(quoted.ReplaceAllString(msg, `"…"`), "N")
-}
-
-// peerWindowBudget is how long the sequence may take. Every rule of
-// peer/rules counts per minute, hour or day, so it must not cross a minute
-// boundary: a test that starts with less than this left in the minute waits
-// for the next one.
-const peerWindowBudget = 30 * time.Second
-
-// waitForWindow returns the end of the minute the sequence runs in, after
-// sleeping past the next boundary if the current minute is too short.
-func waitForWindow(t *testing.T) time.Time {
-	now := time.Now()
-	end := now.Truncate(time.Minute).Add(time.Minute)
-	if time.Until(end) < peerWindowBudget {
-		t.Logf("%.1fs left in this minute: waiting for the next one", time.Until(end).Seconds())
-		time.Sleep(time.Until(end) + 200*time.Millisecond)
-		end = end.Add(time.Minute)
-	}
-	return end
-}
-
 // TestE33_SameAnswersAsEnvoyRatelimit sends the same seeded random sequence
 // to this chapter's service and to envoyproxy/ratelimit, each on its own
 // redis-server with the rules of peer/rules, inside one minute, and compares
@@ -264,61 +84,22 @@ func runE33(t *testing.T, headers bool) {
 		env = append(env, "LIMIT_RESPONSE_HEADERS_ENABLED=true")
 		set = append(set, func(o *Options) { o.ResponseHeaders = true })
 	}
-	peerAddr := startPeer(t, peerRules, env...).GRPC
+	refAddr := startPeer(t, peerRules, env...).GRPC
 	ours := dialRLS(t, startOurs(t, peerRules, set...).GRPCAddr())
-	peer := dialRLS(t, peerAddr)
+	ref := dialRLS(t, refAddr)
 
-	r := rand.New(rand.NewPCG(seed, 0))
-	seq := make([]peerRequest, n)
-	for i := range seq {
-		seq[i] = newPeerRequest(r)
+	seq := peer.Sequence(n, seed, "")
+	cmp := peer.Comparison{
+		Ours:   peer.Client(ours),
+		Theirs: peer.Client(ref),
+		Other:  "the reference",
+		Now:    time.Now,
 	}
-
-	end := waitForWindow(t)
+	end := peer.WaitForWindow(time.Now, time.Sleep, func(s string) { t.Log(s) })
 	started := time.Now()
-	type exchange struct {
-		req        peerRequest
-		ours, peer answer
-	}
-	var done []exchange
-	diffs := map[string]int{}
-	tainted := map[string]bool{} // counters one side counted and the other did not
-	var firstOf []string         // the first example of each kind of difference, in order
-	for i, p := range seq {
-		if time.Until(end) < 2*time.Second {
-			t.Logf("stopped after %d of %d requests: the minute is ending", i, n)
-			break
-		}
-		ex := exchange{req: p}
-		var wg sync.WaitGroup
-		send := func(c rls.RateLimitServiceClient, a *answer) {
-			defer wg.Done()
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			a.resp, a.err = c.ShouldRateLimit(ctx, p.req)
-		}
-		wg.Add(2)
-		go send(ours, &ex.ours)
-		go send(peer, &ex.peer)
-		wg.Wait()
-		if (ex.ours.err == nil) != (ex.peer.err == nil) {
-			for i := range p.req.GetDescriptors() {
-				tainted[counterOf(p.req, i)] = true
-			}
-		}
-		for _, d := range differences(p, ex.ours, ex.peer, tainted) {
-			if diffs[d] == 0 {
-				var b strings.Builder
-				fmt.Fprintf(&b, "%s, first at request %d:\n  request: %s\n  ours:    %s\n  peer:    %s\n  before it:",
-					d, i, p, ex.ours, ex.peer)
-				for _, prev := range done[max(0, len(done)-5):] {
-					fmt.Fprintf(&b, "\n    %s\n      ours: %s\n      peer: %s", prev.req, prev.ours, prev.peer)
-				}
-				firstOf = append(firstOf, b.String())
-			}
-			diffs[d]++
-		}
-		done = append(done, ex)
+	done := cmp.Run(seq, end)
+	if len(done) < n {
+		t.Logf("stopped after %d of %d requests: the minute is ending", len(done), n)
 	}
 	if len(done) < n/4 {
 		t.Fatalf("only %d of %d requests fit in the minute (%s): the machine is too slow for this comparison",
@@ -329,10 +110,10 @@ func runE33(t *testing.T, headers bool) {
 	// an error would let it through. And the edge inputs were sent.
 	edges := map[string]int{}
 	for _, ex := range done {
-		if ex.ours.err != nil || ex.peer.err != nil {
-			t.Errorf("an error, which Envoy lets through: %s\n  ours: %s\n  peer: %s", ex.req, ex.ours, ex.peer)
+		if ex.Ours.Err != nil || ex.Theirs.Err != nil {
+			t.Errorf("an error, which Envoy lets through: %s\n  ours: %s\n  reference: %s", ex.Request, ex.Ours, ex.Theirs)
 		}
-		for _, c := range ex.req.cases {
+		for _, c := range ex.Cases {
 			if strings.HasPrefix(c, "a ") || strings.HasPrefix(c, "an ") || strings.Contains(c, "entries") ||
 				strings.HasPrefix(c, "one of 65") || strings.Contains(c, "2^32-1") {
 				edges[c]++
@@ -349,23 +130,14 @@ func runE33(t *testing.T, headers bool) {
 	// The sequence must have explored what it claims to: every case sent, and
 	// (when it ran to the end) every limited case driven down to 0 remaining,
 	// as the reference says.
-	sent, drained := map[string]int{}, map[string]bool{}
-	for _, ex := range done {
-		for i, s := range ex.peer.resp.GetStatuses() {
-			c := ex.req.cases[i]
-			sent[c]++
-			if s.GetCurrentLimit() != nil && s.GetLimitRemaining() == 0 {
-				drained[c] = true
-			}
-		}
-	}
-	for _, cases := range peerCases {
+	cov := peer.Covered(done)
+	for _, cases := range peer.Cases {
 		for _, c := range cases {
-			if sent[c.name] < 10 {
-				t.Errorf("case %q sent %d times: the sequence does not exercise it", c.name, sent[c.name])
+			if cov[c.Name].Sent < 10 {
+				t.Errorf("case %q sent %d times: the sequence does not exercise it", c.Name, cov[c.Name].Sent)
 			}
-			if c.limited && !drained[c.name] && len(done) == n {
-				t.Errorf("case %q never reached 0 remaining: the sequence does not cross its limit", c.name)
+			if c.Limited && cov[c.Name].Drained == 0 && len(done) == n {
+				t.Errorf("case %q never reached 0 remaining: the sequence does not cross its limit", c.Name)
 			}
 		}
 	}
@@ -375,9 +147,9 @@ func runE33(t *testing.T, headers bool) {
 	// another descriptor refused and in one answered OK.
 	quotaOver := map[rls.RateLimitResponse_Code]int{}
 	for _, ex := range done {
-		for i, s := range ex.peer.resp.GetStatuses() {
-			if ex.req.cases[i] == quotaCase && s.GetCurrentLimit() != nil && s.GetDurationUntilReset() == nil {
-				quotaOver[ex.peer.resp.GetOverallCode()]++
+		for i, s := range ex.Theirs.Resp.GetStatuses() {
+			if ex.Cases[i] == peer.QuotaCase && s.GetCurrentLimit() != nil && s.GetDurationUntilReset() == nil {
+				quotaOver[ex.Theirs.Resp.GetOverallCode()]++
 			}
 		}
 	}
@@ -390,7 +162,7 @@ func runE33(t *testing.T, headers bool) {
 	// with them off, neither side sent any.
 	withHeaders := 0
 	for _, ex := range done {
-		if len(ex.peer.resp.GetResponseHeadersToAdd()) > 0 {
+		if len(ex.Theirs.Resp.GetResponseHeadersToAdd()) > 0 {
 			withHeaders++
 		}
 	}
@@ -404,19 +176,20 @@ func runE33(t *testing.T, headers bool) {
 		t.Errorf("the reference sent response headers in %d answers with them off", withHeaders)
 	}
 
-	if len(diffs) == 0 {
+	kinds := peer.Tally(done)
+	if len(kinds) == 0 {
 		t.Logf("%d requests in %s: 0 differences", len(done), time.Since(started).Round(time.Millisecond))
 		return
 	}
-	kinds := make([]string, 0, len(diffs))
-	for d := range diffs {
-		kinds = append(kinds, d)
+	var summary, first strings.Builder
+	for _, k := range kinds {
+		fmt.Fprintf(&summary, "\n  %5d  %s", k.Count, k.Kind)
+		ex := done[k.FirstAt]
+		fmt.Fprintf(&first, "\n\n%s, first at request %d:\n  request:   %s\n  ours:      %s\n  reference: %s\n  before it:",
+			k.Kind, k.FirstAt, ex.Request, ex.Ours, ex.Theirs)
+		for _, prev := range done[max(0, k.FirstAt-5):k.FirstAt] {
+			fmt.Fprintf(&first, "\n    %s\n      ours:      %s\n      reference: %s", prev.Request, prev.Ours, prev.Theirs)
+		}
 	}
-	slices.Sort(kinds)
-	var summary strings.Builder
-	for _, d := range kinds {
-		fmt.Fprintf(&summary, "\n  %5d  %s", diffs[d], d)
-	}
-	t.Errorf("%d requests: answers differ from envoyproxy/ratelimit%s\n\n%s",
-		len(done), summary.String(), strings.Join(firstOf, "\n\n"))
+	t.Errorf("%d requests: answers differ from envoyproxy/ratelimit%s%s", len(done), summary.String(), first.String())
 }

@@ -58,6 +58,13 @@ func newRefMetrics(reg prometheus.Registerer) *refMetrics {
 //     floor(limit*0.8): all of them if the count before was already past it.
 //   - refused: over_limit gets all hits (and over_limit_with_local_cache
 //     when the deny cache answered); shadow_mode the same on a shadow rule.
+//     A quota_mode rule's refusal, answered OK, is counted here all the
+//     same: the reference rewrites only the answer.
+//
+// The labels are the rule's (its Path), not the request's values: a
+// wildcard rule, share_threshold or not, has one series named by its
+// pattern (key1 "file_f/*"), as the reference names the stats it makes at
+// load.
 //
 // A refusal counts all its hits over the limit. The reference counts only
 // the part past the limit of a request that crosses it, and the part below

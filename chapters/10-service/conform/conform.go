@@ -4,7 +4,8 @@
 // requests and compares each answer with this course's service, run in
 // this process on the in-memory store with the same rules and the same
 // wall clock, inside one minute (every rule counts per minute, hour or
-// day). It links no test code.
+// day). The rules, the sequence and the comparison are package peer's, the
+// very ones E33 runs against envoyproxy/ratelimit; it links no test code.
 package conform
 
 import (

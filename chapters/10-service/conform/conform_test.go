@@ -11,6 +11,7 @@ import (
 	"time"
 
 	service "github.com/ratelimit-course/ratelimit/chapters/10-service"
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/peer"
 )
 
 // standing is a clock 10 s into a minute that never moves: the sequence
@@ -46,7 +47,9 @@ func runJSON(t *testing.T, clk clock, args ...string) (int, report, string) {
 }
 
 // TestConformAgainstItself: the course's service as the target answers the
-// whole sequence as the in-process one does: exit 0, no difference.
+// whole sequence as the in-process one does: exit 0, no difference; and the
+// sequence reached every case of E33, the share_threshold and quota_mode
+// ones brought to 0 remaining.
 func TestConformAgainstItself(t *testing.T) {
 	clk := standing()
 	dir := t.TempDir()
@@ -57,6 +60,19 @@ func TestConformAgainstItself(t *testing.T) {
 	code, rep, stderr := runJSON(t, clk, "--target", addr, "--rules-dir", dir, "--requests", "1500", "--json")
 	if code != 0 || rep.Sent != 1500 || rep.Differences != 0 {
 		t.Fatalf("exit %d, sent %d, differences %d %+v; want 0, 1500, 0\n%s", code, rep.Sent, rep.Differences, rep.Kinds, stderr)
+	}
+	all := 0
+	for _, cs := range peer.Cases {
+		all += len(cs)
+	}
+	if len(rep.Cases) != all || all < 37 {
+		t.Errorf("%d cases reported, want E33's %d (37 or more)", len(rep.Cases), all)
+	}
+	for _, c := range rep.Cases {
+		newRule := strings.Contains(c.Case, "share_threshold") || strings.Contains(c.Case, "quota_mode")
+		if c.Sent == 0 || newRule && c.Drained == 0 && !strings.Contains(c.Case, "without a limit") {
+			t.Errorf("case %q: sent %d, drained %d", c.Case, c.Sent, c.Drained)
+		}
 	}
 }
 
@@ -122,29 +138,6 @@ func TestConformBadInput(t *testing.T) {
 		code := command(c.args, &out, &errOut, clk)
 		if code != 2 || !strings.Contains(errOut.String(), c.want) {
 			t.Errorf("%q: exit %d, stderr %q; want 2 and %q", c.args, code, errOut.String(), c.want)
-		}
-	}
-}
-
-// TestWaitForWindow: the sequence starts in a minute with at least 30 s
-// left, and not in its first 2 s.
-func TestWaitForWindow(t *testing.T) {
-	cases := []struct {
-		sec      int64
-		wait     time.Duration
-		endAfter int64 // the minute's end, in seconds from 1_800_000_000
-	}{
-		{10, 0, 60},
-		{29, 0, 60},
-		{31, 31 * time.Second, 120},
-		{1, time.Second, 60},
-	}
-	for _, c := range cases {
-		var waited time.Duration
-		now := time.Unix(1_800_000_000+c.sec, 0)
-		end := waitForWindow(clock{now: func() time.Time { return now }, sleep: func(d time.Duration) { waited = d }}, &bytes.Buffer{})
-		if waited != c.wait || end != time.Unix(1_800_000_000+c.endAfter, 0) {
-			t.Errorf("at second %d: waited %v, end %v; want %v, +%ds", c.sec, waited, end, c.wait, c.endAfter)
 		}
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
-	"slices"
 	"time"
 
 	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
@@ -15,13 +14,8 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 
 	service "github.com/ratelimit-course/ratelimit/chapters/10-service"
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/peer"
 )
-
-// windowBudget is the least time left in the minute to start the sequence
-// in: every rule counts per minute, hour or day, so the sequence never
-// crosses a minute's end. It also starts 2 s past the minute's start and
-// stops 2 s before its end, for a target whose clock is off by as much.
-const windowBudget = 30 * time.Second
 
 // kind is one kind of difference: how often, and its first example.
 type kind struct {
@@ -33,13 +27,22 @@ type kind struct {
 	Target  string `json:"target"`
 }
 
+// caseCount is what the sequence did with one case of E33: descriptors
+// sent, and how many the target answered with a limit and 0 remaining.
+type caseCount struct {
+	Case    string `json:"case"`
+	Sent    int    `json:"sent"`
+	Drained int    `json:"drained"`
+}
+
 // report is the comparison's result.
 type report struct {
-	Target      string `json:"target"`
-	Planned     int    `json:"planned"`
-	Sent        int    `json:"sent"`
-	Differences int    `json:"differences"`
-	Kinds       []kind `json:"kinds"`
+	Target      string      `json:"target"`
+	Planned     int         `json:"planned"`
+	Sent        int         `json:"sent"`
+	Differences int         `json:"differences"`
+	Kinds       []kind      `json:"kinds"`
+	Cases       []caseCount `json:"cases"`
 }
 
 // compare is --target: this service in process on the rules the target
@@ -85,71 +88,39 @@ func compare(c config, clk clock, stdout, stderr io.Writer) int {
 func probe(target rls.RateLimitServiceClient) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	_, err := target.ShouldRateLimit(ctx, newRequest(rand.New(rand.NewPCG(0, 0)), "-conform-probe").req)
+	_, err := target.ShouldRateLimit(ctx, peer.NewRequest(rand.New(rand.NewPCG(0, 0)), "-conform-probe").Req)
 	return err
 }
 
-// run sends the sequence to both, inside one minute, and gathers the
-// differences (E33's loop).
+// run sends E33's sequence to both, inside one minute, and reports the
+// differences by kind, each with its first example.
 func run(c config, suffix string, ours *service.Service, target rls.RateLimitServiceClient, clk clock, log io.Writer) report {
-	r := rand.New(rand.NewPCG(c.seed, 0))
-	seq := make([]request, c.requests)
-	for i := range seq {
-		seq[i] = newRequest(r, suffix)
+	seq := peer.Sequence(c.requests, c.seed, suffix)
+	cmp := peer.Comparison{
+		Ours:   ours.ShouldRateLimit,
+		Theirs: peer.Client(target),
+		Other:  "the target",
+		Now:    clk.now,
 	}
-	end := waitForWindow(clk, log)
-	rep := report{Target: c.target, Planned: len(seq)}
-	byKind := map[string]*kind{}
-	tainted := map[string]bool{} // counters one side counted and the other did not
-	for i, p := range seq {
-		if end.Sub(clk.now()) < 2*time.Second {
-			fmt.Fprintf(log, "stopped after %d of %d requests: the minute is ending\n", i, len(seq))
-			break
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		var o, t answer
-		o.resp, o.err = ours.ShouldRateLimit(ctx, p.req)
-		t.resp, t.err = target.ShouldRateLimit(ctx, p.req)
-		cancel()
-		if (o.err == nil) != (t.err == nil) {
-			for j := range p.req.GetDescriptors() {
-				tainted[counterOf(p.req, j)] = true
-			}
-		}
-		for _, d := range differences(p, o, t, tainted) {
-			if byKind[d] == nil {
-				byKind[d] = &kind{Kind: d, FirstAt: i, Request: p.String(), Ours: o.String(), Target: t.String()}
-			}
-			byKind[d].Count++
-			rep.Differences++
-		}
-		rep.Sent++
+	end := peer.WaitForWindow(clk.now, clk.sleep, func(s string) { fmt.Fprintln(log, s) })
+	done := cmp.Run(seq, end)
+	if len(done) < len(seq) {
+		fmt.Fprintf(log, "stopped after %d of %d requests: the minute is ending\n", len(done), len(seq))
 	}
-	for _, k := range byKind {
-		rep.Kinds = append(rep.Kinds, *k)
+	rep := report{Target: c.target, Planned: len(seq), Sent: len(done), Kinds: []kind{}}
+	for _, k := range peer.Tally(done) {
+		ex := done[k.FirstAt]
+		rep.Kinds = append(rep.Kinds, kind{Kind: k.Kind, Count: k.Count, FirstAt: k.FirstAt,
+			Request: ex.Request.String(), Ours: ex.Ours.String(), Target: ex.Theirs.String()})
+		rep.Differences += k.Count
 	}
-	slices.SortFunc(rep.Kinds, func(a, b kind) int { return a.FirstAt - b.FirstAt })
+	cov := peer.Covered(done)
+	for _, d := range peer.Domains {
+		for _, c := range peer.Cases[d] {
+			rep.Cases = append(rep.Cases, caseCount{Case: d + ": " + c.Name, Sent: cov[c.Name].Sent, Drained: cov[c.Name].Drained})
+		}
+	}
 	return rep
-}
-
-// waitForWindow returns the end of the minute the sequence runs in, after
-// waiting for the next minute if this one has less than windowBudget left
-// or began less than 2 s ago.
-func waitForWindow(clk clock, log io.Writer) time.Time {
-	now := clk.now()
-	start := now.Truncate(time.Minute)
-	end := start.Add(time.Minute)
-	if now.Sub(start) < 2*time.Second || end.Sub(now) < windowBudget {
-		next := end
-		if now.Sub(start) < 2*time.Second {
-			next = start
-		}
-		wait := next.Add(2 * time.Second).Sub(now)
-		fmt.Fprintf(log, "waiting %.1fs for a minute of its own\n", wait.Seconds())
-		clk.sleep(wait)
-		end = next.Add(time.Minute)
-	}
-	return end
 }
 
 // printReport writes the report, as text or JSON, and returns the exit code.
@@ -159,9 +130,6 @@ func printReport(rep report, asJSON bool, w io.Writer) int {
 		code = 1
 	}
 	if asJSON {
-		if rep.Kinds == nil {
-			rep.Kinds = []kind{}
-		}
 		e := json.NewEncoder(w)
 		e.SetIndent("", "  ")
 		_ = e.Encode(rep)

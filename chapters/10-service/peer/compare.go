@@ -1,4 +1,4 @@
-package conform
+package peer
 
 import (
 	"fmt"
@@ -8,78 +8,90 @@ import (
 
 	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
 	"google.golang.org/grpc/status"
-
-	service "github.com/ratelimit-course/ratelimit/chapters/10-service"
 )
 
-// The comparison is E33's (peer_diff_test.go): per descriptor the code,
-// limit_remaining and current_limit, then the overall code, then the
+// The comparison: per descriptor the code, limit_remaining, current_limit
+// and whether duration_until_reset is there; then the overall code; then the
 // response headers. A counter one side counted and the other did not (it
-// refused the request with an error) is "tainted": later differences on it
-// follow from that first one and are reported as one kind.
+// refused that request with an error) is "tainted": later differences on it
+// follow from that first one and are reported as one kind, followsKind.
 
-// answer is one service's reply to one request, or its error.
-type answer struct {
-	resp *rls.RateLimitResponse
-	err  error
+// ResetHeader is the header whose value may differ by a second: the
+// reference's LIMIT_RESET_HEADER default, and the service's HeaderReset.
+const ResetHeader = "RateLimit-Reset"
+
+// Answer is one server's reply to one request, or its error.
+type Answer struct {
+	Resp *rls.RateLimitResponse
+	Err  error
 }
 
-func (a answer) String() string {
-	if a.err != nil {
-		return "error: " + a.err.Error()
+// String is the answer on one line: the overall code, per descriptor its
+// code, remaining and limit (and when a limited status has no
+// duration_until_reset, that), then the headers.
+func (a Answer) String() string {
+	if a.Err != nil {
+		return "error: " + a.Err.Error()
 	}
 	var b strings.Builder
-	b.WriteString(a.resp.GetOverallCode().String())
-	for _, s := range a.resp.GetStatuses() {
+	b.WriteString(a.Resp.GetOverallCode().String())
+	for _, s := range a.Resp.GetStatuses() {
 		fmt.Fprintf(&b, " [%s remaining=%d", s.GetCode(), s.GetLimitRemaining())
 		if l := s.GetCurrentLimit(); l != nil {
 			fmt.Fprintf(&b, " limit=%d/%s", l.GetRequestsPerUnit(), l.GetUnit())
 			if l.GetName() != "" {
 				fmt.Fprintf(&b, " name=%s", l.GetName())
 			}
+			if s.GetDurationUntilReset() == nil {
+				b.WriteString(" no duration_until_reset")
+			}
 		}
 		b.WriteString("]")
 	}
-	for _, h := range a.resp.GetResponseHeadersToAdd() {
-		fmt.Fprintf(&b, " %s=%s", h.GetKey(), h.GetValue())
+	if hs := a.Resp.GetResponseHeadersToAdd(); len(hs) > 0 {
+		b.WriteString(" headers:")
+		for _, h := range hs {
+			fmt.Fprintf(&b, " %s=%s", h.GetKey(), h.GetValue())
+		}
 	}
 	return b.String()
 }
 
 const followsKind = "on a counter only one side counted before (follows from a refusal above)"
 
-// differences lists where the target's answer to p differs from ours, one
-// entry per field, each named for the field and the descriptor's case.
-func differences(p request, ours, target answer, tainted map[string]bool) []string {
+// differences lists where the other server's answer to p differs from
+// ours, one entry per field, each named for the field and the case of the
+// descriptor it is about; other names that server in the entries.
+func differences(p Request, ours, theirs Answer, tainted map[string]bool, other string) []string {
 	switch {
-	case ours.err != nil && target.err == nil:
-		return []string{"refused by this service only: " + errorKind(ours.err)}
-	case ours.err == nil && target.err != nil:
-		return []string{"refused by the target only: " + errorKind(target.err)}
-	case ours.err != nil:
+	case ours.Err != nil && theirs.Err == nil:
+		return []string{"refused by this service only: " + errorKind(ours.Err)}
+	case ours.Err == nil && theirs.Err != nil:
+		return []string{"refused by " + other + " only: " + errorKind(theirs.Err)}
+	case ours.Err != nil:
 		return nil // both refused the request
 	}
-	o, r := ours.resp.GetStatuses(), target.resp.GetStatuses()
+	o, r := ours.Resp.GetStatuses(), theirs.Resp.GetStatuses()
 	if len(o) != len(r) {
 		return []string{"number of statuses"}
 	}
 	var d []string
 	follows := false
 	for i := range o {
-		if tainted[counterOf(p.req, i)] {
-			follows = follows || !statusEqual(o[i], r[i])
+		if tainted[counterOf(p.Req, i)] {
+			follows = follows || len(statusDifferences(o[i], r[i], "")) > 0
 			continue
 		}
-		d = append(d, statusDifferences(o[i], r[i], " ("+p.cases[i]+")")...)
+		d = append(d, statusDifferences(o[i], r[i], " ("+p.Cases[i]+")")...)
 	}
-	if ours.resp.GetOverallCode() != target.resp.GetOverallCode() && (len(d) > 0 || !follows) {
+	if ours.Resp.GetOverallCode() != theirs.Resp.GetOverallCode() && (len(d) > 0 || !follows) {
 		d = append(d, "overall_code")
 	}
 	if follows && len(d) == 0 {
 		d = append(d, followsKind)
 	}
 	if len(d) == 0 && !follows {
-		d = append(d, headerDifferences(ours.resp, target.resp)...)
+		d = append(d, headerDifferences(ours.Resp, theirs.Resp)...)
 	}
 	return d
 }
@@ -92,6 +104,9 @@ func statusDifferences(o, r *rls.RateLimitResponse_DescriptorStatus, at string) 
 	}
 	if o.GetLimitRemaining() != r.GetLimitRemaining() {
 		d = append(d, "limit_remaining"+at)
+	}
+	if (o.GetDurationUntilReset() == nil) != (r.GetDurationUntilReset() == nil) {
+		d = append(d, "duration_until_reset present on one side only"+at)
 	}
 	ol, rl := o.GetCurrentLimit(), r.GetCurrentLimit()
 	switch {
@@ -107,10 +122,11 @@ func statusDifferences(o, r *rls.RateLimitResponse_DescriptorStatus, at string) 
 }
 
 // headerDifferences compares the headers to add of two answers whose
-// statuses agree; RateLimit-Reset may differ by one second (each side reads
-// its own clock).
-func headerDifferences(ours, target *rls.RateLimitResponse) []string {
-	o, r := ours.GetResponseHeadersToAdd(), target.GetResponseHeadersToAdd()
+// statuses agree: the same names in the same order, and each value equal,
+// except ResetHeader, which may differ by one second (each side reads its
+// clock at its own instant, and a second can tick in between).
+func headerDifferences(ours, theirs *rls.RateLimitResponse) []string {
+	o, r := ours.GetResponseHeadersToAdd(), theirs.GetResponseHeadersToAdd()
 	if len(o) != len(r) {
 		return []string{"response headers: present on one side only, or not as many"}
 	}
@@ -120,7 +136,7 @@ func headerDifferences(ours, target *rls.RateLimitResponse) []string {
 		switch {
 		case name != r[i].GetKey():
 			d = append(d, "response header name")
-		case name == service.HeaderReset:
+		case name == ResetHeader:
 			a, errA := strconv.ParseInt(o[i].GetValue(), 10, 64)
 			b, errB := strconv.ParseInt(r[i].GetValue(), 10, 64)
 			if errA != nil || errB != nil || a-b > 1 || b-a > 1 {
@@ -133,12 +149,8 @@ func headerDifferences(ours, target *rls.RateLimitResponse) []string {
 	return d
 }
 
-func statusEqual(a, b *rls.RateLimitResponse_DescriptorStatus) bool {
-	return len(statusDifferences(a, b, "")) == 0
-}
-
-// counterOf names the counter descriptor i of req counts on: the domain and
-// every entry.
+// counterOf names the counter descriptor i of req counts on, as both
+// services key it: the domain and every entry.
 func counterOf(req *rls.RateLimitRequest, i int) string {
 	var b strings.Builder
 	b.WriteString(req.GetDomain())

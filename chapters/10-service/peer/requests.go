@@ -1,6 +1,4 @@
-//go:build linux && !exercise10
-
-package service
+package peer
 
 import (
 	"fmt"
@@ -13,17 +11,18 @@ import (
 	"google.golang.org/protobuf/types/known/wrapperspb"
 )
 
-// A peerCase is one way a descriptor meets the rules of peer/rules: its name
-// says which, and it builds a fresh descriptor from small pools of values, so
-// that counters fill up and cross their limits within a few thousand
-// requests. Values never contain '_' (the reference joins key and value with
-// it, so "a_b"+"c" and "a"+"b_c" would collide there).
-type peerCase struct {
-	name    string
-	entries func(r *rand.Rand) [][2]string
-	// limited: the rule has a finite limit the sequence is expected to cross
-	// at least once (checked, so the sequence really explores OVER_LIMIT).
-	limited bool
+// Case is one way a descriptor meets the rules of peer/rules: its Name
+// says which, and Entries builds a fresh descriptor from small pools of
+// values, so that counters fill up and cross their limits within a few
+// thousand requests. Values never contain '_' (the reference joins key and
+// value with it, so "a_b"+"c" and "a"+"b_c" would collide there).
+type Case struct {
+	Name    string
+	Entries func(r *rand.Rand) [][2]string
+	// Limited: the rule has a finite limit the sequence is expected to cross
+	// at least once (E33 checks it, so the sequence really explores
+	// OVER_LIMIT).
+	Limited bool
 }
 
 func pick(r *rand.Rand, prefix string, n int) string {
@@ -52,17 +51,30 @@ func fixed(kv ...string) func(*rand.Rand) [][2]string {
 	}
 }
 
-// peerCases are the descriptors sent per domain of peer/rules.
-var peerCases = map[string][]peerCase{
+// either is a descriptor key=a or key=b, at random.
+func either(key, a, b string) func(*rand.Rand) [][2]string {
+	return func(r *rand.Rand) [][2]string { return [][2]string{{key, []string{a, b}[r.IntN(2)]}} }
+}
+
+// twoOf is a descriptor of two entries: key1 and one of n1 values p1…, then
+// key2 and one of n2 values p2….
+func twoOf(key1, p1 string, n1 int, key2, p2 string, n2 int) func(*rand.Rand) [][2]string {
+	return func(r *rand.Rand) [][2]string { return [][2]string{{key1, pick(r, p1, n1)}, {key2, pick(r, p2, n2)}} }
+}
+
+// Domains are the domains of Cases, in the order they are listed.
+var Domains = []string{"edge", "internal", "nowhere"}
+
+// Cases are the descriptors sent per domain of peer/rules (each domain's
+// name before the suffix NewRequest is given).
+var Cases = map[string][]Case{
 	"edge": {
 		{"key only, each value its own counter", oneOf("remote_address", "10.0.0.", 6), true},
 		{"nested value then key", under("plan", "free", "user", "u", 5), true},
 		{"value node without a limit", fixed("plan", "free"), false},
 		{"node with a limit of its own", fixed("plan", "pro"), true},
 		{"nested under a node with a limit", under("plan", "pro", "user", "u", 3), true},
-		{"key-only fallback", func(r *rand.Rand) [][2]string {
-			return [][2]string{{"plan", []string{"team", "trial"}[r.IntN(2)]}}
-		}, true},
+		{"key-only fallback", either("plan", "team", "trial"), true},
 		{"deeper than the tree", under("plan", "team", "user", "u", 3), false},
 		{"exact value before a wildcard", fixed("path", "/api/v1/health"), true},
 		{"first wildcard written wins", oneOf("path", "/api/v1/items/", 3), true},
@@ -77,26 +89,18 @@ var peerCases = map[string][]peerCase{
 		{"unlimited that replaces", fixed("bypass", "yes"), false},
 		{"value with children", fixed("region", "eu"), true},
 		{"under a value", under("region", "eu", "zone", "z", 3), true},
-		{"wildcard * then wildcard", func(r *rand.Rand) [][2]string {
-			return [][2]string{{"region", pick(r, "r", 3)}, {"zone", pick(r, "a", 3)}}
-		}, true},
-		{"wildcard * then no match", func(r *rand.Rand) [][2]string {
-			return [][2]string{{"region", pick(r, "r", 3)}, {"zone", pick(r, "b", 3)}}
-		}, false},
+		{"wildcard * then wildcard", twoOf("region", "r", 3, "zone", "a", 3), true},
+		{"wildcard * then no match", twoOf("region", "r", 3, "zone", "b", 3), false},
 		{"wildcard node without a limit", oneOf("region", "r", 3), false},
 		{"no rule for the key", oneOf("color", "c", 3), false},
 		{"share_threshold: one counter for the wildcard", oneOf("file", "f/", 8), true},
 		{"share_threshold: the pattern written out", fixed("file", "f/*"), true},
-		{"nested under a share_threshold wildcard", func(r *rand.Rand) [][2]string {
-			return [][2]string{{"dir", pick(r, "d/", 5)}, {"user", pick(r, "u", 3)}}
-		}, true},
-		{"share_threshold at two levels", func(r *rand.Rand) [][2]string {
-			return [][2]string{{"dir", pick(r, "d/", 5)}, {"obj", pick(r, "o/", 5)}}
-		}, true},
+		{"nested under a share_threshold wildcard", twoOf("dir", "d/", 5, "user", "u", 3), true},
+		{"share_threshold at two levels", twoOf("dir", "d/", 5, "obj", "o/", 5), true},
 		{"share_threshold node without a limit", oneOf("dir", "d/", 3), false},
-		{quotaCase, oneOf("quota", "q", 2), true},
-		{quotaCase + " and shadow_mode", fixed("quota", "shadowed"), true},
-		{quotaCase + " on a share_threshold wildcard", oneOf("bulk", "b/", 6), true},
+		{QuotaCase, oneOf("quota", "q", 2), true},
+		{QuotaCase + " and shadow_mode", fixed("quota", "shadowed"), true},
+		{QuotaCase + " on a share_threshold wildcard", oneOf("bulk", "b/", 6), true},
 	},
 	"internal": {
 		{"same key, other domain", oneOf("remote_address", "10.0.0.", 6), true},
@@ -109,23 +113,24 @@ var peerCases = map[string][]peerCase{
 	},
 }
 
-// quotaCase starts the name of each case on a quota_mode rule.
-const quotaCase = "quota_mode"
+// QuotaCase starts the name of each case on a quota_mode rule.
+const QuotaCase = "quota_mode"
 
-// A peerRequest is one request of the sequence and, per descriptor, the case
-// it was built from.
-type peerRequest struct {
-	req   *rls.RateLimitRequest
-	cases []string
+// Request is one request of the sequence and, per descriptor, the name of
+// the case it was built from.
+type Request struct {
+	Req   *rls.RateLimitRequest
+	Cases []string
 }
 
-// newPeerRequest draws a request: a domain, one to four descriptors (the same
+// NewRequest draws a request: a domain of peer/rules, its name followed by
+// suffix ("" for the files as they are), one to four descriptors (the same
 // case may come twice: one counter hit twice in one request), and the cost
 // in every form the protocol has: none (1), hits_addend on the request, and
 // hits_addend on a descriptor, 0 (a check, counting nothing) to 5. One
 // request in ten also carries what a client could send to get past a limit
 // if it were refused (edgeInput).
-func newPeerRequest(r *rand.Rand) peerRequest {
+func NewRequest(r *rand.Rand, suffix string) Request {
 	domain := "edge"
 	switch x := r.IntN(100); {
 	case x < 25:
@@ -133,8 +138,8 @@ func newPeerRequest(r *rand.Rand) peerRequest {
 	case x < 29:
 		domain = "nowhere"
 	}
-	cases := peerCases[domain]
-	req := &rls.RateLimitRequest{Domain: domain}
+	cases := Cases[domain]
+	req := &rls.RateLimitRequest{Domain: domain + suffix}
 	if r.IntN(10) < 4 {
 		req.HitsAddend = uint32(r.IntN(4)) // 0 means 1
 	}
@@ -142,16 +147,16 @@ func newPeerRequest(r *rand.Rand) peerRequest {
 	for n := 1 + r.IntN(4); n > 0; n-- {
 		c := cases[r.IntN(len(cases))]
 		d := &rlcommon.RateLimitDescriptor{}
-		for _, kv := range c.entries(r) {
+		for _, kv := range c.Entries(r) {
 			d.Entries = append(d.Entries, &rlcommon.RateLimitDescriptor_Entry{Key: kv[0], Value: kv[1]})
 		}
 		if r.IntN(5) == 0 {
 			d.HitsAddend = wrapperspb.UInt64(uint64(r.IntN(6)))
 		}
 		req.Descriptors = append(req.Descriptors, d)
-		names = append(names, c.name)
+		names = append(names, c.Name)
 	}
-	p := peerRequest{req: req, cases: names}
+	p := Request{Req: req, Cases: names}
 	if r.IntN(10) == 0 {
 		edgeInput(r, &p)
 	}
@@ -165,23 +170,24 @@ var longValues = [3]string{strings.Repeat("v", 1100) + "0", strings.Repeat("v", 
 // edgeInput adds to a request one thing that the service once refused with
 // an error (and so let through behind Envoy): a value past 1 KiB on a
 // key-only rule, a request hits_addend of 2^32-1, an empty key, a descriptor
-// with no entries, one of 17 entries, or 65 descriptors in all.
-func edgeInput(r *rand.Rand, p *peerRequest) {
+// with no entries, one of 17 entries, a 257-byte key, or 65 descriptors in
+// all.
+func edgeInput(r *rand.Rand, p *Request) {
 	add := func(name string, kv ...string) {
 		d := &rlcommon.RateLimitDescriptor{}
 		for i := 0; i+1 < len(kv); i += 2 {
 			d.Entries = append(d.Entries, &rlcommon.RateLimitDescriptor_Entry{Key: kv[i], Value: kv[i+1]})
 		}
-		p.req.Descriptors = append(p.req.Descriptors, d)
-		p.cases = append(p.cases, name)
+		p.Req.Descriptors = append(p.Req.Descriptors, d)
+		p.Cases = append(p.Cases, name)
 	}
 	switch r.IntN(7) {
 	case 0, 1:
 		add("a value past 1 KiB", "remote_address", longValues[r.IntN(len(longValues))])
 	case 2:
 		if r.IntN(4) == 0 { // rare: it fills a counter for its whole window
-			p.req.HitsAddend = math.MaxUint32
-			p.cases[0] += ", request hits_addend 2^32-1"
+			p.Req.HitsAddend = math.MaxUint32
+			p.Cases[0] += ", request hits_addend 2^32-1"
 		} else {
 			add("an empty key", "", "v")
 		}
@@ -196,29 +202,38 @@ func edgeInput(r *rand.Rand, p *peerRequest) {
 	case 5:
 		add("a 257-byte key", strings.Repeat("k", 257), "v")
 	case 6:
-		for len(p.req.Descriptors) < 65 {
+		for len(p.Req.Descriptors) < 65 {
 			add("one of 65 descriptors", "color", pick(r, "c", 3))
 		}
 	}
 }
 
 // String is the request on one line: domain, hits_addend, and per
-// descriptor its entries, its own hits_addend and its case.
-func (p peerRequest) String() string {
+// descriptor its entries (a long key or value shortened), its own
+// hits_addend and its case.
+func (p Request) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "domain=%s hits_addend=%d", p.req.Domain, p.req.HitsAddend)
-	for i, d := range p.req.Descriptors {
+	fmt.Fprintf(&b, "domain=%s hits_addend=%d", p.Req.Domain, p.Req.HitsAddend)
+	for i, d := range p.Req.Descriptors {
 		b.WriteString(" [")
 		for j, e := range d.Entries {
 			if j > 0 {
 				b.WriteString(",")
 			}
-			fmt.Fprintf(&b, "%s=%s", e.Key, e.Value)
+			fmt.Fprintf(&b, "%s=%s", clip(e.Key), clip(e.Value))
 		}
 		if d.HitsAddend != nil {
 			fmt.Fprintf(&b, " hits_addend=%d", d.HitsAddend.Value)
 		}
-		fmt.Fprintf(&b, " (%s)]", p.cases[i])
+		fmt.Fprintf(&b, " (%s)]", p.Cases[i])
 	}
 	return b.String()
+}
+
+// clip shortens a long key or value in a report line.
+func clip(s string) string {
+	if len(s) > 40 {
+		return fmt.Sprintf("%s…(%d bytes)", s[:20], len(s))
+	}
+	return s
 }
