@@ -100,6 +100,7 @@ func serveFlags(o *Options, cluster, mode *string) *flag.FlagSet {
 	fs.Func("redis-eviction-policy", evictionUsage, evictionPolicyFlag(&o.RedisEvictionPolicy))
 	fs.BoolVar(&o.ResponseHeaders, "response-headers", false, "add RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (the descriptor closest to its limit) to each response, for Envoy to pass to the client (default false)")
 	fs.DurationVar(&o.StorePatience, "store-patience", DefaultStorePatience, "how long the store may answer nothing before a waiting decision takes its failure mode")
+	fs.BoolVar(&o.HealthChecksStore, "health-checks-store", false, "answer /healthcheck 503 and gRPC health NOT_SERVING while a node of the store does not answer a ping (default false: health says only that the service runs)")
 	return fs
 }
 
