@@ -65,9 +65,14 @@ func (s *Service) storeNodes(ctx context.Context) []storeNode {
 	if !cluster {
 		return []storeNode{{addr: rs.soleNode(), ping: func(ctx context.Context) error { return rs.client.Ping(ctx).Err() }}}
 	}
+	// ForEachMaster reads the slot table again from one node, picked at
+	// random: a frozen one would hold the round for the client's read
+	// timeout, and then the table it had is used.
+	rctx, cancel := context.WithTimeout(ctx, s.o.StorePatience)
+	defer cancel()
 	var mu sync.Mutex
 	var out []storeNode
-	err := cc.ForEachMaster(ctx, func(_ context.Context, c *redis.Client) error {
+	err := cc.ForEachMaster(rctx, func(_ context.Context, c *redis.Client) error {
 		mu.Lock()
 		defer mu.Unlock()
 		out = append(out, storeNode{addr: c.Options().Addr, ping: func(ctx context.Context) error { return c.Ping(ctx).Err() }})
