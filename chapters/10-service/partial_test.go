@@ -70,7 +70,8 @@ func partialFailure(t *testing.T, stop string) {
 	awayFromHourEnd(t)
 	d := uniqueDomain(t)
 	rules := fmt.Sprintf("domain: %s\nfailure_mode: closed\ndescriptors:\n  - key: k\n    rate_limit: {unit: hour, requests_per_unit: %d}\n", d, partialLimit)
-	s := start(t, Options{Config: writeRules(t, rules), RedisCluster: cl.Addrs})
+	var log syncBuffer
+	s := start(t, Options{Config: writeRules(t, rules), RedisCluster: cl.Addrs, Log: &log})
 	nodeOf := keyNodes(t, s, cl, d)
 	victim := nodeOf[0]
 	onVictim := 0
@@ -117,6 +118,7 @@ func partialFailure(t *testing.T, stop string) {
 		"%d of them for a key on a master that answers; %d OK for keys on the stopped master (after its replica took over)",
 		onVictim, partialKeys, victim, share, after.answers, after.failed, failedShare, after.failedHealthy, after.okVictim)
 	if after.failedHealthy != 0 || after.other != 0 {
+		t.Logf("the service's log:\n%s", log.String())
 		t.Errorf("after the stop: %d failure-mode answers for keys on the masters that answer, %d other errors; want 0 and 0",
 			after.failedHealthy, after.other)
 	}
