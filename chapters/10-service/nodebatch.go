@@ -38,7 +38,7 @@ type nodeBatchers struct {
 	cc *redis.ClusterClient
 	o  distributed.BatcherOptions
 
-	mu     sync.Mutex
+	mu     sync.RWMutex
 	closed bool
 	byNode map[string]*distributed.Batcher
 }
@@ -51,25 +51,37 @@ func (n *nodeBatchers) of(ctx context.Context, key string) (*distributed.Batcher
 		return nil, err
 	}
 	addr := master.Options().Addr
+	n.mu.RLock()
+	b, closed := n.byNode[addr], n.closed
+	n.mu.RUnlock()
+	if b != nil && !closed {
+		return b, nil
+	}
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.closed {
 		return nil, redis.ErrClosed
 	}
-	if b := n.byNode[addr]; b != nil {
-		return b, nil
+	if b = n.byNode[addr]; b == nil {
+		if b, err = distributed.NewBatcher(master, n.o); err != nil {
+			return nil, err
+		}
+		n.byNode[addr] = b
 	}
-	b, err := distributed.NewBatcher(master, n.o)
-	if err != nil {
-		return nil, err
-	}
-	n.byNode[addr] = b
 	return b, nil
 }
 
 // errNoKey refuses a script call that names no key: nothing says which
 // master it is for.
 var errNoKey = errors.New("a script call on a Redis Cluster must name its key")
+
+// open is b, unless the Batchers are closed.
+func (n *nodeBatchers) open(b *distributed.Batcher, closed bool) (*distributed.Batcher, error) {
+	if closed {
+		return nil, redis.ErrClosed
+	}
+	return b, nil
+}
 
 // call sends one script call through its key's Batcher.
 func (n *nodeBatchers) call(ctx context.Context, keys []string, send func(*distributed.Batcher) *redis.Cmd) *redis.Cmd {
@@ -113,8 +125,8 @@ func (n *nodeBatchers) ScriptLoad(ctx context.Context, script string) *redis.Str
 
 // Stats adds up the Batchers' counts.
 func (n *nodeBatchers) Stats() distributed.BatcherStats {
-	n.mu.Lock()
-	defer n.mu.Unlock()
+	n.mu.RLock()
+	defer n.mu.RUnlock()
 	var sum distributed.BatcherStats
 	for _, b := range n.byNode {
 		st := b.Stats()
