@@ -112,6 +112,7 @@ func serveFlags(o *Options, cluster, mode *string) *flag.FlagSet {
 	fs.TextVar(&o.LogLevel, "log-level", slog.LevelInfo, "the least severe `level` logged: debug, info, warn or error")
 	fs.StringVar(&o.AdminAddr, "admin", "127.0.0.1:8082", "admin address: GET /healthcheck and GET /metrics, on a listener with a connection cap and timeouts of its own that floods on --grpc and --http never reach (\"\": none)")
 	fs.IntVar(&o.MaxConnsPerClient, "max-conns-per-client", MaxConnsPerClient, fmt.Sprintf("connections one client address may hold on --grpc and on --http (of %d each); past it a new one is closed at once. Raise it for clients behind one NAT", MaxConns))
+	fs.BoolVar(&o.HealthChecksStore, "health-checks-store", false, "answer /healthcheck 503 and gRPC health NOT_SERVING while a node of the store does not answer a ping (default false: health says only that the service runs)")
 	return fs
 }
 

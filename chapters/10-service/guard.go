@@ -3,6 +3,8 @@ package service
 import (
 	"context"
 	"errors"
+	"fmt"
+	"sync"
 	"time"
 
 	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
@@ -10,42 +12,103 @@ import (
 	"github.com/ratelimit-course/ratelimit/core"
 )
 
-// newGuard is chapter 06's Guard in front of the store, with one class per
-// failure mode: a remote store always sits behind it, and the in-memory
-// store does when an Outage is given (outage.go). Each call names its
-// rule's counter (AllowOn). timeout is one call's deadline; past it a call
-// waits on while the store answers others, for as long as the store is not
-// silent for StorePatience.
-func (s *Service) newGuard(timeout time.Duration) (*distributed.Guard, error) {
+// nodeGuards is chapter 06's Guard per store node, made on a node's first
+// call: each node has its own breaker and its own patience, so that one
+// node that stops answering takes the failure mode for its own keys only,
+// and the keys on the nodes that answer go on being counted. A store of one
+// node (Redis, or memory behind an Outage) has one Guard.
+type nodeGuards struct {
+	make func() (*distributed.Guard, error)
+
+	mu     sync.RWMutex
+	byNode map[string]*distributed.Guard
+}
+
+// of is node's Guard.
+func (g *nodeGuards) of(node string) (*distributed.Guard, error) {
+	g.mu.RLock()
+	gd := g.byNode[node]
+	g.mu.RUnlock()
+	if gd != nil {
+		return gd, nil
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if gd = g.byNode[node]; gd != nil {
+		return gd, nil
+	}
+	gd, err := g.make()
+	if err != nil {
+		return nil, err
+	}
+	g.byNode[node] = gd
+	return gd, nil
+}
+
+// worst is the state of the breaker furthest from closed: open, then
+// half-open, then closed.
+func (g *nodeGuards) worst() distributed.BreakerState {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	rank := map[distributed.BreakerState]int{distributed.BreakerClosed: 0, distributed.BreakerHalfOpen: 1, distributed.BreakerOpen: 2}
+	worst := distributed.BreakerClosed
+	for _, gd := range g.byNode {
+		if st := gd.Breaker().State(); rank[st] > rank[worst] {
+			worst = st
+		}
+	}
+	return worst
+}
+
+// newGuard is chapter 06's Guard per node in front of the store, with one
+// class per failure mode: a remote store always sits behind it, and the
+// in-memory store does when an Outage is given (outage.go). Each call names
+// its rule's counter (AllowOn). timeout is one call's deadline; past it a
+// call waits on while its node answers others, for as long as the node is
+// not silent for StorePatience.
+func (s *Service) newGuard(timeout time.Duration) (*nodeGuards, error) {
 	// Fail open admits and counts the failure: a bucket far above any
 	// limit, so the answer is OK (the reference's failure mode allow); the
 	// per-key table stays bounded at DefaultMaxKeys.
 	wide := buckets.Config{Capacity: core.MaxCount, Rate: core.MaxRate}
-	return distributed.NewGuard(distributed.GuardConfig{
-		Timeout:  timeout,
-		Patience: s.o.StorePatience,
-		Breaker:  distributed.BreakerConfig{Failures: 3, Cooldown: time.Second},
-		Classes: map[string]distributed.ClassPolicy{
-			string(FailOpen):   distributed.OpenPolicy(wide, wide),
-			string(FailClosed): distributed.ClosedPolicy(),
-		},
-		Now: s.o.Now, // the breaker's cooldown on the service's clock
-	})
+	g := &nodeGuards{byNode: map[string]*distributed.Guard{}, make: func() (*distributed.Guard, error) {
+		return distributed.NewGuard(distributed.GuardConfig{
+			Timeout:  timeout,
+			Patience: s.o.StorePatience,
+			Breaker:  distributed.BreakerConfig{Failures: 3, Cooldown: time.Second},
+			Classes: map[string]distributed.ClassPolicy{
+				string(FailOpen):   distributed.OpenPolicy(wide, wide),
+				string(FailClosed): distributed.ClosedPolicy(),
+			},
+			Now: s.o.Now, // the breaker's cooldown on the service's clock
+		})
+	}}
+	if _, err := g.make(); err != nil { // a bad setting shows at start
+		return nil, err
+	}
+	return g, nil
 }
 
 // storeCall is one call to a rule's counter, as the Guard makes it: an
 // Outage switched on fails it before it reaches the counter, as a store
-// that does not answer would, and the store's health hears how it went.
+// that does not answer would, and the store's health hears how it went. A
+// full in-memory store answers the call (the store works: the breaker must
+// not open for it), and full says so.
 type storeCall struct {
-	s *Service
-	c counter
+	s    *Service
+	c    counter
+	full bool // the in-memory store had no room for the key
 }
 
-func (sc storeCall) AllowN(ctx context.Context, key string, cost int) (core.Decision, error) {
+func (sc *storeCall) AllowN(ctx context.Context, key string, cost int) (core.Decision, error) {
 	if sc.s.o.Outage.Down() {
 		return core.Decision{}, ErrStoreDown
 	}
 	d, err := sc.s.ask(ctx, sc.c, key, cost)
+	if errors.Is(err, errStoreFull) {
+		sc.full = true
+		return d, nil
+	}
 	sc.s.health.storeErr(err)
 	return d, err
 }
@@ -53,21 +116,22 @@ func (sc storeCall) AllowN(ctx context.Context, key string, cost int) (core.Deci
 // errFailedOpen marks a decision the store could not make in a fail-open domain.
 var errFailedOpen = errors.New("store unavailable, failed open")
 
-// count asks the rule's counter (cost 0: Peek), through the Guard for a
-// remote store, and records the store's latency and failures. The memory
-// store's errStoreFull (no room for a new key) is answered by the domain's
-// failure mode: errFailedOpen for open, errStoreFull itself for closed.
+// count asks the rule's counter (cost 0: Peek), through the Guard of the
+// node that holds key for a remote store, and records the store's latency
+// and failures.
 func (s *Service) count(ctx context.Context, c counter, d *domainRules, key string, cost int) (core.Decision, error) {
 	mode := s.failureModeOf(d)
 	if s.guard == nil {
 		dec, err := s.ask(ctx, c, key, cost)
 		if errors.Is(err, errStoreFull) {
-			s.m.storeFull.WithLabelValues(d.name, string(mode)).Inc()
-			if mode == FailOpen {
-				return dec, errFailedOpen
-			}
+			return dec, s.full(d, mode)
 		}
 		return dec, err
+	}
+	node := s.nodeOf(ctx, c, key)
+	g, err := s.guard.of(node)
+	if err != nil {
+		return core.Decision{}, err
 	}
 	select { // a place in front of the store: the wait here is not the store's
 	case s.slots <- struct{}{}:
@@ -75,28 +139,43 @@ func (s *Service) count(ctx context.Context, c counter, d *domainRules, key stri
 		return core.Decision{}, ctx.Err()
 	}
 	start := time.Now()
-	out, err := s.guard.AllowOn(ctx, storeCall{s: s, c: c}, string(mode), key, cost)
+	call := &storeCall{s: s, c: c}
+	out, err := g.AllowOn(ctx, call, string(mode), key, cost)
 	<-s.slots
 	s.m.storeTime.Observe(time.Since(start).Seconds())
 	switch {
 	case errors.Is(err, distributed.ErrUnavailable):
-		s.failed(d, mode, err)
+		s.failed(d, node, mode, err)
 		return core.Decision{}, err
 	case err != nil:
 		return core.Decision{}, err
 	case out.Source == distributed.SourceLocal:
-		s.failed(d, mode, errFailedOpen)
+		s.failed(d, node, mode, errFailedOpen)
 		return core.Decision{}, errFailedOpen
+	case call.full:
+		return core.Decision{}, s.full(d, mode)
 	}
-	s.health.ok(d.name)
+	s.health.ok(d.name, node)
 	return out.Decision, nil
 }
 
-// failed counts a decision the store could not make.
-func (s *Service) failed(d *domainRules, mode FailureMode, err error) {
+// full answers a new key the in-memory store has no room for (--max-keys)
+// by the domain's failure mode, as an outage is answered: errFailedOpen for
+// open, ErrUnavailable (503) for closed; a full store is never taken for
+// the client's own limit (OVER_LIMIT).
+func (s *Service) full(d *domainRules, mode FailureMode) error {
+	s.m.storeFull.WithLabelValues(d.name, string(mode)).Inc()
+	if mode == FailOpen {
+		return errFailedOpen
+	}
+	return fmt.Errorf("%w: %w", ErrUnavailable, errStoreFull)
+}
+
+// failed counts a decision the store (its node) could not make.
+func (s *Service) failed(d *domainRules, node string, mode FailureMode, err error) {
 	s.m.storeErrs.Inc()
 	s.m.failures.WithLabelValues(d.name, string(mode)).Inc()
-	s.health.failed(d.name, mode, err)
+	s.health.failed(d.name, node, mode, err)
 }
 
 // ask decides cost on c, or with cost 0 reads what the key has left, and

@@ -2,6 +2,9 @@ package service
 
 import (
 	"context"
+	"net/http"
+	"strings"
+	"sync"
 
 	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
 	"google.golang.org/grpc"
@@ -29,10 +32,14 @@ var rlsName = rls.RateLimitService_ServiceDesc.ServiceName
 type grpcHealth struct {
 	*health.Server
 	draining chan struct{}
+
+	mu        sync.Mutex
+	storeDown bool
+	changed   chan struct{} // closed, and replaced, when storeDown changes
 }
 
 func newGRPCHealth() *grpcHealth {
-	h := &grpcHealth{Server: health.NewServer(), draining: make(chan struct{})}
+	h := &grpcHealth{Server: health.NewServer(), draining: make(chan struct{}), changed: make(chan struct{})}
 	h.SetServingStatus("", healthpb.HealthCheckResponse_SERVING)
 	h.SetServingStatus(rlsName, healthpb.HealthCheckResponse_SERVING)
 	return h
@@ -44,25 +51,65 @@ func (h *grpcHealth) drain() {
 	close(h.draining)
 }
 
-// Watch sends the service's status, then its change to NOT_SERVING when the
-// drain starts, and returns.
+// setStore turns the server and the rate limit service NOT_SERVING while
+// the store is down, SERVING when it is up (once drained, the health server
+// keeps NOT_SERVING whatever it is told).
+func (h *grpcHealth) setStore(up bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.storeDown == !up {
+		return
+	}
+	h.storeDown = !up
+	st := healthpb.HealthCheckResponse_SERVING
+	if !up {
+		st = healthpb.HealthCheckResponse_NOT_SERVING
+	}
+	h.SetServingStatus("", st)
+	h.SetServingStatus(rlsName, st)
+	close(h.changed)
+	h.changed = make(chan struct{})
+}
+
+// Watch sends the service's status and each change of it, until the drain
+// starts: then it sends NOT_SERVING and returns.
 func (h *grpcHealth) Watch(in *healthpb.HealthCheckRequest, stream healthgrpc.Health_WatchServer) error {
-	st := healthpb.HealthCheckResponse_SERVICE_UNKNOWN
-	if r, err := h.Check(stream.Context(), in); err == nil {
-		st = r.Status
-	}
-	if err := stream.Send(&healthpb.HealthCheckResponse{Status: st}); err != nil {
-		return err
-	}
-	select {
-	case <-h.draining:
-		if st == healthpb.HealthCheckResponse_SERVING {
-			return stream.Send(&healthpb.HealthCheckResponse{Status: healthpb.HealthCheckResponse_NOT_SERVING})
+	last := healthpb.HealthCheckResponse_ServingStatus(-1)
+	for {
+		h.mu.Lock()
+		changed := h.changed
+		h.mu.Unlock()
+		st := healthpb.HealthCheckResponse_SERVICE_UNKNOWN
+		if r, err := h.Check(stream.Context(), in); err == nil {
+			st = r.Status
 		}
-		return nil
-	case <-stream.Context().Done():
-		return status.FromContextError(context.Cause(stream.Context())).Err()
+		if st != last {
+			if err := stream.Send(&healthpb.HealthCheckResponse{Status: st}); err != nil {
+				return err
+			}
+			last = st
+		}
+		select {
+		case <-changed:
+		case <-h.draining:
+			if last == healthpb.HealthCheckResponse_SERVING {
+				return stream.Send(&healthpb.HealthCheckResponse{Status: healthpb.HealthCheckResponse_NOT_SERVING})
+			}
+			return nil
+		case <-stream.Context().Done():
+			return status.FromContextError(context.Cause(stream.Context())).Err()
+		}
 	}
+}
+
+// serveHealth is GET /healthcheck: 200 "OK"; with --health-checks-store,
+// 503 naming the nodes of the store that did not answer the latest ping.
+func (s *Service) serveHealth(w http.ResponseWriter, _ *http.Request) {
+	if down := s.check.down(); s.o.HealthChecksStore && len(down) > 0 {
+		http.Error(w, "store down: "+strings.Join(down, ", "), http.StatusServiceUnavailable)
+		return
+	}
+	_, _ = w.Write([]byte("OK"))
 }
 
 // registerOps adds the health service and server reflection (v1 and

@@ -19,13 +19,12 @@ import (
 // (the JSON form of RateLimitRequest; 200 with the response when OK, 429
 // when OVER_LIMIT, 400 with one line for a bad request, 503 with
 // Retry-After when a fail-closed domain's store cannot decide), GET /healthcheck
-// (200 "OK") and GET /metrics (Prometheus text).
+// (200 "OK"; 503 while the store is down, with --health-checks-store) and
+// GET /metrics (Prometheus text).
 func (s *Service) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/json", s.serveJSON)
-	mux.HandleFunc("GET /healthcheck", func(w http.ResponseWriter, _ *http.Request) {
-		_, _ = w.Write([]byte("OK"))
-	})
+	mux.HandleFunc("GET /healthcheck", s.serveHealth) // health.go
 	mux.Handle("GET /metrics", s.m.handler())
 	return mux
 }

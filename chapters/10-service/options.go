@@ -31,7 +31,7 @@ type Options struct {
 	StorePatience time.Duration
 	// MaxKeys bounds the keys the in-memory store holds (0: DefaultMaxKeys).
 	// A new key past it is answered by its domain's failure mode (open: OK,
-	// counted nowhere; closed: OVER_LIMIT), and both are counted in
+	// counted nowhere; closed: ErrUnavailable, 503), and both are counted in
 	// ratelimit_store_full_total; a live counter is never dropped for it.
 	MaxKeys int
 	// MaxStoreCalls is how many store calls may be in flight at once
@@ -71,6 +71,14 @@ type Options struct {
 	// MaxConnsPerClient caps one client address's connections on the gRPC
 	// and the HTTP listener (0: MaxConnsPerClient; at most MaxConns).
 	MaxConnsPerClient int
+
+	// HealthChecksStore makes the health the service reports follow its
+	// store: /healthcheck answers 503 and gRPC health NOT_SERVING while a
+	// node of the store does not answer a ping, as the reference's
+	// REDIS_HEALTH_CHECK_ACTIVE_CONNECTION (storecheck.go). Without it the
+	// health says only that the service runs; ratelimit_store_up is there
+	// either way.
+	HealthChecksStore bool
 
 	limits serverLimits // the transports' timeouts and caps (listen.go); zero: the constants
 	logger *slog.Logger // the log, built on Log by withLogger (log.go)

@@ -47,12 +47,13 @@ func (s *Service) guardOutage() error {
 // Breaker is the state of the Guard's breaker in front of the store:
 // "closed" (calls go to the store), "open" (the failure mode answers without
 // asking it) or "half-open" (one probe is out); "" when the store is called
-// directly (in memory without an Outage).
+// directly (in memory without an Outage). On a store of several nodes it is
+// the state of the node furthest from closed.
 func (s *Service) Breaker() string {
 	if s.guard == nil {
 		return ""
 	}
-	return s.guard.Breaker().State().String()
+	return s.guard.worst().String()
 }
 
 // FailureMode is what domain answers while the store is down: FailOpen or

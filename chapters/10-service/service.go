@@ -7,8 +7,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-
-	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 )
 
 // Service is the rate limit service: Envoy's RateLimitService over gRPC and
@@ -16,12 +14,13 @@ import (
 type Service struct {
 	o      Options
 	st     store
-	guard  *distributed.Guard // nil for the in-memory store
-	slots  chan struct{}      // a place per store call in flight (MaxStoreCalls)
+	guard  *nodeGuards   // a Guard per store node; nil for the in-memory store
+	slots  chan struct{} // a place per store call in flight (MaxStoreCalls)
 	deny   *denyCache[denyKey]
 	m      *metrics
 	cur    atomic.Pointer[active]
 	health *storeHealth // logs a domain's store failing and recovering
+	check  *storeCheck  // each node of the store up or down (storecheck.go)
 
 	reloadMu     sync.Mutex
 	lastFiles    string    // fingerprint of the rules files last loaded or refused
@@ -54,6 +53,7 @@ func Start(ctx context.Context, o Options) (*Service, error) {
 	s := &Service{o: o, m: newMetrics(),
 		deny: newDenyCache[denyKey](o.DenyCache), stop: make(chan struct{}), slots: make(chan struct{}, o.MaxStoreCalls)}
 	s.health = newStoreHealth(s.o.logger, time.Now)
+	s.check = newStoreCheck()
 	rules, err := LoadRules(o.Config)
 	if err != nil {
 		return nil, err
@@ -75,6 +75,7 @@ func Start(ctx context.Context, o Options) (*Service, error) {
 		_ = s.Close()
 		return nil, err
 	}
+	s.startStoreCheck()
 	if o.ReloadEvery > 0 && o.Config != "" {
 		s.wg.Add(1)
 		go s.watch()
@@ -86,7 +87,7 @@ func Start(ctx context.Context, o Options) (*Service, error) {
 // goes behind chapter 06's Guard with one class per failure mode.
 func (s *Service) openStore(ctx context.Context) error {
 	if s.o.RedisAddr == "" && len(s.o.RedisCluster) == 0 {
-		s.st = newMemoryStore(s.o.Now, time.Second, s.o.MaxKeys)
+		s.st = newMemoryStore(s.o.Now, time.Second, s.o.MaxKeys, s.o.Log)
 		return s.guardOutage()
 	}
 	routeRedisLog(s.o.logger) // log.go

@@ -3,6 +3,8 @@ package service
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -35,6 +37,10 @@ var errStoreFull = errors.New("in-memory store full (--max-keys)")
 type memoryStore struct {
 	now     func() time.Time
 	maxKeys int
+	log     io.Writer
+
+	full    atomic.Bool  // refusing new keys since the line that said so
+	refused atomic.Int64 // new keys refused while full
 
 	mu       sync.Mutex
 	counters map[ruleID]*memCounter
@@ -83,6 +89,7 @@ func (c *memCounter) room(key string, now time.Time) error {
 		return nil
 	}
 	if full {
+		c.store.refuse()
 		return errStoreFull
 	}
 	c.carry(key, now)
@@ -112,11 +119,42 @@ func (c *memCounter) carry(key string, now time.Time) {
 	}
 }
 
+// refuse notes a new key refused for want of room; the first of a spell
+// is logged.
+func (m *memoryStore) refuse() {
+	m.refused.Add(1)
+	if m.full.CompareAndSwap(false, true) {
+		fmt.Fprintf(m.log, "in-memory store full: it holds %d keys (--max-keys %d); each new key is answered by its domain's failure_mode "+
+			"(open: OK, uncounted; closed: UNAVAILABLE, 503) until idle keys expire\n", m.keys(), m.maxKeys)
+	}
+}
+
+// roomAgain is the share of maxKeys below which a full store is said to
+// have room again: a store held at its bound by steady traffic, freeing a
+// few keys and refusing a few every sweep, logs one line, not two a sweep.
+const roomAgain = 0.9
+
+// sweep drops every rule's idle keys, and logs when a full store has room
+// again.
+func (m *memoryStore) sweep() {
+	for _, c := range *m.all.Load() {
+		c.k.Sweep(m.now())
+	}
+	if !m.full.Load() {
+		return
+	}
+	if n := m.keys(); float64(n) <= roomAgain*float64(m.maxKeys) && m.full.CompareAndSwap(true, false) {
+		fmt.Fprintf(m.log, "in-memory store has room again: it holds %d keys of %d (--max-keys); %d new key(s) were refused while it was full\n",
+			n, m.maxKeys, m.refused.Swap(0))
+	}
+}
+
 // newMemoryStore starts a sweeper that drops idle keys every sweep, so that
 // the state per key stays bounded by what is live in its window; maxKeys
-// bounds the keys held (0: no bound).
-func newMemoryStore(now func() time.Time, sweep time.Duration, maxKeys int) *memoryStore {
-	m := &memoryStore{now: now, maxKeys: maxKeys, counters: map[ruleID]*memCounter{}, stop: make(chan struct{})}
+// bounds the keys held (0: no bound). log hears when the store fills up and
+// when it has room again.
+func newMemoryStore(now func() time.Time, sweep time.Duration, maxKeys int, log io.Writer) *memoryStore {
+	m := &memoryStore{now: now, maxKeys: maxKeys, log: log, counters: map[ruleID]*memCounter{}, stop: make(chan struct{})}
 	m.all.Store(&[]*memCounter{})
 	m.wg.Add(1)
 	go func() {
@@ -128,9 +166,7 @@ func newMemoryStore(now func() time.Time, sweep time.Duration, maxKeys int) *mem
 			case <-m.stop:
 				return
 			case <-t.C:
-				for _, c := range *m.all.Load() {
-					c.k.Sweep(m.now())
-				}
+				m.sweep()
 			}
 		}
 	}()

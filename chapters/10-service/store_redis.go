@@ -23,8 +23,8 @@ import (
 // itself holds no count and any number of replicas share one limit.
 type redisStore struct {
 	client  redis.UniversalClient
-	scripts redis.Scripter       // the batcher, or the client itself
-	batch   *distributed.Batcher // nil when batching is off
+	scripts redis.Scripter // the batcher, or the client itself
+	batch   scriptBatcher  // nil when batching is off (nodebatch.go)
 	where   string
 }
 
@@ -71,7 +71,7 @@ func newRedisStore(ctx context.Context, c redisConfig) (*redisStore, error) {
 		// many calls that waited for a CPU is not a dead store, and failing
 		// it would fail every call in it (the Guard judges the store by
 		// whether it answers at all).
-		b, err := distributed.NewBatcher(pipe, distributed.BatcherOptions{Workers: 4, Max: 256,
+		b, err := newBatcher(client, pipe, distributed.BatcherOptions{Workers: 4, Max: 256,
 			Timeout: min(time.Minute, 10*c.patience)})
 		if err != nil {
 			_ = client.Close()

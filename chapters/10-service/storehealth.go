@@ -9,19 +9,25 @@ import (
 	"time"
 )
 
-// storeHealth writes one log line when a domain's store starts failing and
-// one when it answers again, and nothing in between: a failing store was
-// silent, its only trace a metric. Decisions call failed or ok; both cost
-// an atomic load while every domain is healthy.
+// storeHealth writes one log line when a domain's store (one node of it)
+// starts failing and one when it answers again, and nothing in between: a
+// failing store was silent, its only trace a metric. On a cluster each
+// node is followed on its own, so that a domain whose keys are on a dead
+// node and on live ones logs the dead node once, not each decision that
+// goes from one to the other. Decisions call failed or ok; both cost an
+// atomic load while every node is healthy.
 type storeHealth struct {
 	log     *slog.Logger
 	now     func() time.Time
-	failing atomic.Int64 // domains in an outage: ok's fast path
+	failing atomic.Int64 // (domain, node)s in an outage: ok's fast path
 	lastErr atomic.Value // string: the store's last error, for a fail-open line
 
 	mu   sync.Mutex
-	down map[string]*outage
+	down map[domainNode]*outage
 }
+
+// domainNode is a domain's keys on one node of the store.
+type domainNode struct{ domain, node string }
 
 // outage is one domain's time without its store.
 type outage struct {
@@ -31,7 +37,7 @@ type outage struct {
 }
 
 func newStoreHealth(log *slog.Logger, now func() time.Time) *storeHealth {
-	return &storeHealth{log: log, now: now, down: map[string]*outage{}}
+	return &storeHealth{log: log, now: now, down: map[domainNode]*outage{}}
 }
 
 // modeAnswer is what a failure mode answers, in the log's words.
@@ -49,15 +55,16 @@ func (h *storeHealth) storeErr(err error) {
 }
 
 // failed notes a decision of domain answered by its failure mode because
-// the store could not make it; the first of an outage is logged.
-func (h *storeHealth) failed(domain string, mode FailureMode, err error) {
+// node could not make it; the first of an outage is logged.
+func (h *storeHealth) failed(domain, node string, mode FailureMode, err error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if o := h.down[domain]; o != nil {
+	at := domainNode{domain, node}
+	if o := h.down[at]; o != nil {
 		o.decisions++
 		return
 	}
-	h.down[domain] = &outage{mode: mode, since: h.now(), decisions: 1}
+	h.down[at] = &outage{mode: mode, since: h.now(), decisions: 1}
 	h.failing.Add(1)
 	cause := "unknown error"
 	if err != nil {
@@ -70,24 +77,25 @@ func (h *storeHealth) failed(domain string, mode FailureMode, err error) {
 	default:
 		cause += " (the store's last error: " + last + ")"
 	}
-	h.log.Error("store failing; answering by failure_mode until it recovers", "domain", domain,
+	h.log.Error("store failing; answering by failure_mode until it recovers", "domain", domain, "node", node,
 		"err", cause, "failure_mode", mode, "answer", modeAnswer[mode])
 }
 
-// ok notes a decision of domain made by the store; the first after an
-// outage is logged with how many decisions were made without it.
-func (h *storeHealth) ok(domain string) {
+// ok notes a decision of domain made by node; the first after an outage is
+// logged with how many decisions were made without it.
+func (h *storeHealth) ok(domain, node string) {
 	if h.failing.Load() == 0 {
 		return
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	o := h.down[domain]
+	at := domainNode{domain, node}
+	o := h.down[at]
 	if o == nil {
 		return
 	}
-	delete(h.down, domain)
+	delete(h.down, at)
 	h.failing.Add(-1)
-	h.log.Info("store recovered", "domain", domain, "after", h.now().Sub(o.since).Round(time.Millisecond).String(),
+	h.log.Info("store recovered", "domain", domain, "node", node, "after", h.now().Sub(o.since).Round(time.Millisecond).String(),
 		"decisions_without_it", o.decisions, "failure_mode", o.mode)
 }

@@ -18,23 +18,25 @@ import (
 
 // TestStoreHealthLogsTransitions: one line when a domain's store starts
 // failing, none while it keeps failing, one when it recovers with the
-// number of decisions made without it; each domain on its own.
+// number of decisions made without it; each domain and node on its own.
 func TestStoreHealthLogsTransitions(t *testing.T) {
 	var log bytes.Buffer
 	now := time.Unix(1000, 0)
 	h := newStoreHealth(timelessLog(&log), func() time.Time { return now })
-	h.ok("a") // healthy: nothing
+	const n1, n2 = "127.0.0.1:6390", "127.0.0.1:6391"
+	h.ok("a", n1) // healthy: nothing
 	h.storeErr(errors.New("dial tcp 127.0.0.1:6390: connect: connection refused"))
 	for range 3 {
-		h.failed("a", "open", errFailedOpen)
+		h.failed("a", n1, "open", errFailedOpen)
+		h.ok("a", n2) // another node of the domain's keys answers: nothing
 	}
-	h.failed("b", "closed", errors.New("rate limiter unavailable, try again shortly: context deadline exceeded"))
+	h.failed("b", n1, "closed", errors.New("rate limiter unavailable, try again shortly: context deadline exceeded"))
 	now = now.Add(1500 * time.Millisecond)
-	h.ok("a")
-	h.ok("a") // recovered already: nothing
-	want := `level=ERROR msg="store failing; answering by failure_mode until it recovers" domain=a err="dial tcp 127.0.0.1:6390: connect: connection refused" failure_mode=open answer="OK, uncounted"` + "\n" +
-		`level=ERROR msg="store failing; answering by failure_mode until it recovers" domain=b err="rate limiter unavailable, try again shortly: context deadline exceeded (the store's last error: dial tcp 127.0.0.1:6390: connect: connection refused)" failure_mode=closed answer="UNAVAILABLE over gRPC, 503 over HTTP"` + "\n" +
-		`level=INFO msg="store recovered" domain=a after=1.5s decisions_without_it=3 failure_mode=open` + "\n"
+	h.ok("a", n1)
+	h.ok("a", n1) // recovered already: nothing
+	want := `level=ERROR msg="store failing; answering by failure_mode until it recovers" domain=a node=127.0.0.1:6390 err="dial tcp 127.0.0.1:6390: connect: connection refused" failure_mode=open answer="OK, uncounted"` + "\n" +
+		`level=ERROR msg="store failing; answering by failure_mode until it recovers" domain=b node=127.0.0.1:6390 err="rate limiter unavailable, try again shortly: context deadline exceeded (the store's last error: dial tcp 127.0.0.1:6390: connect: connection refused)" failure_mode=closed answer="UNAVAILABLE over gRPC, 503 over HTTP"` + "\n" +
+		`level=INFO msg="store recovered" domain=a node=127.0.0.1:6390 after=1.5s decisions_without_it=3 failure_mode=open` + "\n"
 	if log.String() != want {
 		t.Errorf("log:\n%s\nwant:\n%s", log.String(), want)
 	}
@@ -82,7 +84,7 @@ func TestStoreHealthLogged(t *testing.T) {
 	}
 	fails := lines("store failing; answering by failure_mode until it recovers")
 	if len(fails) != 2 || !strings.Contains(fails[0], `failure_mode=open answer="OK, uncounted"`) ||
-		!strings.Contains(fails[1], `domain=closed err="rate limiter unavailable`) || !strings.Contains(fails[1], `failure_mode=closed answer="UNAVAILABLE`) {
+		!strings.Contains(fails[1], `domain=closed node=`+red.Addr()+` err="rate limiter unavailable`) || !strings.Contains(fails[1], `failure_mode=closed answer="UNAVAILABLE`) {
 		t.Fatalf("failing lines %q, want one per domain with its mode", fails)
 	}
 	if err := red.Restart(); err != nil {

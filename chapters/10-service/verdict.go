@@ -22,7 +22,7 @@ const (
 	byStore                          // the rule's counter decided
 	byStoreForced                    // a fixed window asked for more than its limit: the limit counted, refused
 	byFailOpen                       // the store could not decide and the domain fails open: OK
-	byStoreFull                      // no room for a new key and the domain fails closed: refused
+	byStoreFull                      // no room for a new key and the domain fails closed: unavailable, as in an outage
 )
 
 // verdict is one descriptor's decision, before it becomes a status.
@@ -68,8 +68,8 @@ func (s *Service) verdict(ctx context.Context, a *active, d *domainRules, ds des
 	switch {
 	case errors.Is(err, errFailedOpen):
 		return verdict{by: byFailOpen}, nil
-	case errors.Is(err, errStoreFull):
-		return verdict{by: byStoreFull, over: true}, nil
+	case errors.Is(err, errStoreFull): // ErrUnavailable too: the failure mode's 503, not a 429
+		return verdict{by: byStoreFull}, err
 	case err != nil:
 		return verdict{by: by}, err // the store was asked, and could not decide
 	}
