@@ -21,7 +21,8 @@ import (
 // stderr; a bad rules file, or a store it cannot reach, exits 2 with one
 // line on stderr.
 //
-//	serve [--config FILE|DIR] [--redis HOST:PORT | --redis-cluster A,B,C]
+//	serve [--config FILE|DIR] [--redis HOST:PORT|URL | --redis-cluster A,B,C | --redis-sentinel A,B --redis-sentinel-master NAME]
+//	      [--redis-username USER] [--redis-tls] [--redis-tls-ca F] [--redis-tls-cert F --redis-tls-key F] [--redis-tls-server-name N]
 //	      [--http 127.0.0.1:8080] [--grpc 127.0.0.1:8081] [--failure-mode open|closed]
 //	      [--debug 127.0.0.1:6060] [--max-keys N] [--store-timeout D] [--store-patience D]
 func Command(args []string, stdout, stderr io.Writer) int {
@@ -61,6 +62,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, started f
 	}
 	o.FailureMode = FailureMode(mode) // Start refuses any other than open or closed
 	o.Log = stdout
+	redisEnv(&o)         // the passwords, kept out of ps (redisflags.go)
+	routeRedisLog(o.Log) // go-redis's own lines into the log, not raw on stderr (redislog.go)
 	s, err := Start(ctx, o)
 	if err != nil {
 		fmt.Fprintln(stderr, "serve: "+oneLine(err.Error()))
@@ -89,7 +92,7 @@ func serveFlags(o *Options, cluster, mode *string) *flag.FlagSet {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // run writes the errors and the usage itself
 	fs.StringVar(&o.Config, "config", "", "rules file or directory (default: the chapter's example rules)")
-	fs.StringVar(&o.RedisAddr, "redis", "", "Redis host:port (default: the in-memory store)")
+	fs.StringVar(&o.RedisAddr, "redis", "", "Redis as host:port, redis://[user:password@]host:port[/db] or rediss://... for TLS; the password better in "+RedisPasswordEnv+" (default: the in-memory store)")
 	fs.StringVar(cluster, "redis-cluster", "", "Redis Cluster seed nodes, comma-separated")
 	fs.StringVar(&o.HTTPAddr, "http", "127.0.0.1:8080", "HTTP address: POST /json, GET /healthcheck, GET /metrics")
 	fs.StringVar(&o.GRPCAddr, "grpc", "127.0.0.1:8081", "gRPC address: envoy.service.ratelimit.v3.RateLimitService, grpc.health.v1.Health, reflection")
@@ -98,6 +101,7 @@ func serveFlags(o *Options, cluster, mode *string) *flag.FlagSet {
 	fs.IntVar(&o.MaxKeys, "max-keys", DefaultMaxKeys, "keys the in-memory store holds at most; a new key past it gets its domain's failure mode")
 	fs.DurationVar(&o.StoreTimeout, "store-timeout", DefaultStoreTimeout, "a store call's deadline, past which a silent store is judged down")
 	fs.Func("redis-eviction-policy", evictionUsage, evictionPolicyFlag(&o.RedisEvictionPolicy))
+	redisFlags(fs, o) // redisflags.go: user, TLS, Sentinel
 	fs.BoolVar(&o.ResponseHeaders, "response-headers", false, "add RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (the descriptor closest to its limit) to each response, for Envoy to pass to the client (default false)")
 	fs.DurationVar(&o.StorePatience, "store-patience", DefaultStorePatience, "how long the store may answer nothing before a waiting decision takes its failure mode")
 	return fs

@@ -85,12 +85,12 @@ func Start(ctx context.Context, o Options) (*Service, error) {
 // openStore picks the store: Redis Cluster, Redis, or memory; a remote store
 // goes behind chapter 06's Guard with one class per failure mode.
 func (s *Service) openStore(ctx context.Context) error {
-	if s.o.RedisAddr == "" && len(s.o.RedisCluster) == 0 {
+	if s.o.redis == nil {
 		s.st = newMemoryStore(s.o.Now, time.Second, s.o.MaxKeys)
 		return s.guardOutage()
 	}
-	rs, err := newRedisStore(ctx, redisConfig{addr: s.o.RedisAddr, cluster: s.o.RedisCluster,
-		patience: s.o.StorePatience, batch: !s.o.NoBatch, evictionPolicy: s.o.RedisEvictionPolicy})
+	rs, err := newRedisStore(ctx, redisConfig{conn: s.o.redis, patience: s.o.StorePatience, batch: !s.o.NoBatch,
+		evictionPolicy: s.o.RedisEvictionPolicy, watchEvery: s.o.RedisEvictionCheckEvery, log: s.o.Log})
 	if err != nil {
 		return err
 	}

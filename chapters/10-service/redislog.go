@@ -1,0 +1,35 @@
+package service
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// routeRedisLog sends go-redis's own log lines (a dial that failed, say)
+// to w, the service's log, instead of go-redis's default, stderr. go-redis
+// keeps one logger for the whole process, so `tui serve` sets it once; a
+// line repeating the one before is dropped, so a Redis that is down gives
+// one line and not one per request (the store's health reports the outage).
+func routeRedisLog(w io.Writer) { redis.SetLogger(&redisLog{w: w}) }
+
+// redisLog is go-redis's logger writing to the service's log.
+type redisLog struct {
+	mu   sync.Mutex
+	w    io.Writer
+	last string
+}
+
+func (l *redisLog) Printf(_ context.Context, format string, v ...any) {
+	line := "redis client: " + fmt.Sprintf(format, v...)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if line == l.last {
+		return
+	}
+	l.last = line
+	fmt.Fprintln(l.w, line)
+}
