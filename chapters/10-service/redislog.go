@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 
 	"github.com/redis/go-redis/v9"
@@ -24,7 +25,7 @@ type redisLog struct {
 }
 
 func (l *redisLog) Printf(_ context.Context, format string, v ...any) {
-	line := "redis client: " + fmt.Sprintf(format, v...)
+	line := "go-redis: " + strings.TrimPrefix(fmt.Sprintf(format, v...), "redis: ")
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if line == l.last {

@@ -56,14 +56,20 @@ func pingCause(err error, c *redisConn) string {
 	case errors.As(err, &dns):
 		return "the host name does not resolve (" + msg + "): check the host in " + "--" + c.flag()
 	case errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout():
-		return "no answer in time (" + msg + "): the address is unreachable from here (a firewall, a security group, " +
+		why := "no answer in time (" + msg + "): the address is unreachable from here (a firewall, a security group, " +
 			"another network), or the server is stopped or paused"
+		if c.tls != nil { // a plaintext Redis reads a TLS hello as a command line that never ends
+			why += "; or the port speaks plaintext, and the TLS handshake waits for an answer that never comes: dial the server's tls-port"
+		}
+		return why
 	case errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET):
 		fix := "a TLS-only Redis closes a plaintext connection: use rediss:// or --redis-tls"
 		if c.tls != nil {
 			fix = "the server may have refused the client certificate: give one its CA signed, with --redis-tls-cert and --redis-tls-key"
 		}
 		return "the server closed the connection (" + msg + "): " + fix
+	case c.master != "" && strings.HasSuffix(msg, "redis: nil"):
+		return fmt.Sprintf("the sentinels know no primary named %q (%s): give the name in their sentinel monitor line with --redis-sentinel-master", c.master, msg)
 	case c.master != "" && (strings.Contains(msg, "sentinel") || strings.Contains(msg, "master")):
 		return msg + ": check --redis-sentinel (the sentinels' addresses) and --redis-sentinel-master (the name in their sentinel monitor line)"
 	}
