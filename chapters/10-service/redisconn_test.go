@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
 	"github.com/redis/go-redis/v9"
@@ -263,4 +264,32 @@ func writeTemp(t *testing.T, name, text string) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// TestRedisClientTakesAuthAndTLS: the user, the password and TLS reach the
+// go-redis client of each kind, a Cluster's and Sentinel's primary too.
+func TestRedisClientTakesAuthAndTLS(t *testing.T) {
+	for _, o := range []Options{
+		{RedisAddr: "rediss://ann:pw@127.0.0.1:1"},
+		{RedisCluster: []string{"127.0.0.1:1", "127.0.0.1:2"}, RedisUsername: "ann", RedisPassword: "pw", RedisTLS: true},
+		{RedisSentinelAddrs: []string{"127.0.0.1:1"}, RedisSentinelMaster: "m", RedisUsername: "ann", RedisPassword: "pw", RedisTLS: true},
+	} {
+		o, err := o.withDefaults()
+		if err != nil {
+			t.Fatal(err)
+		}
+		client, _ := o.redis.client(time.Second)
+		var user, pass string
+		var tlsOn bool
+		switch c := client.(type) {
+		case *redis.ClusterClient:
+			user, pass, tlsOn = c.Options().Username, c.Options().Password, c.Options().TLSConfig != nil
+		case *redis.Client:
+			user, pass, tlsOn = c.Options().Username, c.Options().Password, c.Options().TLSConfig != nil
+		}
+		_ = client.Close()
+		if user != "ann" || pass != "pw" || !tlsOn {
+			t.Errorf("%v: a %T with user %q, password %q, TLS %v", o.redis, client, user, pass, tlsOn)
+		}
+	}
 }
