@@ -62,8 +62,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, started f
 	}
 	o.FailureMode = FailureMode(mode) // Start refuses any other than open or closed
 	o.Log = stdout
-	redisEnv(&o)         // the passwords, kept out of ps (redisflags.go)
-	routeRedisLog(o.Log) // go-redis's own lines into the log, not raw on stderr (redislog.go)
+	redisEnv(&o)                 // the passwords, kept out of ps (redisflags.go)
+	defer routeRedisLog(o.Log)() // go-redis's own lines into the log, not raw on stderr (redislog.go)
 	s, err := Start(ctx, o)
 	if err != nil {
 		fmt.Fprintln(stderr, "serve: "+oneLine(err.Error()))
@@ -93,7 +93,7 @@ func serveFlags(o *Options, cluster, mode *string) *flag.FlagSet {
 	fs.SetOutput(io.Discard) // run writes the errors and the usage itself
 	fs.StringVar(&o.Config, "config", "", "rules file or directory (default: the chapter's example rules)")
 	fs.StringVar(&o.RedisAddr, "redis", "", "Redis as host:port, redis://[user:password@]host:port[/db] or rediss://... for TLS; the password better in "+RedisPasswordEnv+" (default: the in-memory store)")
-	fs.StringVar(cluster, "redis-cluster", "", "Redis Cluster seed nodes, comma-separated")
+	fs.StringVar(cluster, "redis-cluster", "", "Redis Cluster seed nodes, comma-separated host:port; the user, password and TLS as for --redis (default: none)")
 	fs.StringVar(&o.HTTPAddr, "http", "127.0.0.1:8080", "HTTP address: POST /json, GET /healthcheck, GET /metrics")
 	fs.StringVar(&o.GRPCAddr, "grpc", "127.0.0.1:8081", "gRPC address: envoy.service.ratelimit.v3.RateLimitService, grpc.health.v1.Health, reflection")
 	fs.StringVar(&o.DebugAddr, "debug", "", "loopback address for pprof at /debug/pprof/, e.g. 127.0.0.1:6060 (default: off; other addresses are refused)")
