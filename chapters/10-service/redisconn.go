@@ -64,10 +64,7 @@ func (o Options) redisConn() (*redisConn, error) {
 			"the primary's name as the sentinels know it (sentinel monitor NAME …), given with --redis-sentinel, and only then")
 	}
 	if modes == 0 {
-		if o.RedisUsername != "" || o.RedisTLS || o.RedisTLSCA != "" || o.RedisTLSCert != "" || o.RedisTLSKey != "" || o.RedisTLSServerName != "" {
-			return nil, core.BadParam("redis-username/--redis-tls", "given without a Redis", "with --redis, --redis-cluster or --redis-sentinel")
-		}
-		return nil, nil
+		return nil, strayRedisFlag(o)
 	}
 	c := &redisConn{username: o.RedisUsername, password: o.RedisPassword, sentinelPassword: o.RedisSentinelPassword,
 		cluster: len(o.RedisCluster) > 0, master: o.RedisSentinelMaster}
@@ -100,6 +97,20 @@ func (o Options) redisConn() (*redisConn, error) {
 		c.tls = t
 	}
 	return c, nil
+}
+
+// strayRedisFlag refuses a Redis flag given without a Redis to apply it to.
+func strayRedisFlag(o Options) error {
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{{"redis-username", o.RedisUsername != ""}, {"redis-tls", o.RedisTLS}, {"redis-tls-ca", o.RedisTLSCA != ""},
+		{"redis-tls-cert", o.RedisTLSCert != ""}, {"redis-tls-key", o.RedisTLSKey != ""}, {"redis-tls-server-name", o.RedisTLSServerName != ""}} {
+		if f.set {
+			return core.BadParam(f.name, "given without a Redis", "only with --redis, --redis-cluster or --redis-sentinel")
+		}
+	}
+	return nil
 }
 
 // fromURL fills c from a redis:// or rediss:// URL, parsed by go-redis,

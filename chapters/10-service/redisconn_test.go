@@ -42,7 +42,7 @@ func TestRedisOptionsRefused(t *testing.T) {
 		{"missing CA", Options{RedisAddr: "rediss://:" + pw + "@127.0.0.1:1", RedisTLSCA: "/no/such/ca.pem"}, []string{"invalid redis-tls-ca /no/such/ca.pem", "a readable PEM file"}},
 		{"CA not PEM", Options{RedisAddr: "rediss://127.0.0.1:1", RedisTLSCA: writeTemp(t, "ca.pem", "not a certificate")}, []string{"invalid redis-tls-ca", "none found"}},
 		{"cert without key", Options{RedisAddr: "rediss://127.0.0.1:1", RedisTLSCert: "c.pem"}, []string{"invalid redis-tls-cert", "both or neither"}},
-		{"TLS without Redis", Options{RedisTLSCA: "ca.pem"}, []string{"given without a Redis", "with --redis, --redis-cluster or --redis-sentinel"}},
+		{"TLS without Redis", Options{RedisTLSCA: "ca.pem"}, []string{"invalid redis-tls-ca given without a Redis", "only with --redis, --redis-cluster or --redis-sentinel"}},
 	} {
 		_, err := Start(context.Background(), tc.o)
 		if err == nil {
