@@ -22,7 +22,8 @@ import (
 // stderr; a bad rules file, or a store it cannot reach, exits 2 with one
 // line on stderr.
 //
-//	serve [--config FILE|DIR] [--redis HOST:PORT | --redis-cluster A,B,C]
+//	serve [--config FILE|DIR] [--redis HOST:PORT|URL | --redis-cluster A,B,C | --redis-sentinel A,B --redis-sentinel-master NAME]
+//	      [--redis-username USER] [--redis-tls] [--redis-tls-ca F] [--redis-tls-cert F --redis-tls-key F] [--redis-tls-server-name N]
 //	      [--http 127.0.0.1:8080] [--grpc 127.0.0.1:8081] [--failure-mode open|closed]
 //	      [--debug 127.0.0.1:6060] [--max-keys N] [--store-timeout D] [--store-patience D]
 //	      [--log-format text|json] [--log-level debug|info|warn|error]
@@ -64,6 +65,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, started f
 	}
 	o.FailureMode = FailureMode(mode) // Start refuses any other than open or closed
 	o.Log = stdout
+	redisEnv(&o) // the passwords, kept out of ps (redisflags.go)
 	s, err := Start(ctx, o)
 	if err != nil {
 		fmt.Fprintln(stderr, "serve: "+oneLine(err.Error()))
@@ -97,8 +99,8 @@ func serveFlags(o *Options, cluster, mode *string) *flag.FlagSet {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // run writes the errors and the usage itself
 	fs.StringVar(&o.Config, "config", "", "rules file or directory (default: the chapter's example rules)")
-	fs.StringVar(&o.RedisAddr, "redis", "", "Redis host:port (default: the in-memory store)")
-	fs.StringVar(cluster, "redis-cluster", "", "Redis Cluster seed nodes, comma-separated")
+	fs.StringVar(&o.RedisAddr, "redis", "", "Redis as host:port, redis://[user:password@]host:port[/db] or rediss://... for TLS; the password better in "+RedisPasswordEnv+" (default: the in-memory store)")
+	fs.StringVar(cluster, "redis-cluster", "", "Redis Cluster seed nodes, comma-separated host:port; the user, password and TLS as for --redis (default: none)")
 	fs.StringVar(&o.HTTPAddr, "http", "127.0.0.1:8080", "HTTP address: POST /json, GET /healthcheck, GET /metrics")
 	fs.StringVar(&o.GRPCAddr, "grpc", "127.0.0.1:8081", "gRPC address: envoy.service.ratelimit.v3.RateLimitService, grpc.health.v1.Health, reflection")
 	fs.StringVar(&o.DebugAddr, "debug", "", "loopback address for pprof at /debug/pprof/, e.g. 127.0.0.1:6060 (default: off; other addresses are refused)")
@@ -106,6 +108,7 @@ func serveFlags(o *Options, cluster, mode *string) *flag.FlagSet {
 	fs.IntVar(&o.MaxKeys, "max-keys", DefaultMaxKeys, "keys the in-memory store holds at most; a new key past it gets its domain's failure mode")
 	fs.DurationVar(&o.StoreTimeout, "store-timeout", DefaultStoreTimeout, "a store call's deadline, past which a silent store is judged down")
 	fs.Func("redis-eviction-policy", evictionUsage, evictionPolicyFlag(&o.RedisEvictionPolicy))
+	redisFlags(fs, o) // redisflags.go: user, TLS, Sentinel
 	fs.BoolVar(&o.ResponseHeaders, "response-headers", false, "add RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (the descriptor closest to its limit) to each response, for Envoy to pass to the client (default false)")
 	fs.DurationVar(&o.StorePatience, "store-patience", DefaultStorePatience, "how long the store may answer nothing before a waiting decision takes its failure mode")
 	fs.StringVar(&o.LogFormat, "log-format", LogText, "the log on stdout, one record a line: text (key=value) or json")

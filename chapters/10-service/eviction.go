@@ -63,15 +63,25 @@ func evictionPolicyFlag(dst *string) func(string) error {
 	}
 }
 
-// checkEviction is newRedisStore's check: the stated policy if there is
-// one (no CONFIG GET), else the policy read from every primary. A server
-// that will not answer CONFIG GET gets an error naming the flag.
+// checkStatedPolicy refuses a stated policy that will not do, before
+// anything is dialled ("" = none stated).
+func checkStatedPolicy(stated string) error {
+	if stated == "" {
+		return nil
+	}
+	if why := policyProblem(stated); why != "" {
+		return fmt.Errorf("%s %q: %s", evictionFlag, stated, why)
+	}
+	return nil
+}
+
+// checkEviction is newRedisStore's check, after the PING: the stated
+// policy if there is one (no CONFIG GET), else the policy read from every
+// primary. A server that answers PING but not CONFIG GET (renamed, or an
+// ACL without +config|get) gets an error naming the flag.
 func checkEviction(ctx context.Context, client redis.UniversalClient, stated string) error {
 	if stated != "" {
-		if why := policyProblem(stated); why != "" {
-			return fmt.Errorf("%s %q: %s", evictionFlag, stated, why)
-		}
-		return nil
+		return checkStatedPolicy(stated)
 	}
 	err := distributed.CheckNoEviction(ctx, client)
 	var evicting *distributed.EvictionError

@@ -26,7 +26,7 @@ func TestEvictionPolicyFlagRefused(t *testing.T) {
 		{"", "not a Redis maxmemory-policy"},
 	} {
 		var out, errOut syncBuffer
-		code := run(context.Background(), []string{"--redis", "127.0.0.1:1", "--redis-eviction-policy", tc.policy, "--http", "", "--grpc", ""},
+		code := run(context.Background(), []string{"--redis", "127.0.0.1:1", "--redis-eviction-policy", tc.policy, "--http", "", "--grpc", "", "--admin", ""},
 			&out, &errOut, nil)
 		first, _, _ := strings.Cut(errOut.String(), "\n")
 		if code != 2 || !strings.Contains(first, "flag -redis-eviction-policy: "+tc.why) || !strings.Contains(first, "accepted: noeviction") {
@@ -81,7 +81,7 @@ func spawnRedis(t *testing.T, args ...string) string {
 func TestEvictionPolicyReadAndRefused(t *testing.T) {
 	addr := spawnRedis(t, "--maxmemory-policy", "allkeys-lru")
 	var out, errOut syncBuffer
-	code := run(context.Background(), []string{"--redis", addr, "--http", "", "--grpc", ""}, &out, &errOut, nil)
+	code := run(context.Background(), []string{"--redis", addr, "--http", "", "--grpc", "", "--admin", ""}, &out, &errOut, nil)
 	want := addr + ` runs maxmemory-policy "allkeys-lru", which may evict the limiter's keys`
 	if code != 2 || strings.Count(errOut.String(), "\n") != 1 || !strings.Contains(errOut.String(), want) ||
 		!strings.Contains(errOut.String(), "set it to noeviction") || strings.Contains(errOut.String(), "AssumeNoEviction") {

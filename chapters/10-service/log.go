@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"sync"
 
 	"github.com/redis/go-redis/v9"
 
@@ -44,14 +45,36 @@ func (o Options) withLogger() (Options, error) {
 
 // redisLog is go-redis's logger (redis.SetLogger) on the service's: its
 // lines (a pool that cannot dial, a connection it drops) are warnings, as
-// the store's own failures are logged by the service itself.
-type redisLog struct{ l *slog.Logger }
-
-// Printf logs one go-redis line at warn level.
-func (r redisLog) Printf(ctx context.Context, format string, v ...any) {
-	r.l.WarnContext(ctx, strings.TrimSpace(fmt.Sprintf(format, v...)), "from", "go-redis")
+// the store's own failures are logged by the service itself. A line that
+// repeats the one before is dropped, so a Redis that is down gives one
+// line, not one per request; after stop, every line is.
+type redisLog struct {
+	mu   sync.Mutex
+	l    *slog.Logger // nil once stopped
+	last string
 }
 
-// routeRedisLog sends go-redis's own lines to l instead of stderr. go-redis
-// has one logger per process: the service started last gets them.
-func routeRedisLog(l *slog.Logger) { redis.SetLogger(redisLog{l}) }
+// Printf logs one go-redis line at warn level.
+func (r *redisLog) Printf(ctx context.Context, format string, v ...any) {
+	line := strings.TrimSpace(strings.TrimPrefix(fmt.Sprintf(format, v...), "redis: "))
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.l == nil || line == r.last {
+		return
+	}
+	r.last = line
+	r.l.WarnContext(ctx, line, "from", "go-redis")
+}
+
+// routeRedisLog sends go-redis's own lines to l instead of stderr, until
+// stop. go-redis has one logger per process: the service started last
+// gets them, and a service closed writes no more of them.
+func routeRedisLog(l *slog.Logger) (stop func()) {
+	r := &redisLog{l: l}
+	redis.SetLogger(r)
+	return func() {
+		r.mu.Lock()
+		r.l = nil
+		r.mu.Unlock()
+	}
+}

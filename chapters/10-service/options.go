@@ -80,6 +80,23 @@ type Options struct {
 	// either way.
 	HealthChecksStore bool
 
+	// Connecting to Redis (redisconn.go). RedisAddr takes host:port,
+	// redis://[user:password@]host:port[/db] or rediss://… (TLS).
+	RedisUsername         string   // the ACL user, if the URL names none
+	RedisPassword         string   // if the URL has none; `tui serve` reads REDIS_PASSWORD
+	RedisSentinelAddrs    []string // the sentinels, instead of RedisAddr or RedisCluster
+	RedisSentinelMaster   string   // the primary's name as the sentinels know it
+	RedisSentinelPassword string   // the sentinels' own; `tui serve` reads REDIS_SENTINEL_PASSWORD
+	RedisTLS              bool     // TLS with the system's CAs; implied by rediss:// and each field below
+	RedisTLSCA            string   // PEM file of the CAs that sign the server's certificate
+	RedisTLSCert          string   // PEM client certificate, for a server that asks for one
+	RedisTLSKey           string   // its key
+	RedisTLSServerName    string   // the name the server's certificate must hold ("" = the host dialled)
+	// RedisEvictionCheckEvery is how often the running service reads
+	// maxmemory-policy again (0: DefaultEvictionCheckEvery; negative: never).
+	RedisEvictionCheckEvery time.Duration
+	redis                   *redisConn // built from the fields above by withDefaults; nil = in memory
+
 	limits serverLimits // the transports' timeouts and caps (listen.go); zero: the constants
 	logger *slog.Logger // the log, built on Log by withLogger (log.go)
 }
@@ -117,8 +134,13 @@ func (o Options) withDefaults() (Options, error) {
 			return o, err
 		}
 	}
-	if o.RedisAddr != "" && len(o.RedisCluster) > 0 {
-		return o, core.BadParam("redis", o.RedisAddr, "either --redis or --redis-cluster, not both")
+	redis, err := o.redisConn() // redisconn.go
+	if err != nil {
+		return o, err
+	}
+	o.redis = redis
+	if o.RedisEvictionCheckEvery == 0 {
+		o.RedisEvictionCheckEvery = DefaultEvictionCheckEvery
 	}
 	if o.MaxConnsPerClient < 0 || o.MaxConnsPerClient > MaxConns {
 		return o, core.BadParam("max conns per client", o.MaxConnsPerClient, fmt.Sprintf("1 to %d (MaxConns) connections", MaxConns))

@@ -29,10 +29,11 @@ type Service struct {
 
 	srv *server // the listeners, health and drain (server.go)
 
-	stop      chan struct{}
-	wg        sync.WaitGroup
-	closeOnce sync.Once
-	closeErr  error
+	stop         chan struct{}
+	wg           sync.WaitGroup
+	closeOnce    sync.Once
+	closeErr     error
+	stopRedisLog func() // go-redis's lines back off the service's log (log.go)
 }
 
 // active is one loaded rule set and each rule's counter, swapped whole on a
@@ -86,13 +87,13 @@ func Start(ctx context.Context, o Options) (*Service, error) {
 // openStore picks the store: Redis Cluster, Redis, or memory; a remote store
 // goes behind chapter 06's Guard with one class per failure mode.
 func (s *Service) openStore(ctx context.Context) error {
-	if s.o.RedisAddr == "" && len(s.o.RedisCluster) == 0 {
+	if s.o.redis == nil {
 		s.st = newMemoryStore(s.o.Now, time.Second, s.o.MaxKeys, s.o.Log)
 		return s.guardOutage()
 	}
-	routeRedisLog(s.o.logger) // log.go
-	rs, err := newRedisStore(ctx, redisConfig{addr: s.o.RedisAddr, cluster: s.o.RedisCluster,
-		patience: s.o.StorePatience, batch: !s.o.NoBatch, evictionPolicy: s.o.RedisEvictionPolicy})
+	s.stopRedisLog = routeRedisLog(s.o.logger) // log.go
+	rs, err := newRedisStore(ctx, redisConfig{conn: s.o.redis, patience: s.o.StorePatience, batch: !s.o.NoBatch,
+		evictionPolicy: s.o.RedisEvictionPolicy, watchEvery: s.o.RedisEvictionCheckEvery, log: s.o.logger})
 	if err != nil {
 		return err
 	}
@@ -156,6 +157,9 @@ func (s *Service) Close() error {
 		s.wg.Wait()
 		if err := s.st.close(); err != nil && s.closeErr == nil {
 			s.closeErr = err
+		}
+		if s.stopRedisLog != nil {
+			s.stopRedisLog()
 		}
 	})
 	return s.closeErr

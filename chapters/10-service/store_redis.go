@@ -3,8 +3,8 @@ package service
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -25,42 +25,38 @@ type redisStore struct {
 	client  redis.UniversalClient
 	scripts redis.Scripter // the batcher, or the client itself
 	batch   scriptBatcher  // nil when batching is off (nodebatch.go)
+	watch   *evictionWatch // re-reads the eviction policy (evictionwatch.go)
 	where   string
 }
 
 // redisConfig is how the service reaches Redis.
 type redisConfig struct {
-	addr     string
-	cluster  []string
+	conn     *redisConn    // the server, Cluster or Sentinel, with its auth and TLS (redisconn.go)
 	patience time.Duration // how long the Guard waits on a silent store
 	batch    bool
 
-	evictionPolicy string // maxmemory-policy stated, not read (eviction.go); "" = CONFIG GET
+	evictionPolicy string        // maxmemory-policy stated, not read (eviction.go); "" = CONFIG GET
+	watchEvery     time.Duration // how often the running service reads it again; <= 0: never
+	log            *slog.Logger  // where the watch reports a change
 }
 
-// newRedisStore dials, checks that the server will not evict the limiter's
-// keys (chapter 06, E20) and starts the batcher. A Redis that cannot be
-// reached at start is an error: the service refuses to start rather than
-// run on a store it never saw.
+// newRedisStore dials, checks that the server answers (redisping.go) and
+// will not evict the limiter's keys (chapter 06, E20), and starts the
+// batcher. A Redis that cannot be reached or logged in to at start is an
+// error: the service refuses to start rather than run on a store it never
+// saw, even with the eviction policy stated.
 func newRedisStore(ctx context.Context, c redisConfig) (*redisStore, error) {
-	var client redis.UniversalClient
-	var pipe distributed.Pipeliner
-	var where string
-	if len(c.cluster) > 0 {
-		cc := redis.NewClusterClient(&redis.ClusterOptions{
-			Addrs: c.cluster, ContextTimeoutEnabled: true, MaxRetries: -1, DialerRetries: 1,
-			DialTimeout: c.patience,
-		})
-		client, pipe, where = cc, cc, "Redis Cluster "+strings.Join(c.cluster, ",")
-	} else {
-		rc := redis.NewClient(&redis.Options{
-			Addr: c.addr, ContextTimeoutEnabled: true, MaxRetries: -1, DialerRetries: 1,
-			DialTimeout: c.patience,
-		})
-		client, pipe, where = rc, rc, "Redis "+c.addr
+	if err := checkStatedPolicy(c.evictionPolicy); err != nil { // eviction.go
+		return nil, err
 	}
+	client, pipe := c.conn.client(c.patience)
+	where := c.conn.String()
 	check, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
+	if err := pingRedis(check, client, c.conn); err != nil {
+		_ = client.Close()
+		return nil, err
+	}
 	if err := checkEviction(check, client, c.evictionPolicy); err != nil { // eviction.go
 		_ = client.Close()
 		return nil, fmt.Errorf("%s: %w", where, err)
@@ -81,6 +77,7 @@ func newRedisStore(ctx context.Context, c redisConfig) (*redisStore, error) {
 	}
 	// Checked once above, for the whole store: the limiters skip it.
 	s.scripts = distributed.AssumeNoEviction(s.scripts)
+	s.watch = newEvictionWatch(client, c.log, c.watchEvery, c.evictionPolicy != "")
 	return s, nil
 }
 
@@ -143,13 +140,13 @@ func (s *redisStore) describe() string       { return "store: " + s.where }
 // flight (none without batching).
 func (s *redisStore) collectors() []prometheus.Collector {
 	if s.batch == nil {
-		return nil
+		return []prometheus.Collector{s.watch.ok}
 	}
 	stat := func(name, help string, v func(distributed.BatcherStats) int64) prometheus.Collector {
 		return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help},
 			func() float64 { return float64(v(s.batch.Stats())) })
 	}
-	return []prometheus.Collector{
+	return []prometheus.Collector{s.watch.ok,
 		stat("ratelimit_redis_pipelines_total", "Pipelines sent to Redis.",
 			func(st distributed.BatcherStats) int64 { return st.Pipelines }),
 		stat("ratelimit_redis_pipelined_calls_total", "Script calls sent in a pipeline.",
@@ -160,6 +157,7 @@ func (s *redisStore) collectors() []prometheus.Collector {
 }
 
 func (s *redisStore) close() error {
+	s.watch.close()
 	if s.batch != nil {
 		s.batch.Close()
 	}
