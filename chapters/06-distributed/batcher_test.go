@@ -130,16 +130,21 @@ func TestBatcherClose(t *testing.T) {
 	l := ok(NewFixedWindow(AssumeNoEviction(bt), fixedwindow.Config{Window: time.Hour, Limit: 1_000_000}))
 	id := redistest.ID(t)
 	done := make(chan error, 64)
+	var answered sync.WaitGroup // each caller has had an answer: all 64 are calling
+	answered.Add(64)
 	for range 64 {
 		go func() {
 			var err error
-			for err == nil {
+			for n := 0; err == nil; n++ {
 				_, err = l.AllowN(context.Background(), id, 1)
+				if n == 0 {
+					answered.Done()
+				}
 			}
 			done <- err
 		}()
 	}
-	time.Sleep(50 * time.Millisecond)
+	answered.Wait()
 	bt.Close()
 	bt.Close()
 	for range 64 {

@@ -30,12 +30,16 @@ func closedWithin(t *testing.T, c net.Conn, since time.Time) (time.Duration, str
 	return time.Since(since), string(b)
 }
 
-// inBounds checks that took is the timeout at work: not before it, and
-// not long after it (a loaded machine's slack).
-func inBounds(t *testing.T, what string, took, timeout time.Duration) {
+// notBefore checks that took, counted from before the server could start
+// its timer, is not shorter than the timeout: a timer never fires early.
+// That the timeout and nothing else closed the connection each test shows
+// otherwise (the answer it names, or every other timeout set past
+// closedWithin's 20 s); how late it came is the scheduler's business, and
+// only logged.
+func notBefore(t *testing.T, what string, took, timeout time.Duration) {
 	t.Helper()
-	if took < timeout*9/10 || took > timeout+3*time.Second {
-		t.Errorf("%s: closed after %v, want the timeout %v", what, took, timeout)
+	if took < timeout {
+		t.Errorf("%s: closed after %v, before the timeout %v", what, took, timeout)
 	}
 	t.Logf("%s: closed after %v (timeout %v)", what, took, timeout)
 }
@@ -46,12 +50,12 @@ func inBounds(t *testing.T, what string, took, timeout time.Duration) {
 func TestSlowBodyIsCut(t *testing.T) {
 	const read = 300 * time.Millisecond
 	s := start(t, Options{Config: writeRules(t, drainRules), limits: serverLimits{read: read}})
+	begin := time.Now() // the server's read deadline starts after this
 	c, err := net.Dial("tcp", s.HTTPAddr())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	begin := time.Now()
 	if _, err := io.WriteString(c, "POST /json HTTP/1.1\r\nHost: x\r\nContent-Length: 200\r\n\r\n{"); err != nil {
 		t.Fatal(err)
 	}
@@ -64,22 +68,26 @@ func TestSlowBodyIsCut(t *testing.T) {
 		}
 	}()
 	took, got := closedWithin(t, c, begin)
-	inBounds(t, "slow body", took, read)
+	notBefore(t, "slow body", took, read)
 	if !strings.HasPrefix(got, "HTTP/1.1 408 ") || !strings.Contains(got, "body: not received in full within 300ms") {
 		t.Errorf("slow body answered %q, want 408 naming the timeout", got)
 	}
 }
 
 // TestIdleConnectionIsClosed: a keep-alive connection that carries no
-// further request is closed at IdleTimeout.
+// further request is closed at IdleTimeout. The server's other timeouts
+// are a minute, past the test's 20 s wait, so that only IdleTimeout can
+// close it in time.
 func TestIdleConnectionIsClosed(t *testing.T) {
 	const idle = 300 * time.Millisecond
-	s := start(t, Options{Config: writeRules(t, drainRules), limits: serverLimits{idle: idle}})
+	s := start(t, Options{Config: writeRules(t, drainRules),
+		limits: serverLimits{idle: idle, read: time.Minute, readHeader: time.Minute, write: time.Minute}})
 	c, err := net.Dial("tcp", s.HTTPAddr())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer c.Close()
+	begin := time.Now() // the idle timer starts after the answer, so after this
 	if _, err := io.WriteString(c, "GET /healthcheck HTTP/1.1\r\nHost: x\r\n\r\n"); err != nil {
 		t.Fatal(err)
 	}
@@ -92,12 +100,11 @@ func TestIdleConnectionIsClosed(t *testing.T) {
 	if resp.StatusCode != 200 || string(body) != "OK" || resp.Close {
 		t.Fatalf("healthcheck: %d %q (close %t), want 200 OK on a kept-alive connection", resp.StatusCode, body, resp.Close)
 	}
-	begin := time.Now()
 	_ = c.SetReadDeadline(time.Now().Add(20 * time.Second))
 	if n, err := br.ReadByte(); err != io.EOF {
-		t.Fatalf("idle connection: read %q, %v; want EOF", n, err)
+		t.Fatalf("idle connection: read %q, %v; want EOF within 20 s", n, err)
 	}
-	inBounds(t, "idle keep-alive", time.Since(begin), idle)
+	notBefore(t, "idle keep-alive", time.Since(begin), idle)
 }
 
 // TestHeaderCap: headers past MaxHeaderBytes are refused with 431.

@@ -67,9 +67,8 @@ func partialFailure(t *testing.T, stop string) {
 			t.Fatal(err)
 		}
 	}
-	awayFromHourEnd(t)
-	d := uniqueDomain(t)
-	rules := fmt.Sprintf("domain: %s\nfailure_mode: closed\ndescriptors:\n  - key: k\n    rate_limit: {unit: hour, requests_per_unit: %d}\n", d, partialLimit)
+	d, unit := uniqueDomain(t), windowUnit(t, time.Now()) // no window ends while the test runs
+	rules := fmt.Sprintf("domain: %s\nfailure_mode: closed\ndescriptors:\n  - key: k\n    rate_limit: {unit: %s, requests_per_unit: %d}\n", d, unit, partialLimit)
 	var log syncBuffer
 	s := start(t, Options{Config: writeRules(t, rules), RedisCluster: cl.Addrs, Log: &log})
 	nodeOf := keyNodes(t, s, cl, d)

@@ -134,6 +134,10 @@ func TestE35_BatchingExact(t *testing.T) {
 // fail-closed one answers UNAVAILABLE over gRPC and 503 with Retry-After: 1
 // over HTTP (not 429: the client asked for nothing too much), both within a bounded time (the Guard's deadline, or at once once
 // the breaker is open); after a restart, decisions come from Redis again.
+// The bound is proven by who answers, not by a stopwatch: the frozen or
+// dead Redis answers nothing, and ask's own deadline (10 s) is shorter
+// than the Guard's longest wait (30 s), so an OK before it can only be the
+// Guard's deadline and patience at work. The time taken is logged.
 func TestE38_StoreFails(t *testing.T) {
 	red := redistest.StartDedicated(t)
 	dir := t.TempDir()
@@ -144,12 +148,12 @@ func TestE38_StoreFails(t *testing.T) {
 	c := client(t, s)
 	check := func(phase string) {
 		t.Helper()
+		var slowest time.Duration
+		defer func() { t.Logf("%s: the open domain answered within %v (deadline %v)", phase, slowest, deadline) }()
 		for i := range 5 {
 			begin := time.Now()
-			r := ask(t, c, "open", desc("k", "v"))
-			if took := time.Since(begin); took > 10*deadline {
-				t.Errorf("%s: open answered in %v, want within about the deadline %v", phase, took, deadline)
-			}
+			r := ask(t, c, "open", desc("k", "v")) // fails the test past its 10 s deadline
+			slowest = max(slowest, time.Since(begin))
 			if r.OverallCode != rls.RateLimitResponse_OK {
 				t.Errorf("%s #%d: open domain answered %v, want OK", phase, i, r.OverallCode)
 			}
@@ -216,6 +220,8 @@ func TestE37_ReloadRedis(t *testing.T) {
 
 // TestReloadKeepsCountsWhenTheLimitChangesRedis: a reload that changes a
 // rule's limit keeps the counts on Redis too, whose key does not move.
+// Redis counts on its own real clock: the unit is one whose window
+// outlasts the test.
 func TestReloadKeepsCountsWhenTheLimitChangesRedis(t *testing.T) {
-	runReloadKeepsCounts(t, Options{RedisAddr: redistest.Addr(t)})
+	runReloadKeepsCounts(t, Options{RedisAddr: redistest.Addr(t)}, windowUnit(t, time.Now()))
 }

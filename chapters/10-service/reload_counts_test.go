@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"testing"
+	"time"
 
 	rlcommon "github.com/envoyproxy/go-control-plane/envoy/extensions/common/ratelimit/v3"
 	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
@@ -14,17 +15,22 @@ import (
 // Redis (whose key does not move; TestReloadKeepsCountsWhenTheLimitChangesRedis
 // in redis_test.go): a key over its limit stays over when the limit is
 // lowered, and a key part-used keeps what it used.
-func TestReloadKeepsCountsWhenTheLimitChanges(t *testing.T) { runReloadKeepsCounts(t, Options{}) }
+// In memory the service runs on a clock that stands still in the middle of
+// an hour, so no window ends during the test.
+func TestReloadKeepsCountsWhenTheLimitChanges(t *testing.T) {
+	still := time.Date(2026, 3, 1, 12, 30, 0, 0, time.UTC)
+	runReloadKeepsCounts(t, Options{Now: func() time.Time { return still }}, "hour")
+}
 
-func runReloadKeepsCounts(t *testing.T, o Options) {
+// runReloadKeepsCounts runs the test on o's store, counting per unit.
+func runReloadKeepsCounts(t *testing.T, o Options, unit string) {
 	domain := uniqueDomain(t)
 	rules := func(limit int) string {
-		return fmt.Sprintf("domain: %s\ndescriptors:\n  - key: k\n    rate_limit: {unit: hour, requests_per_unit: %d}\n", domain, limit)
+		return fmt.Sprintf("domain: %s\ndescriptors:\n  - key: k\n    rate_limit: {unit: %s, requests_per_unit: %d}\n", domain, unit, limit)
 	}
 	path := writeRules(t, rules(5))
 	o.Config, o.ReloadEvery = path, -1
 	s := start(t, o)
-	awayFromHourEnd(t)
 	askKey := func(v string) string {
 		resp, err := s.ShouldRateLimit(context.Background(), &rls.RateLimitRequest{Domain: domain,
 			Descriptors: []*rlcommon.RateLimitDescriptor{desc("k", v)}})

@@ -22,9 +22,8 @@ descriptors:
   - key: k
     descriptors:
       - key: j
-        rate_limit: {unit: hour, requests_per_unit: 1}
+        rate_limit: {unit: `+windowUnit(t, time.Now())+`, requests_per_unit: 1}
 `, "n", d)), RedisAddr: redistest.Addr(t), StoreTimeout: 2 * time.Second})
-	awayFromHourEnd(t)
 	body := func(v1, v2 string) string {
 		return `{"domain":"` + d + `","descriptors":[{"entries":[{"key":"k","value":"` + v1 + `"},{"key":"j","value":"` + v2 + `"}]}]}`
 	}

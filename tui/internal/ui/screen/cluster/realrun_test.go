@@ -68,12 +68,16 @@ func (d *teaDriver) send(msg tea.Msg) {
 	d.exec(cmd)
 }
 
-// until delivers messages until done holds.
+// until delivers messages until done holds, asking done again after each
+// message and every 20 ms (done may watch the processes, not the screen).
 func (d *teaDriver) until(what string, limit time.Duration, done func(appModel) bool) {
 	d.t.Helper()
 	deadline := time.After(limit)
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
 	for !done(d.m) {
 		select {
+		case <-tick.C:
 		case out := <-d.msgs:
 			switch out := out.(type) {
 			case tea.BatchMsg:
@@ -101,6 +105,23 @@ func ourRedis(t *testing.T) []string {
 		t.Fatalf("pgrep: %v", err)
 	}
 	return strings.Fields(string(out))
+}
+
+// stoppedRedis reports whether one of this binary's redis-server processes
+// is stopped (SIGSTOP: E23's frozen replica), from /proc/PID/stat.
+func stoppedRedis(t *testing.T) bool {
+	t.Helper()
+	for _, pid := range ourRedis(t) {
+		b, err := os.ReadFile("/proc/" + pid + "/stat")
+		if err != nil {
+			continue // gone since pgrep
+		}
+		// pid (comm) state ...: the state follows the last ')'.
+		if f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:])); len(f) > 0 && (f[0] == "T" || f[0] == "t") {
+			return true
+		}
+	}
+	return false
 }
 
 // TestClusterScreenRealRun runs the screen on a cluster of its own: the load
@@ -219,7 +240,13 @@ func TestClusterScreenRealRun(t *testing.T) {
 		return m.cluster.e22 != nil && m.cluster.part == cpFailover || m.cluster.state != csRunning
 	})
 	run := d.m.cluster.run
-	time.Sleep(1500 * time.Millisecond) // the replica frozen, requests coming
+	// The replica frozen, requests coming: esc must take a stopped process too.
+	d.until("E23's replica to be frozen", 60*time.Second, func(m appModel) bool {
+		return stoppedRedis(t) || m.cluster.state != csRunning
+	})
+	if d.m.cluster.state != csRunning {
+		t.Fatalf("the run ended (state %d: %s) before E23 froze a replica", d.m.cluster.state, d.m.cluster.err)
+	}
 	d.send(appKey("esc"))
 	if d.m.scr != scrChapter {
 		t.Errorf("esc lands on screen %d, want chapter 06", d.m.scr)
