@@ -12,7 +12,7 @@ import (
 // The response headers of `serve --response-headers`, named as the
 // reference names them by default (its LIMIT_LIMIT_HEADER,
 // LIMIT_REMAINING_HEADER and LIMIT_RESET_HEADER settings). Envoy adds them
-// to the response it sends the client; OPERATING.md says how they relate to
+// to the response it sends the client; MIGRATING.md says how they relate to
 // the IETF draft's RateLimit and RateLimit-Policy fields.
 const (
 	HeaderLimit     = "RateLimit-Limit"

@@ -109,7 +109,7 @@ type RuleSet struct {
 func (s *RuleSet) Rules() []*Rule { return s.rules }
 
 // The reference's YAML keys (its validKeys), and the course's two
-// additions. OPERATING.md, "Rule fields", says how each is decided.
+// additions. MIGRATING.md, "Rule fields", says how each is decided.
 var validKeys = map[string]bool{
 	"domain": true, "key": true, "value": true, "descriptors": true, "rate_limit": true, "unit": true,
 	"requests_per_unit": true, "unlimited": true, "shadow_mode": true, "quota_mode": true, "name": true,

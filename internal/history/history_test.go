@@ -41,8 +41,8 @@ func TestUsedToAsPurposeIsNotHistory(t *testing.T) {
 
 // TestNoReadmeTellsItsHistory scans the course's own texts: the root README,
 // the contract and its parts (CONTRACT*.md), and every Markdown file of a
-// chapter's folder: its README, the part files that continue it, chapter
-// 10's OPERATING.md.
+// chapter's folder: its README, the part files that continue it, and
+// chapter 10's guides for operators.
 func TestNoReadmeTellsItsHistory(t *testing.T) {
 	root := filepath.Join("..", "..")
 	readmes, err := filepath.Glob(filepath.Join(root, "chapters", "*", "README.md"))
