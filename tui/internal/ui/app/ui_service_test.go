@@ -214,17 +214,17 @@ func TestServiceScreenRulesFile(t *testing.T) {
 	_, flat = serviceFrame(t, m)
 	wantFlat(t, flat, "answer at 0.0 s: OVER_LIMIT (shop fails closed)", "key only cart → rule shop.cart, 2 a second (fixed-window)")
 
-	// A longer rules directory scrolls: 3 domains, 25 rules, 28 rows.
+	// A longer rules directory scrolls: 3 domains, 31 rules, 34 rows.
 	m = appPress(m, "c")
 	m = appType(m, filepath.Join("..", "..", "..", "..", "chapters", "10-service", "peer", "rules"))
 	m = appPress(m, "enter")
 	_, flat = serviceFrame(t, m)
-	wantFlat(t, flat, "bench fails open", "… 15 rows below (↓)")
+	wantFlat(t, flat, "bench fails open", "… 21 rows below (↓)")
 	for range 30 {
 		m = appPress(m, "down")
 	}
 	_, flat = serviceFrame(t, m)
-	wantFlat(t, flat, "… 15 rows above (↑)", "job internal.job, 0 a day (fixed-window)")
+	wantFlat(t, flat, "… 21 rows above (↑)", "quota edge.quota, 4 a minute (fixed-window), quota", "job internal.job, 0 a day (fixed-window)")
 	if strings.Contains(flat, "below") {
 		t.Error("the list's last page still has rows below")
 	}

@@ -118,6 +118,9 @@ func ruleText(r *ch10.Rule) string {
 	if r.Shadow {
 		s += ", shadow"
 	}
+	if r.Quota {
+		s += ", quota"
+	}
 	return s
 }
 
