@@ -192,8 +192,9 @@ func writeE23(w io.Writer, c cluster.FailoverConfig, runs []cluster.FailoverRun,
 			fmt.Fprintf(w, "    refused, %.0f ms per refused decision; with no replica the new primary refused every\n", r.RefuseMs)
 			fmt.Fprintf(w, "    write for %d ms (here the old primary came back as its replica at once)\n", r.NoReplicaMs)
 		case cluster.MitigationWait:
-			fmt.Fprintf(w, "  WAIT 1 %v: p50 %d -> %d us per decision (+%d us), p99 %d -> %d us with a healthy replica;\n",
-				c.WaitTimeout, r.PlainP50, r.WaitP50, r.WaitP50-r.PlainP50, r.PlainP99, r.WaitP99)
+			fmt.Fprintf(w, "  WAIT 1 %v, with a healthy replica: p50 %d -> %d us per decision (+%d us),\n",
+				c.WaitTimeout, r.PlainP50, r.WaitP50, r.WaitP50-r.PlainP50)
+			fmt.Fprintf(w, "    p99 %d -> %d us;\n", r.PlainP99, r.WaitP99)
 			fmt.Fprintf(w, "    frozen replica: every decision waited %.0f ms and was refused\n", r.RefuseMs)
 		}
 	}
