@@ -159,19 +159,19 @@ func TestBadCostLeavesStateUntouched(t *testing.T) {
 	if l.MaxCost() != 3 || c.MaxCost() != 3 {
 		t.Errorf("MaxCost = %d, %d; want 3", l.MaxCost(), c.MaxCost())
 	}
-	for _, mk := range []func() (error, string){
-		func() (error, string) {
+	for _, mk := range []func() (string, error){
+		func() (string, error) {
 			k, _ := NewLogLimiter(Config{Window: time.Second, Limit: 3})
 			_, err := k.AllowN("a", at(0), 4)
-			return err, "log"
+			return "log", err
 		},
-		func() (error, string) {
+		func() (string, error) {
 			k, _ := NewCounterLimiter(Config{Window: time.Second, Limit: 3})
 			_, err := k.AllowN("a", at(0), 0)
-			return err, "counter"
+			return "counter", err
 		},
 	} {
-		err, name := mk()
+		name, err := mk()
 		var pe *core.ParamError
 		if !errors.As(err, &pe) || pe.Param != "cost" {
 			t.Errorf("keyed %s: err %v, want a ParamError naming cost", name, err)
