@@ -111,12 +111,7 @@ func TestBadParams(t *testing.T) {
 		_, errs["NewLogLimiter"] = NewLogLimiter(c.c)
 		_, errs["NewCounterLimiter"] = NewCounterLimiter(c.c)
 		for fn, err := range errs {
-			var pe *core.ParamError
-			if !errors.As(err, &pe) || pe.Param != c.param {
-				t.Errorf("%s(%+v): err %v, want a ParamError naming %q", fn, c.c, err, c.param)
-			} else if !strings.Contains(err.Error(), c.param) || pe.Accept == "" {
-				t.Errorf("%s(%+v): message %q must name %q and what is accepted", fn, c.c, err, c.param)
-			}
+			algotest.ParamError(t, fmt.Sprintf("%s(%+v)", fn, c.c), err, c.param)
 		}
 	}
 	for _, good := range []Config{
