@@ -15,21 +15,11 @@ import (
 func at(msec int64) time.Time { return time.UnixMilli(msec) }
 
 func newLog(t testing.TB, w time.Duration, limit int) *Log {
-	t.Helper()
-	l, err := NewLog(Config{Window: w, Limit: limit})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return l
+	return algotest.Must(t, NewLog, Config{Window: w, Limit: limit})
 }
 
 func newCounter(t testing.TB, w time.Duration, limit, n int) *Counter {
-	t.Helper()
-	c, err := NewCounter(Config{Window: w, Limit: limit, SubWindows: n})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return algotest.Must(t, NewCounter, Config{Window: w, Limit: limit, SubWindows: n})
 }
 
 func TestE1_CrossBoundarySpike(t *testing.T) {

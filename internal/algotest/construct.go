@@ -20,3 +20,13 @@ func ParamError(t testing.TB, what string, err error, param string) {
 		t.Errorf("%s: message %q must name %q and what is accepted", what, err, param)
 	}
 }
+
+// Must returns newAlg(c), or fails t with the constructor's error.
+func Must[C, A any](t testing.TB, newAlg func(C) (A, error), c C) A {
+	t.Helper()
+	a, err := newAlg(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
