@@ -252,15 +252,20 @@ func TestE17_RetryHerdSpreadsAboveRetryAfter(t *testing.T) {
 	t.Logf("max rule: %d at t=30s; Retry-After + jitter: per second %v, at most %d in one instant", atOnce, perSecond[:10], peak)
 }
 
+// always429 answers every request 429 with the given Retry-After, counting
+// the calls.
+func always429(retryAfter string, calls *int) func(*http.Request) (*http.Response, error) {
+	return func(*http.Request) (*http.Response, error) {
+		*calls++
+		h := http.Header{"Retry-After": {retryAfter}}
+		return &http.Response{StatusCode: http.StatusTooManyRequests, Header: h, Body: http.NoBody}, nil
+	}
+}
+
 func TestRetryClientGivesUpAfterMaxAttempts(t *testing.T) {
 	now := time.UnixMilli(0)
 	calls := 0
-	always429 := func(*http.Request) (*http.Response, error) {
-		calls++
-		h := http.Header{"Retry-After": {"1"}}
-		return &http.Response{StatusCode: http.StatusTooManyRequests, Header: h, Body: http.NoBody}, nil
-	}
-	c := fakeClient(&now, always429, 3)
+	c := fakeClient(&now, always429("1", &calls), 3)
 	c.MaxAttempts = 3
 	req, _ := http.NewRequest(http.MethodGet, "http://api.test/read", nil)
 	resp, err := c.Send(req)
@@ -314,12 +319,7 @@ func TestParseRetryAfterHugeSaturates(t *testing.T) {
 func TestRetryClientWaitsTheLongestForAHugeRetryAfter(t *testing.T) {
 	now := time.UnixMilli(0)
 	calls := 0
-	do := func(*http.Request) (*http.Response, error) {
-		calls++
-		h := http.Header{"Retry-After": {"99999999999999999999"}}
-		return &http.Response{StatusCode: http.StatusTooManyRequests, Header: h, Body: http.NoBody}, nil
-	}
-	c := fakeClient(&now, do, 5)
+	c := fakeClient(&now, always429("99999999999999999999", &calls), 5)
 	c.MaxAttempts = 2
 	req, _ := http.NewRequest(http.MethodGet, "http://api.test/read", nil)
 	if _, err := c.Send(req); err != nil {

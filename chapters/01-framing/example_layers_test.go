@@ -57,6 +57,23 @@ type verified struct {
 	keys     map[string]string // user → API key
 }
 
+// rejections sends n requests for /read at one instant, the i-th as id(i),
+// and counts the rejected ones by the layer that refused them.
+func rejections(t *testing.T, s framing.Stack, at time.Time, n int, id func(i int) framing.Identity) map[string]int {
+	t.Helper()
+	byLayer := map[string]int{}
+	for i := range n {
+		d, err := s.AllowN(id(i), "/read", at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !d.Allowed {
+			byLayer[d.Layer]++
+		}
+	}
+	return byLayer
+}
+
 func newVerified(t *testing.T) *verified {
 	lb, err := framing.NewTrustedProxies("10.0.0.0/8")
 	if err != nil {
@@ -96,16 +113,9 @@ func TestE16_LayersRejectWhatTheyCount(t *testing.T) {
 	t.Run("one IP floods: L1", func(t *testing.T) {
 		s, l3 := e16Stack(t)
 		v := newVerified(t)
-		byLayer := map[string]int{}
-		for i := 0; i < 150; i++ { // 150 different users behind one address, one instant
-			d, err := s.AllowN(v.as(fmt.Sprint("u", i), "198.51.100.7"), "/read", day0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !d.Allowed {
-				byLayer[d.Layer]++
-			}
-		}
+		byLayer := rejections(t, s, day0, 150, func(i int) framing.Identity { // 150 users behind one address
+			return v.as(fmt.Sprint("u", i), "198.51.100.7")
+		})
 		if len(byLayer) != 1 || byLayer["L1 ip fixed-window 100/s"] != 50 {
 			t.Fatalf("rejections by layer %v, want 50 by L1 only", byLayer)
 		}
@@ -150,17 +160,9 @@ func TestE16_LayersRejectWhatTheyCount(t *testing.T) {
 	t.Run("everyone on one endpoint: L3", func(t *testing.T) {
 		s, _ := e16Stack(t)
 		v := newVerified(t)
-		byLayer := map[string]int{}
-		for i := 0; i < 5001; i++ { // 5001 users on 5001 addresses in one instant
-			id := v.as(fmt.Sprint("u", i), fmt.Sprintf("100.64.%d.%d", i/256, i%256))
-			d, err := s.AllowN(id, "/read", day0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !d.Allowed {
-				byLayer[d.Layer]++
-			}
-		}
+		byLayer := rejections(t, s, day0, 5001, func(i int) framing.Identity { // 5001 users on 5001 addresses
+			return v.as(fmt.Sprint("u", i), fmt.Sprintf("100.64.%d.%d", i/256, i%256))
+		})
 		if len(byLayer) != 1 || byLayer["L3 endpoint token-bucket 5000/s"] != 1 {
 			t.Fatalf("rejections by layer %v, want exactly the 5001st by L3", byLayer)
 		}

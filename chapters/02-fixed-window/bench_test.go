@@ -14,40 +14,14 @@ const (
 	benchLimit = 1000
 )
 
+var benchConfig = Config{Window: time.Second, Limit: benchLimit}
+
 func BenchmarkFixedWindow(b *testing.B) {
-	c := Config{Window: time.Second, Limit: benchLimit}
-	b.Run("AllowN", func(b *testing.B) {
-		w, err := New(c)
-		if err != nil {
-			b.Fatal(err)
-		}
-		algotest.BenchSingle(b, w, benchStep)
-	})
-	b.Run("KeyedParallel", func(b *testing.B) {
-		k, err := NewLimiter(c)
-		if err != nil {
-			b.Fatal(err)
-		}
-		algotest.BenchKeyed(b, k.Allow, benchStep, 0)
-	})
+	algotest.BenchPair(b, "", benchConfig, New, NewLimiter, benchStep, 0)
 }
 
 func BenchmarkFixedWindowTTL(b *testing.B) {
-	c := Config{Window: time.Second, Limit: benchLimit}
-	b.Run("AllowN", func(b *testing.B) {
-		w, err := NewTTL(c)
-		if err != nil {
-			b.Fatal(err)
-		}
-		algotest.BenchSingle(b, w, benchStep)
-	})
-	b.Run("KeyedParallel", func(b *testing.B) {
-		k, err := NewTTLLimiter(c)
-		if err != nil {
-			b.Fatal(err)
-		}
-		algotest.BenchKeyed(b, k.Allow, benchStep, 0)
-	})
+	algotest.BenchPair(b, "", benchConfig, NewTTL, NewTTLLimiter, benchStep, 0)
 }
 
 // BenchmarkReferenceXTimeRate is the yardstick for the ratios quoted in the

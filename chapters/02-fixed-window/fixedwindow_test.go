@@ -15,21 +15,11 @@ import (
 func at(msec int64) time.Time { return time.UnixMilli(msec) }
 
 func newWindow(t testing.TB, w time.Duration, limit int) *Window {
-	t.Helper()
-	l, err := New(Config{Window: w, Limit: limit})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return l
+	return algotest.Must(t, New, Config{Window: w, Limit: limit})
 }
 
 func newTTL(t testing.TB, w time.Duration, limit int) *TTLWindow {
-	t.Helper()
-	l, err := NewTTL(Config{Window: w, Limit: limit})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return l
+	return algotest.Must(t, NewTTL, Config{Window: w, Limit: limit})
 }
 
 // both is each variant with W and L, for tests that hold for the two.

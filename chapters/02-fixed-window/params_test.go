@@ -2,8 +2,8 @@ package fixedwindow
 
 import (
 	"errors"
+	"fmt"
 	"math"
-	"strings"
 	"testing"
 	"time"
 
@@ -35,12 +35,7 @@ func TestBadParams(t *testing.T) {
 		_, errs["NewLimiter"] = NewLimiter(c.c)
 		_, errs["NewTTLLimiter"] = NewTTLLimiter(c.c)
 		for fn, err := range errs {
-			var pe *core.ParamError
-			if !errors.As(err, &pe) || pe.Param != c.param {
-				t.Errorf("%s(%+v): err %v, want a ParamError naming %q", fn, c.c, err, c.param)
-			} else if !strings.Contains(err.Error(), c.param) || pe.Accept == "" {
-				t.Errorf("%s(%+v): message %q must name %q and what is accepted", fn, c.c, err, c.param)
-			}
+			algotest.ParamError(t, fmt.Sprintf("%s(%+v)", fn, c.c), err, c.param)
 		}
 	}
 	for _, good := range []Config{{Window: 1, Limit: 1}, {Window: core.MaxWindow, Limit: 1e9}} {

@@ -17,42 +17,16 @@ const (
 )
 
 func BenchmarkSlidingLog(b *testing.B) {
+	// 2 s of warm-up: each key's array has grown to its final size (about
+	// 2L entries) before the timer starts.
 	c := Config{Window: time.Second, Limit: benchLimit}
-	b.Run("AllowN", func(b *testing.B) {
-		l, err := NewLog(c)
-		if err != nil {
-			b.Fatal(err)
-		}
-		algotest.BenchSingle(b, l, benchStep)
-	})
-	b.Run("KeyedParallel", func(b *testing.B) {
-		k, err := NewLogLimiter(c)
-		if err != nil {
-			b.Fatal(err)
-		}
-		// 2 s of warm-up: each key's array has grown to its final size
-		// (about 2L entries) before the timer starts.
-		algotest.BenchKeyed(b, k.Allow, benchStep, 4*benchLimit)
-	})
+	algotest.BenchPair(b, "", c, NewLog, NewLogLimiter, benchStep, 4*benchLimit)
 }
 
 func BenchmarkSlidingCounter(b *testing.B) {
 	for _, n := range []int{1, 10} {
 		c := Config{Window: time.Second, Limit: benchLimit, SubWindows: n}
-		b.Run("N="+strconv.Itoa(n)+"/AllowN", func(b *testing.B) {
-			k, err := NewCounter(c)
-			if err != nil {
-				b.Fatal(err)
-			}
-			algotest.BenchSingle(b, k, benchStep)
-		})
-		b.Run("N="+strconv.Itoa(n)+"/KeyedParallel", func(b *testing.B) {
-			k, err := NewCounterLimiter(c)
-			if err != nil {
-				b.Fatal(err)
-			}
-			algotest.BenchKeyed(b, k.Allow, benchStep, 2*benchLimit)
-		})
+		algotest.BenchPair(b, "N="+strconv.Itoa(n)+"/", c, NewCounter, NewCounterLimiter, benchStep, 2*benchLimit)
 	}
 }
 

@@ -15,21 +15,11 @@ import (
 func at(msec int64) time.Time { return time.UnixMilli(msec) }
 
 func newLog(t testing.TB, w time.Duration, limit int) *Log {
-	t.Helper()
-	l, err := NewLog(Config{Window: w, Limit: limit})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return l
+	return algotest.Must(t, NewLog, Config{Window: w, Limit: limit})
 }
 
 func newCounter(t testing.TB, w time.Duration, limit, n int) *Counter {
-	t.Helper()
-	c, err := NewCounter(Config{Window: w, Limit: limit, SubWindows: n})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return algotest.Must(t, NewCounter, Config{Window: w, Limit: limit, SubWindows: n})
 }
 
 func TestE1_CrossBoundarySpike(t *testing.T) {
@@ -111,12 +101,7 @@ func TestBadParams(t *testing.T) {
 		_, errs["NewLogLimiter"] = NewLogLimiter(c.c)
 		_, errs["NewCounterLimiter"] = NewCounterLimiter(c.c)
 		for fn, err := range errs {
-			var pe *core.ParamError
-			if !errors.As(err, &pe) || pe.Param != c.param {
-				t.Errorf("%s(%+v): err %v, want a ParamError naming %q", fn, c.c, err, c.param)
-			} else if !strings.Contains(err.Error(), c.param) || pe.Accept == "" {
-				t.Errorf("%s(%+v): message %q must name %q and what is accepted", fn, c.c, err, c.param)
-			}
+			algotest.ParamError(t, fmt.Sprintf("%s(%+v)", fn, c.c), err, c.param)
 		}
 	}
 	for _, good := range []Config{
@@ -159,19 +144,19 @@ func TestBadCostLeavesStateUntouched(t *testing.T) {
 	if l.MaxCost() != 3 || c.MaxCost() != 3 {
 		t.Errorf("MaxCost = %d, %d; want 3", l.MaxCost(), c.MaxCost())
 	}
-	for _, mk := range []func() (error, string){
-		func() (error, string) {
+	for _, mk := range []func() (string, error){
+		func() (string, error) {
 			k, _ := NewLogLimiter(Config{Window: time.Second, Limit: 3})
 			_, err := k.AllowN("a", at(0), 4)
-			return err, "log"
+			return "log", err
 		},
-		func() (error, string) {
+		func() (string, error) {
 			k, _ := NewCounterLimiter(Config{Window: time.Second, Limit: 3})
 			_, err := k.AllowN("a", at(0), 0)
-			return err, "counter"
+			return "counter", err
 		},
 	} {
-		err, name := mk()
+		name, err := mk()
 		var pe *core.ParamError
 		if !errors.As(err, &pe) || pe.Param != "cost" {
 			t.Errorf("keyed %s: err %v, want a ParamError naming cost", name, err)

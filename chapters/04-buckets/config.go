@@ -23,12 +23,10 @@ func (c Config) Validate() error {
 	return core.CheckRate("rate", c.Rate, c.Capacity)
 }
 
-// Interval is T = 1/R and Tau the tolerance (C-1)·T, each to the nearest
-// nanosecond (0 for an invalid Config), for display: GCRA and the queue
-// never add T up, they compute n·T from the exact rate (see GCRA), so three
-// permits at R = 3 take one second although T shows as 333.333333 ms. Tau is
-// how far TAT may run ahead of now before GCRA rejects, and the longest a
-// queued request waits.
+// Interval is T = 1/R and Tau the tolerance (C-1)·T, how far TAT may run
+// ahead of now and the longest a queued request waits; each to the nearest ns
+// (0 for an invalid Config), for display: GCRA computes n·T from the exact
+// rate, so three permits at R = 3 take 1 s although T shows as 333.333333 ms.
 func (c Config) Interval() time.Duration { return c.intervals(1) }
 func (c Config) Tau() time.Duration      { return c.intervals(c.Capacity - 1) }
 
@@ -50,8 +48,7 @@ type TokenState struct {
 type GCRAState struct{ TAT time.Time }
 
 // QueueState is the leaky-bucket queue's state: the earliest departure a new
-// request could get, and a copy of the departures still waiting at the last
-// decision, oldest first.
+// request could get, and the departures still waiting, oldest first.
 type QueueState struct {
 	TAT   time.Time
 	Queue []time.Time

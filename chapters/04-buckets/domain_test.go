@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ratelimit-course/ratelimit/core"
+	"github.com/ratelimit-course/ratelimit/internal/algotest"
 )
 
 func TestBadParameters(t *testing.T) {
@@ -32,17 +33,7 @@ func TestBadParameters(t *testing.T) {
 		{Config{Capacity: 1e9, Rate: 0.5}, "rate"},          // a full refill of 2e9 s
 		{Config{Capacity: 0, Rate: math.NaN()}, "capacity"}, // the first bad one is named
 	}
-	check := func(t *testing.T, what string, err error, param string) {
-		t.Helper()
-		var pe *core.ParamError
-		if !errors.As(err, &pe) {
-			t.Errorf("%s: error %v, want a *core.ParamError naming %q", what, err, param)
-			return
-		}
-		if pe.Param != param || pe.Accept == "" {
-			t.Errorf("%s: ParamError %+v, want Param %q with accepted values", what, pe, param)
-		}
-	}
+	check := algotest.ParamError
 	for _, tc := range cases {
 		check(t, "Validate", tc.c.Validate(), tc.param)
 		for _, a := range allAlgos {

@@ -9,8 +9,7 @@ import (
 	"github.com/ratelimit-course/ratelimit/core"
 )
 
-// tolNS is the contract's tolerance in time, core.Tolerance of a millisecond
-// (CONTRACT.md §1), in ns: 1e-3.
+// tolNS is the contract's tolerance (CONTRACT.md §1) in ns: 1e-9 ms = 1e-3 ns.
 const tolNS = core.Tolerance * float64(time.Millisecond)
 
 // GCRA is a token bucket kept as one instant (the generic cell rate

@@ -50,10 +50,7 @@ func (q *LeakyQueue) AllowN(now time.Time, cost int) core.Decision {
 	if cost < 1 || cost > q.meter.capacity {
 		return d // changes nothing, not even which departures are past
 	}
-	t := now // the time decided at: now, or the latest time seen if later
-	if late > 0 {
-		t = now.Add(late)
-	}
+	t := now.Add(late) // the time decided at: now, or the latest time seen if later
 	for q.head < len(q.queue) && !q.queue[q.head].After(t) {
 		q.head++ // departed by t
 	}

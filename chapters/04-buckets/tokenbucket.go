@@ -12,9 +12,8 @@ import (
 // TokenBucket is a token bucket of size C, initially full and refilled at R
 // tokens per second; a request of cost k is admitted iff the bucket holds k
 // tokens, which it then spends, and goes upstream at once. As in
-// golang.org/x/time/rate the tokens are a float64; last is the zero time
-// until the first request. Not safe for concurrent use; see
-// NewTokenBucketLimiter.
+// golang.org/x/time/rate the tokens are a float64. Not safe for concurrent
+// use; see NewTokenBucketLimiter.
 type TokenBucket struct {
 	capacity int
 	perNS    float64   // R/1e9, the tokens a nanosecond refills
@@ -62,10 +61,9 @@ func (b *TokenBucket) refill(elapsed time.Duration) float64 {
 	return min(float64(b.capacity), b.tokens+float64(elapsed)*b.perNS)
 }
 
-// retryAfter is (need - tokens)/R in ns rounded up, less tolNS first so
-// that float noise on a whole ns does not add one; the loop checks it with
-// the refill's own arithmetic, the one a retry RetryAfter later computes, so
-// it is never early (it rarely adds a ns).
+// retryAfter is (need - tokens)/R in ns rounded up, less tolNS so float noise
+// on a whole ns adds none; the loop checks it with the refill's arithmetic,
+// the one the retry computes, so it is never early.
 func (b *TokenBucket) retryAfter(tokens, need float64) time.Duration {
 	d := time.Duration(math.Ceil((need-tokens)/b.perNS - tolNS))
 	for tokens+float64(d)*b.perNS < need-core.Tolerance {
@@ -74,11 +72,9 @@ func (b *TokenBucket) retryAfter(tokens, need float64) time.Duration {
 	return d
 }
 
-// Refund gives n tokens back at now, never past the capacity: the bucket
-// is refilled up to now first (up to the latest time seen, if now is
-// earlier), as AllowN does. It is the undo of a spend, as
-// golang.org/x/time/rate's Reservation.CancelAt; chapter 09's Budget
-// settles a reservation with it. An n below 1 changes nothing.
+// Refund gives n >= 1 tokens back at now, after refilling as AllowN does,
+// never past the capacity: the undo of a spend, as x/time/rate's
+// Reservation.CancelAt (chapter 09's Budget settles a reservation with it).
 func (b *TokenBucket) Refund(now time.Time, n int) {
 	if n < 1 {
 		return

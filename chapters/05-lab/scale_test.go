@@ -37,16 +37,23 @@ func randomRun(t *testing.T, algo Algorithm, seed uint64, n int) (Params, []int6
 	return p, arrivals, costs
 }
 
+// randomResult is Run of randomRun's traffic.
+func randomResult(t *testing.T, algo Algorithm, seed uint64, n int) Result {
+	t.Helper()
+	p, arrivals, costs := randomRun(t, algo, seed, n)
+	r, err := Run(algo, p, arrivals, costs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 // TestWriteJSONIsMarshal: WriteJSON writes exactly the bytes encoding/json
 // gives for the Result, the CONTRACT-CLI.md §4 object, for every algorithm.
 func TestWriteJSONIsMarshal(t *testing.T) {
 	for _, algo := range Algorithms {
 		for seed := range uint64(20) {
-			p, arrivals, costs := randomRun(t, algo, seed, 200)
-			r, err := Run(algo, p, arrivals, costs)
-			if err != nil {
-				t.Fatal(err)
-			}
+			r := randomResult(t, algo, seed, 200)
 			want, _ := json.Marshal(r)
 			var got bytes.Buffer
 			if err := r.WriteJSON(&got, false); err != nil {
@@ -69,11 +76,7 @@ func mustMarshal(v any) string { b, _ := json.Marshal(v); return string(b) }
 // and why, and the numbers are the same as without.
 func TestWriteJSONExplain(t *testing.T) {
 	for _, algo := range Algorithms {
-		p, arrivals, costs := randomRun(t, algo, 7, 300)
-		r, err := Run(algo, p, arrivals, costs)
-		if err != nil {
-			t.Fatal(err)
-		}
+		r := randomResult(t, algo, 7, 300)
 		var buf bytes.Buffer
 		if err := r.WriteJSON(&buf, true); err != nil {
 			t.Fatal(err)
@@ -105,11 +108,7 @@ func TestWriteJSONExplain(t *testing.T) {
 // about) says what Explanations says, and never changes a decision.
 func TestExplainInAnyOrder(t *testing.T) {
 	for _, algo := range Algorithms {
-		p, arrivals, costs := randomRun(t, algo, 3, 150)
-		r, err := Run(algo, p, arrivals, costs)
-		if err != nil {
-			t.Fatal(err)
-		}
+		r := randomResult(t, algo, 3, 150)
 		words := r.Explanations()
 		rng := splitmix(11)
 		for range 300 {

@@ -155,17 +155,11 @@ func TestE18_WAFAggregationKeys(t *testing.T) {
 // so a client that changed it on every request was never blocked.
 func TestWAFForwardedIPIsRightmostUntrustedHop(t *testing.T) {
 	w := waf(t, cloud.RateRule{Window: time.Minute, Limit: 10, Key: cloud.ByForwardedIP, TrustedProxies: []string{"203.0.113.0/24"}})
-	blocked := 0
-	for i := 0; i < 30; i++ { // a fresh first entry each time; the CDN appends the real address
-		v := w.Inspect(cloud.Request{At: at(int64(i) * 100), SourceIP: "203.0.113.1:443",
-			Header: hdr("X-Forwarded-For", fmt.Sprintf("192.0.2.%d, 198.51.100.7", i))})
-		if v.Key != "fwd:198.51.100.7" {
-			t.Fatalf("request %d keyed %q, want the address the CDN appended", i, v.Key)
-		}
-		if v.Blocked {
-			blocked++
-		}
-	}
+	// A fresh first entry each time; the CDN appends the real address.
+	blocked := inspectAll(t, w, 30, "fwd:198.51.100.7", func(i int) cloud.Request {
+		return cloud.Request{At: at(int64(i) * 100), SourceIP: "203.0.113.1:443",
+			Header: hdr("X-Forwarded-For", fmt.Sprintf("192.0.2.%d, 198.51.100.7", i))}
+	})
 	if blocked != 20 {
 		t.Fatalf("%d of 30 spoofing requests blocked, want 20 (from the 11th)", blocked)
 	}
@@ -177,23 +171,33 @@ func TestWAFForwardedIPIsRightmostUntrustedHop(t *testing.T) {
 // under the source address now.
 func TestWAFMissingForwardedHeaderIsCounted(t *testing.T) {
 	w := waf(t, cloud.RateRule{Window: time.Minute, Limit: 10, Key: cloud.ByForwardedIP, TrustedProxies: []string{"203.0.113.0/24"}})
-	blocked := 0
-	for i := 0; i < 50; i++ {
+	blocked := inspectAll(t, w, 50, "fwd:203.0.113.1", func(i int) cloud.Request {
 		h := hdr()
 		if i%2 == 1 {
 			h = hdr("X-Forwarded-For", "not an address")
 		}
-		v := w.Inspect(cloud.Request{At: at(0), SourceIP: "203.0.113.1:443", Header: h})
-		if v.Key != "fwd:203.0.113.1" {
-			t.Fatalf("request %d keyed %q, want the source address", i, v.Key)
+		return cloud.Request{At: at(0), SourceIP: "203.0.113.1:443", Header: h}
+	})
+	if blocked != 40 {
+		t.Fatalf("%d of 50 requests without a usable header blocked, want 40", blocked)
+	}
+}
+
+// inspectAll sends w n requests, req(i) the i-th, fails t at the first not
+// keyed wantKey, and returns how many were blocked.
+func inspectAll(t *testing.T, w *cloud.WAF, n int, wantKey string, req func(i int) cloud.Request) int {
+	t.Helper()
+	blocked := 0
+	for i := range n {
+		v := w.Inspect(req(i))
+		if v.Key != wantKey {
+			t.Fatalf("request %d keyed %q, want %q", i, v.Key, wantKey)
 		}
 		if v.Blocked {
 			blocked++
 		}
 	}
-	if blocked != 40 {
-		t.Fatalf("%d of 50 requests without a usable header blocked, want 40", blocked)
-	}
+	return blocked
 }
 
 // TestWAFForgetsIdleKeys: 10,000 sources once each, then a window of

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ratelimit-course/ratelimit/chapters/04-buckets"
+	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
 	"github.com/ratelimit-course/ratelimit/core"
 )
 

@@ -9,7 +9,6 @@ import (
 	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/health"
-	healthgrpc "google.golang.org/grpc/health/grpc_health_v1"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/reflection"
 	"google.golang.org/grpc/status"
@@ -73,7 +72,7 @@ func (h *grpcHealth) setStore(up bool) {
 
 // Watch sends the service's status and each change of it, until the drain
 // starts: then it sends NOT_SERVING and returns.
-func (h *grpcHealth) Watch(in *healthpb.HealthCheckRequest, stream healthgrpc.Health_WatchServer) error {
+func (h *grpcHealth) Watch(in *healthpb.HealthCheckRequest, stream healthpb.Health_WatchServer) error {
 	last := healthpb.HealthCheckResponse_ServingStatus(-1)
 	for {
 		h.mu.Lock()
@@ -116,6 +115,6 @@ func (s *Service) serveHealth(w http.ResponseWriter, _ *http.Request) {
 // v1alpha, so that grpcurl lists and describes the services without the
 // .proto files) to the gRPC server.
 func registerOps(srv *grpc.Server, h *grpcHealth) {
-	healthgrpc.RegisterHealthServer(srv, h)
+	healthpb.RegisterHealthServer(srv, h)
 	reflection.Register(srv)
 }

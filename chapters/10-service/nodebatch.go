@@ -75,14 +75,6 @@ func (n *nodeBatchers) of(ctx context.Context, key string) (*distributed.Batcher
 // master it is for.
 var errNoKey = errors.New("a script call on a Redis Cluster must name its key")
 
-// open is b, unless the Batchers are closed.
-func (n *nodeBatchers) open(b *distributed.Batcher, closed bool) (*distributed.Batcher, error) {
-	if closed {
-		return nil, redis.ErrClosed
-	}
-	return b, nil
-}
-
 // call sends one script call through its key's Batcher.
 func (n *nodeBatchers) call(ctx context.Context, keys []string, send func(*distributed.Batcher) *redis.Cmd) *redis.Cmd {
 	var b *distributed.Batcher

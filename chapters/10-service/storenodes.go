@@ -80,7 +80,7 @@ func (s *Service) storeNodes(ctx context.Context) []storeNode {
 	})
 	if len(out) == 0 { // no slot table at all: the cluster is down
 		if err == nil {
-			err = errors.New("Redis Cluster: no master serves a slot")
+			err = errors.New("no master of the Redis Cluster serves a slot")
 		}
 		return []storeNode{{addr: unknownNode, ping: func(context.Context) error { return err }}}
 	}

@@ -69,3 +69,26 @@ func BenchKeyed(b *testing.B, allow func(key string, now time.Time) core.Decisio
 		}
 	})
 }
+
+// BenchPair runs the two sub-benchmarks every window chapter has, under
+// prefix: AllowN, one algorithm from newAlg(c) on BenchSingle, and
+// KeyedParallel, the keyed limiter from newKeyed(c) on BenchKeyed with warm
+// untimed requests per key.
+func BenchPair[C any, A core.Algorithm, K interface {
+	Allow(key string, now time.Time) core.Decision
+}](b *testing.B, prefix string, c C, newAlg func(C) (A, error), newKeyed func(C) (K, error), step time.Duration, warm int) {
+	b.Run(prefix+"AllowN", func(b *testing.B) {
+		a, err := newAlg(c)
+		if err != nil {
+			b.Fatal(err)
+		}
+		BenchSingle(b, a, step)
+	})
+	b.Run(prefix+"KeyedParallel", func(b *testing.B) {
+		k, err := newKeyed(c)
+		if err != nil {
+			b.Fatal(err)
+		}
+		BenchKeyed(b, k.Allow, step, warm)
+	})
+}

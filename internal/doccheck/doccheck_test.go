@@ -1,6 +1,7 @@
-// Package doccheck holds only a test: it reads the module's source and
-// checks that each exported identifier's doc comment begins with that
-// identifier, so a comment cannot go on naming something renamed away.
+// Package doccheck holds only tests: they read the module's source and
+// check that each exported identifier's doc comment begins with that
+// identifier, so a comment cannot go on naming something renamed away, and
+// that every import of a chapter names the package as it declares itself.
 package doccheck
 
 import (

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -12,13 +11,6 @@ import (
 	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
 	"github.com/ratelimit-course/ratelimit/tui/internal/text"
 )
-
-func runDrillArgs(t *testing.T, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	var out, errOut bytes.Buffer
-	code = run(append([]string{"drill"}, args...), &out, &errOut)
-	return out.String(), errOut.String(), code
-}
 
 // flat joins all whitespace runs so wrapped text compares with the source;
 // a word wrapped after its hyphen ("per-" / "client") is one word again.
@@ -39,7 +31,7 @@ func checkWidth(t *testing.T, out string, width int) {
 }
 
 func TestDrillPrintsEveryQuestionAt80Columns(t *testing.T) {
-	out, errOut, code := runDrillArgs(t)
+	out, errOut, code := runCmd(t, "drill")
 	if code != 0 || errOut != "" {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
@@ -65,14 +57,14 @@ func TestDrillPrintsEveryQuestionAt80Columns(t *testing.T) {
 func TestDrillFlags(t *testing.T) {
 	count := func(out string) int { return strings.Count(out, "\nQ") }
 
-	out, _, code := runDrillArgs(t, "--n", "5")
+	out, _, code := runCmd(t, "drill", "--n", "5")
 	if code != 0 || count(out) != 5 || !strings.Contains(out, "Q5. ") || strings.Contains(out, "Q6. ") {
 		t.Errorf("--n 5: exit %d, %d questions", code, count(out))
 	}
 
-	a, _, _ := runDrillArgs(t, "--shuffle", "--seed", "7")
-	b, _, _ := runDrillArgs(t, "--shuffle", "--seed", "7")
-	plain, _, _ := runDrillArgs(t)
+	a, _, _ := runCmd(t, "drill", "--shuffle", "--seed", "7")
+	b, _, _ := runCmd(t, "drill", "--shuffle", "--seed", "7")
+	plain, _, _ := runCmd(t, "drill")
 	if a != b {
 		t.Error("--shuffle --seed 7 is not repeatable")
 	}
@@ -80,12 +72,12 @@ func TestDrillFlags(t *testing.T) {
 		t.Error("--shuffle must reorder and keep every question")
 	}
 
-	out, _, _ = runDrillArgs(t, "--answers=false")
+	out, _, _ = runCmd(t, "drill", "--answers=false")
 	if strings.Contains(out, "A: ") || count(out) != len(interview.Drill) {
 		t.Error("--answers=false must print every question and no answer")
 	}
 
-	out, _, _ = runDrillArgs(t, "--chapter", "6")
+	out, _, _ = runCmd(t, "drill", "--chapter", "6")
 	want := 0
 	for _, q := range interview.Drill {
 		if q.Chapter == "06" {
@@ -96,10 +88,10 @@ func TestDrillFlags(t *testing.T) {
 		t.Errorf("--chapter 6: %d questions, want the %d of chapter 06", count(out), want)
 	}
 
-	out, _, _ = runDrillArgs(t, "--width", "40")
+	out, _, _ = runCmd(t, "drill", "--width", "40")
 	checkWidth(t, out, 40)
 
-	out, errOut, code := runDrillArgs(t, "--help")
+	out, errOut, code := runCmd(t, "drill", "--help")
 	if code != 0 || !strings.HasPrefix(out, "usage: tui drill") || errOut != "" {
 		t.Errorf("--help: exit %d, %q", code, out)
 	}
@@ -123,7 +115,7 @@ func TestDrillBadFlagsExit2WithOneLine(t *testing.T) {
 		{[]string{"extra"}, "extra"},
 	}
 	for _, c := range cases {
-		out, errOut, code := runDrillArgs(t, c.args...)
+		out, errOut, code := runCmd(t, "drill", c.args...)
 		if code != 2 || out != "" {
 			t.Errorf("%v: exit %d, stdout %q; want 2 and nothing", c.args, code, out)
 		}
@@ -152,7 +144,7 @@ func TestDrillWrapCutsLongWords(t *testing.T) {
 func TestDrillJSON(t *testing.T) {
 	decode := func(args ...string) []map[string]string {
 		t.Helper()
-		out, errOut, code := runDrillArgs(t, args...)
+		out, errOut, code := runCmd(t, "drill", args...)
 		if code != 0 || errOut != "" || strings.Count(out, "\n") != 1 {
 			t.Fatalf("%v: exit %d, stderr %q, %d lines", args, code, errOut, strings.Count(out, "\n"))
 		}

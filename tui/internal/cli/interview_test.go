@@ -11,13 +11,6 @@ import (
 	"github.com/ratelimit-course/ratelimit/tui/internal/progress"
 )
 
-func runInterviewArgs(t *testing.T, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	var out, errOut strings.Builder
-	code = run(append([]string{"interview"}, args...), &out, &errOut)
-	return out.String(), errOut.String(), code
-}
-
 // interviewJSON is the shape `tui interview --json` prints.
 type interviewJSON struct {
 	Form    string `json:"form"`
@@ -51,7 +44,7 @@ type interviewJSON struct {
 
 func decodeInterview(t *testing.T, args ...string) interviewJSON {
 	t.Helper()
-	out, errOut, code := runInterviewArgs(t, append([]string{"--json"}, args...)...)
+	out, errOut, code := runCmd(t, "interview", append([]string{"--json"}, args...)...)
 	if code != 0 || errOut != "" || strings.Count(out, "\n") != 1 {
 		t.Fatalf("%v: exit %d, stderr %q, %d lines", args, code, errOut, strings.Count(out, "\n"))
 	}
@@ -168,7 +161,7 @@ func TestInterviewTextFitsTheWidth(t *testing.T) {
 		if c.short {
 			args = append(args, "--short")
 		}
-		out, errOut, code := runInterviewArgs(t, args...)
+		out, errOut, code := runCmd(t, "interview", args...)
 		if code != 0 || errOut != "" {
 			t.Fatalf("%v: exit %d %q", args, code, errOut)
 		}
@@ -211,12 +204,12 @@ func TestInterviewBadFlagsExit2WithOneLine(t *testing.T) {
 		{[]string{"--json=maybe"}, "--json"},
 		{[]string{"--prompt", "login", "--prompt", "login"}, "--prompt"},
 	} {
-		out, errOut, code := runInterviewArgs(t, c.args...)
+		out, errOut, code := runCmd(t, "interview", c.args...)
 		if code != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "interview: ") || !strings.Contains(errOut, c.flag) {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q", c.args, code, out, errOut)
 		}
 	}
-	out, _, code := runInterviewArgs(t, "--help")
+	out, _, code := runCmd(t, "interview", "--help")
 	if code != 0 || !strings.HasPrefix(out, "usage: tui interview") || !strings.Contains(out, "login") {
 		t.Errorf("--help: exit %d %q", code, out)
 	}
@@ -232,7 +225,7 @@ func TestDrillMissedFirstUsesTheSavedScores(t *testing.T) {
 	if err := st.Save(); err != nil {
 		t.Fatal(err)
 	}
-	out, errOut, code := runDrillArgs(t, "--missed-first", "--json")
+	out, errOut, code := runCmd(t, "drill", "--missed-first", "--json")
 	if code != 0 || errOut != "" {
 		t.Fatalf("exit %d %q", code, errOut)
 	}
@@ -278,7 +271,7 @@ func TestInterviewJSONCarriesWorkedAnswerAndRubric(t *testing.T) {
 			}
 		}
 	}
-	raw, _, _ := runInterviewArgs(t, "--json", "--prompt", "partner-api")
+	raw, _, _ := runCmd(t, "interview", "--json", "--prompt", "partner-api")
 	for _, field := range []string{`"worked_answer":"# Worked answer`, `"rubric":[{"phase":"Introduction and the question","senior":`} {
 		if !strings.Contains(raw, field) {
 			t.Errorf("--json does not carry %s", field)

@@ -10,13 +10,6 @@ import (
 	"github.com/ratelimit-course/ratelimit/tui/internal/transcript"
 )
 
-func runMockArgs(t *testing.T, args ...string) (stdout, stderr string, code int) {
-	t.Helper()
-	var out, errOut strings.Builder
-	code = run(append([]string{"mock"}, args...), &out, &errOut)
-	return out.String(), errOut.String(), code
-}
-
 // With no transcript, --last and --list say where they looked and exit 1;
 // after two interviews --list shows both oldest first and --last prints the
 // second whole.
@@ -26,7 +19,7 @@ func TestMockLastAndList(t *testing.T) {
 	t.Setenv("XDG_DATA_HOME", data)
 	dir := filepath.Join(data, "ratelimit-course", "transcripts")
 	for _, flag := range []string{"--last", "--list"} {
-		out, errOut, code := runMockArgs(t, flag)
+		out, errOut, code := runCmd(t, "mock", flag)
 		if code != 1 || out != "" || !strings.Contains(errOut, "no transcript yet in "+dir) {
 			t.Errorf("%s on nothing: exit %d, %q %q", flag, code, out, errOut)
 		}
@@ -39,14 +32,14 @@ func TestMockLastAndList(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	out, _, code := runMockArgs(t, "--list")
+	out, _, code := runCmd(t, "mock", "--list")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	if code != 0 || len(lines) != 2 ||
 		lines[0] != "2026-12-04 06:30:00 UTC  login         "+filepath.Join(dir, "20261204T063000Z-login.md") ||
 		!strings.HasPrefix(lines[1], "2026-12-04 06:31:00 UTC  per-user-api") {
 		t.Fatalf("--list: exit %d\n%s", code, out)
 	}
-	out, _, code = runMockArgs(t, "--last")
+	out, _, code = runCmd(t, "mock", "--last")
 	want, _ := os.ReadFile(filepath.Join(dir, "20261204T063100Z-per-user-api.md"))
 	if code != 0 || out != string(want) || !strings.Contains(out, "> notes of per-user-api") {
 		t.Fatalf("--last: exit %d\n%s", code, out)
@@ -56,7 +49,7 @@ func TestMockLastAndList(t *testing.T) {
 // Neither flag, or both, is bad input: exit 2, one line on stderr.
 func TestMockNeedsOneFlag(t *testing.T) {
 	for _, args := range [][]string{nil, {"--last", "--list"}, {"--lats"}} {
-		out, errOut, code := runMockArgs(t, args...)
+		out, errOut, code := runCmd(t, "mock", args...)
 		if code != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, "mock: ") {
 			t.Errorf("mock %v: exit %d, %q %q", args, code, out, errOut)
 		}

@@ -243,7 +243,7 @@ func (a *simArgs) pickScenario() (lab.Scenario, []int, error) {
 	case !ok:
 		return sc, nil, core.BadParam("scenario", strconv.Quote(a.scenario), strings.Join(labflag.ScenarioNames(), ", "))
 	case a.source() != "":
-		return sc, nil, fmt.Errorf("--%s cannot change --scenario %s: accepted --scenario custom --%s ...",
+		return sc, nil, fmt.Errorf("--%s cannot change --scenario %s: accepted --scenario custom with --%s",
 			a.source(), a.scenario, a.source())
 	}
 	if a.set("algo") {

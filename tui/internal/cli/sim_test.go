@@ -16,6 +16,12 @@ func simRun(t *testing.T, args ...string) (string, string, int) {
 	return out.String(), errOut.String(), code
 }
 
+// runCmd is simRun of the command cmd with args.
+func runCmd(t *testing.T, cmd string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	return simRun(t, append([]string{cmd}, args...)...)
+}
+
 // The CONTRACT-CLI.md §4 example, whole: E1 through the fixed window.
 const e1FixedJSON = `{"algorithm":"fixed-window",
 "params":{"window_ms":1000,"limit":3,"capacity":3,"rate_per_s":2,"subwindows":1},

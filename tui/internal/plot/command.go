@@ -208,7 +208,7 @@ func (a args) scenarioChart() (Chart, error) {
 	case !ok:
 		return Chart{}, core.BadParam("scenario", strconv.Quote(a.scenario), strings.Join(labflag.ScenarioNames(), ", "))
 	case a.set["arrivals"]:
-		return Chart{}, fmt.Errorf("--arrivals cannot change --scenario %s: accepted --scenario custom --arrivals ...", a.scenario)
+		return Chart{}, fmt.Errorf("--arrivals cannot change --scenario %s: accepted --scenario custom with --arrivals", a.scenario)
 	}
 	p := sc.Params
 	if a.set["window"] {
