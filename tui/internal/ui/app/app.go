@@ -15,6 +15,7 @@ import (
 
 	"github.com/ratelimit-course/ratelimit/tui/internal/progress"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen"
+	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/lab"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/menu"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
@@ -37,7 +38,7 @@ type Model struct {
 func New(th *widget.Theme, store *progress.Store, plain, dark bool, note string) Model {
 	return Model{
 		th: th, help: widget.NewHelp(th), store: store, plain: plain, dark: dark,
-		stack: []screen.Screen{menu.New(th).WithNote(note)},
+		stack: []screen.Screen{menu.New(th, menuEntries()).WithNote(note)},
 		kept:  map[screen.Kind]screen.Screen{},
 	}
 }
@@ -64,7 +65,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.stack[i] = s.Resize(m.w, m.h)
 		}
 		return m, nil
-	case screen.OpenLink, screen.OpenChapter, screen.OpenWorst, screen.LoadWorst, screen.ResetProgress, screen.OpenCards:
+	case screen.OpenLink, screen.OpenChapter, lab.OpenWorst, lab.LoadWorst, screen.ResetProgress, screen.OpenCards:
 		return m.navigate(msg)
 	case tea.KeyMsg:
 		return m.key(msg)
@@ -201,8 +202,8 @@ func leave(s screen.Screen) screen.Screen {
 }
 
 // find is the screen of kind k: on the stack (its index, else -1), kept
-// from an earlier visit, or made by fresh.
-func (m Model) find(k screen.Kind, fresh func() screen.Screen) (screen.Screen, int) {
+// from an earlier visit, or made new as the registry makes it.
+func (m Model) find(k screen.Kind) (screen.Screen, int) {
 	for i := len(m.stack) - 1; i >= 0; i-- {
 		if kindOf(m.stack[i]) == k {
 			return m.stack[i], i
@@ -211,7 +212,8 @@ func (m Model) find(k screen.Kind, fresh func() screen.Screen) (screen.Screen, i
 	if s, ok := m.kept[k]; ok {
 		return s, -1
 	}
-	return fresh(), -1
+	e, _ := registered(k)
+	return e.make(m), -1
 }
 
 // show puts s on top at the terminal's size. A screen of the same kind

@@ -67,6 +67,7 @@ func (m Model) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 
 // open is the navigation that shows step s's place.
 func (m Model) open(s plan.Step) tea.Msg {
+	// A step names the screen it opens by its kind in the app's registry.
 	link := func(k screen.Kind, scenario int) tea.Msg {
 		return screen.OpenLink{Link: screen.Link{View: k, Scenario: scenario}}
 	}
@@ -80,16 +81,15 @@ func (m Model) open(s plan.Step) tea.Msg {
 	case plan.Lab:
 		for i, sc := range lab.Scenarios {
 			if sc.Name == s.Open {
-				return link(screen.Lab, i)
+				return link("lab", i)
 			}
 		}
 	case plan.Screen:
-		return link(map[string]screen.Kind{plan.OpenPath: screen.Path, plan.OpenWorst: screen.Worst,
-			plan.OpenPrefetch: screen.Prefetch, plan.OpenCluster: screen.Cluster}[s.Open], -1)
+		return link(screen.Kind(s.Open), -1) // plan.OpenPath …: the screens' names
 	case plan.Cards:
 		return screen.OpenCards{IDs: s.Cards}
 	case plan.Mock:
-		return link(screen.Mock, -1)
+		return link("mock", -1)
 	}
 	return nil
 }
