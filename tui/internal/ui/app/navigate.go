@@ -3,7 +3,6 @@ package app
 import (
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/ratelimit-course/ratelimit/tui/internal/progress"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/course"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/cards"
@@ -42,8 +41,7 @@ func (m Model) navigate(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// to the chapter the learner was reading before, not to this one.
 		r := reader.New(m.th, m.plain, m.dark).Resize(m.w, m.h).(reader.Model)
 		m = m.show(r.WithNote(msg.Note).Open(idx, msg.Anchor), -1)
-		m.recordReading()
-		return m, nil
+		return m, m.recordReading()
 	case screen.OpenCards:
 		s, at := m.find("drill")
 		return m.show(s.(cards.Model).OpenIDs(msg.IDs), at), nil
@@ -63,16 +61,10 @@ func (m Model) navigate(msg tea.Msg) (tea.Model, tea.Cmd) {
 		_, at = m.labScreen()
 		return m.show(l, at), nil
 	case screen.ResetProgress:
-		note := "saved progress reset: drill scores, interviews and plan steps start fresh; mock transcripts are kept"
-		if _, err := progress.Reset(); err != nil {
-			note = "could not reset the saved progress: " + err.Error()
-		} else {
-			m.store.P = progress.Empty()
-		}
-		if mn, ok := m.stack[0].(menu.Model); ok {
-			m.stack = append([]screen.Screen{mn.WithNote(note)}, m.stack[1:]...)
-		}
-		return m, nil
+		// The progress is forgotten at once; the file is deleted off the
+		// Update goroutine, through the store's one writer.
+		reset := m.store.Resetting()
+		return m, func() tea.Msg { return resetDone{reset()} }
 	}
 	return m, nil
 }
@@ -90,8 +82,23 @@ func (m Model) openLink(l screen.Link) (tea.Model, tea.Cmd) {
 	if !ok {
 		return m, nil
 	}
-	m.recordOpened(opened(l))
+	save := m.recordOpened(opened(l))
 	s, at := m.find(l.View)
 	s, cmd := e.open(m, s, l)
-	return m.show(s, at), cmd
+	return m.show(s, at), tea.Batch(cmd, save)
+}
+
+// resetDone is what deleting the saved progress sends back.
+type resetDone struct{ err error }
+
+// resetDone says on the menu what became of the saved progress.
+func (m Model) resetDone(err error) Model {
+	note := "saved progress reset: drill scores, interviews and plan steps start fresh; mock transcripts are kept"
+	if err != nil {
+		note = "could not reset the saved progress: " + err.Error()
+	}
+	if mn, ok := m.stack[0].(menu.Model); ok {
+		m.stack = append([]screen.Screen{mn.WithNote(note)}, m.stack[1:]...)
+	}
+	return m
 }

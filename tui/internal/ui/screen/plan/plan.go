@@ -59,7 +59,7 @@ func (m Model) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 			}
 			m.ask = m.open(m.Selected())
 		case key.Matches(msg, keys.Mark):
-			m = m.mark(m.Selected())
+			return m.mark(m.Selected())
 		}
 	}
 	return m, nil
@@ -94,12 +94,12 @@ func (m Model) open(s plan.Step) tea.Msg {
 	return nil
 }
 
-// mark records an exercise step as written, or no longer; other steps are
-// done by doing them.
-func (m Model) mark(s plan.Step) Model {
+// mark records an exercise step as written, or no longer (the command
+// saves it); other steps are done by doing them.
+func (m Model) mark(s plan.Step) (Model, tea.Cmd) {
 	if s.Kind != plan.Exercise {
 		m.note = "x marks exercises only; this step is marked when you do it"
-		return m
+		return m, nil
 	}
 	done := !s.Done(m.store.P)
 	m.store.SetExercise(plan.ChapterID(s.Chapter), done)
@@ -107,10 +107,7 @@ func (m Model) mark(s plan.Step) Model {
 	if !done {
 		m.note = "chapter " + plan.ChapterID(s.Chapter) + "'s exercise marked not written"
 	}
-	if err := m.store.Save(); err != nil {
-		m.note = "not saved: " + err.Error()
-	}
-	return m
+	return m, screen.Save(m.store)
 }
 
 func (m Model) Resize(w, h int) screen.Screen {
