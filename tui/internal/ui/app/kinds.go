@@ -9,20 +9,20 @@ import (
 
 // entry is one screen of the registry (screens.go).
 type entry struct {
-	menu    menu.Entry // its kind, and its row and key on the menu
-	chapter int        // the chapter that links to it (0: none)
-	label   string     // that chapter's link's label
-	is      func(screen.Screen) bool
-	make    func(m Model) screen.Screen
-	open    func(m Model, s screen.Screen, l screen.Link) (screen.Screen, tea.Cmd)
+	menu  menu.Entry // its kind, its row and key on the menu, its chapter
+	label string     // its chapter's link's label
+	is    func(screen.Screen) bool
+	make  func(m Model) screen.Screen
+	open  func(m Model, s screen.Screen, l screen.Link) (screen.Screen, tea.Cmd)
 }
 
 // reg is the entry of a screen of type S: made by build, and, if open is
 // not nil, readied by it each time a link opens it.
 func reg[S screen.Screen](e menu.Entry, chapter int, label string, build func(Model) S,
 	open func(Model, S, screen.Link) (S, tea.Cmd)) entry {
+	e.Chapter = chapter
 	return entry{
-		menu: e, chapter: chapter, label: label,
+		menu: e, label: label,
 		is:   func(s screen.Screen) bool { _, ok := s.(S); return ok },
 		make: func(m Model) screen.Screen { return build(m) },
 		open: func(m Model, s screen.Screen, l screen.Link) (screen.Screen, tea.Cmd) {
@@ -71,7 +71,7 @@ func menuEntries() []menu.Entry {
 func offers(num int) []screen.Link {
 	var out []screen.Link
 	for _, e := range screens {
-		if e.chapter == num {
+		if e.menu.Chapter == num {
 			out = append(out, screen.Link{View: e.menu.Kind, Scenario: -1, Label: e.label})
 		}
 	}

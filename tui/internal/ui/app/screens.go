@@ -36,7 +36,7 @@ var screens = []entry{
 		Desc: "chapter 07's drill: answer aloud, reveal, score yourself; missed cards come back first"}, 7, "question cards",
 		func(m Model) cards.Model { return cards.New(m.th, m.store) },
 		func(_ Model, s cards.Model, _ screen.Link) (cards.Model, tea.Cmd) { return s.Open(), nil }),
-	reg(menu.Entry{Kind: "mock", Key: "M", Help: "mock interview", Footer: true, Title: "Mock interview",
+	reg(menu.Entry{Kind: "mock", Key: "M", Help: "mock interview", Footer: 2, Title: "Mock interview",
 		Desc: "the 45-minute track (or the 15-minute short form) on one design question, with a checklist per phase and the pushback"},
 		7, "mock interview",
 		func(m Model) mock.Model { return mock.New(m.th, m.store) },
@@ -46,7 +46,7 @@ var screens = []entry{
 			}
 			return s, nil
 		}),
-	reg(menu.Entry{Kind: "lab", Key: "L", Help: "lab", Footer: true, First: true, Title: "Lab: one sequence, two algorithms",
+	reg(menu.Entry{Kind: "lab", Key: "L", Help: "lab", Footer: 1, First: true, Title: "Lab: one sequence, two algorithms",
 		Desc: "chapter 05's lab, on the first prepared scenario (E1)"}, 5, "the lab",
 		func(m Model) lab.Model { return lab.New(m.th) },
 		func(_ Model, s lab.Model, l screen.Link) (lab.Model, tea.Cmd) {

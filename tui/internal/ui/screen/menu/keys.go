@@ -1,6 +1,9 @@
 package menu
 
 import (
+	"cmp"
+	"slices"
+
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
@@ -22,14 +25,27 @@ var keys = keyMap{
 	Progress: widget.Bind([]string{"ctrl+r"}, "ctrl+r", "reset saved progress"),
 }
 
-// withScreens is the key map with the registry's screens' keys.
+// withScreens is the key map with the registry's screens' keys: in the ?
+// sheet by chapter, the screens of no chapter last; in the footer, those
+// with a place there.
 func (k keyMap) withScreens(entries []Entry) keyMap {
 	k.Screens, k.footer = nil, nil
-	for _, e := range entries {
-		b := widget.Bind([]string{e.Key}, e.Key, e.Help)
-		k.Screens = append(k.Screens, b)
-		if e.Footer {
-			k.footer = append(k.footer, b)
+	byChapter := slices.Clone(entries)
+	last := func(e Entry) int { // no chapter: after every chapter
+		if e.Chapter == 0 {
+			return 1 << 30
+		}
+		return e.Chapter
+	}
+	slices.SortStableFunc(byChapter, func(a, b Entry) int { return cmp.Compare(last(a), last(b)) })
+	for _, e := range byChapter {
+		k.Screens = append(k.Screens, widget.Bind([]string{e.Key}, e.Key, e.Help))
+	}
+	for place := 1; place <= len(entries); place++ {
+		for _, e := range entries {
+			if e.Footer == place {
+				k.footer = append(k.footer, widget.Bind([]string{e.Key}, e.Key, e.Help))
+			}
 		}
 	}
 	return k

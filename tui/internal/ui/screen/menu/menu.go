@@ -36,8 +36,9 @@ type Entry struct {
 	Kind        screen.Kind
 	Key, Help   string // the menu's key for it, and the key's help ("lab")
 	Title, Desc string // the menu's row, and what it says when selected
-	Footer      bool   // its key is in the footer, not only in the ? sheet
+	Footer      int    // its place among the footer's keys (1, 2 …); 0: only in the ? sheet
 	First       bool   // its key opens it on its first scenario (the lab on E1)
+	Chapter     int    // the chapter that links to it (0: none): the ? sheet's order
 }
 
 type Model struct {
@@ -175,8 +176,8 @@ func (m *Model) shortcut(msg tea.KeyMsg) (tea.Msg, bool) {
 // screenKey is the index into the menu's screens of the one msg's key
 // opens, or -1.
 func (m Model) screenKey(msg tea.KeyMsg) int {
-	for i, b := range m.keys.Screens {
-		if key.Matches(msg, b) {
+	for i, e := range m.opts {
+		if msg.String() == e.Key {
 			return i
 		}
 	}
