@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/ratelimit-course/ratelimit/tui/internal/atomicfile"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -73,6 +72,8 @@ type Phase struct {
 type Store struct {
 	path string
 	P    Saved
+	w    *writer // its one writer (save.go), made by the first save
+	to   Disk    // where saves go; nil is the progress file
 }
 
 // Path is where the progress lives: <config dir>/ratelimit-course/progress.json.
@@ -119,17 +120,9 @@ func Load() (st *Store, note string) {
 	return st, ""
 }
 
-// Save writes the progress; an error is reported, never fatal.
-func (s *Store) Save() error {
-	if s == nil || s.path == "" {
-		return nil
-	}
-	b, err := json.MarshalIndent(s.P, "", "  ")
-	if err != nil {
-		return err
-	}
-	return atomicfile.Write(s.path, append(b, '\n'))
-}
+// Save writes the progress now, through the store's one writer (save.go);
+// an error is reported, never fatal. The app saves with Saving instead.
+func (s *Store) Save() error { return s.Saving()() }
 
 // Reset deletes the saved progress; a missing file is no error.
 func Reset() (string, error) {

@@ -8,13 +8,16 @@ package app
 import (
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/ratelimit-course/ratelimit/tui/internal/progress"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen"
+	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/lab"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/menu"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
@@ -28,17 +31,22 @@ type Model struct {
 	showAll bool                          // the ? sheet is up
 	help    help.Model
 	store   *progress.Store
-	plain   bool // chapter text without colour (NO_COLOR, or no colour terminal)
-	dark    bool // glamour's dark style
+	plain   bool      // chapter text without colour (NO_COLOR, or no colour terminal)
+	dark    bool      // glamour's dark style
+	saveErr string    // why the last save failed, shown until one succeeds
+	counts  *counters // shared by the Model's copies
 }
+
+// counters count the app's costly work, for the tests.
+type counters struct{ readings int } // recordReading's scans of the chapter shown
 
 // New builds the app on its menu. note is shown on the menu (what happened
 // to the saved progress).
 func New(th *widget.Theme, store *progress.Store, plain, dark bool, note string) Model {
 	return Model{
 		th: th, help: widget.NewHelp(th), store: store, plain: plain, dark: dark,
-		stack: []screen.Screen{menu.New(th).WithNote(note)},
-		kept:  map[screen.Kind]screen.Screen{},
+		stack: []screen.Screen{menu.New(th, menuEntries()).WithNote(note)},
+		kept:  map[screen.Kind]screen.Screen{}, counts: &counters{},
 	}
 }
 
@@ -63,8 +71,16 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		for i, s := range m.stack {
 			m.stack[i] = s.Resize(m.w, m.h)
 		}
+		return m, m.recordReading() // more of the chapter may show
+	case screen.Saved:
+		m.saveErr = ""
+		if msg.Err != nil {
+			m.saveErr = "progress not saved: " + msg.Err.Error()
+		}
 		return m, nil
-	case screen.OpenLink, screen.OpenChapter, screen.OpenWorst, screen.LoadWorst, screen.ResetProgress, screen.OpenCards:
+	case resetDone:
+		return m.resetDone(msg.err), nil
+	case screen.OpenLink, screen.OpenChapter, lab.OpenWorst, lab.LoadWorst, screen.ResetProgress, screen.OpenCards:
 		return m.navigate(msg)
 	case tea.KeyMsg:
 		return m.key(msg)
@@ -143,9 +159,14 @@ func (m Model) typing() bool {
 func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 	s, cmd := m.top().Update(msg)
 	m = m.setTop(s)
-	m.recordReading()
+	if _, ok := msg.(tea.KeyMsg); ok { // a key may scroll: a tick does not
+		cmd = tea.Batch(cmd, m.recordReading())
+	}
 	if a, ok := s.(screen.Asker); ok && a.Ask() != nil {
 		nm, cmd2 := m.Update(a.Ask())
+		if _, quits := a.Ask().(screen.Quit); quits {
+			return nm, tea.Sequence(cmd, cmd2) // what the screen saves is written before the app ends
+		}
 		return nm, tea.Batch(cmd, cmd2)
 	}
 	return m, cmd
@@ -201,8 +222,8 @@ func leave(s screen.Screen) screen.Screen {
 }
 
 // find is the screen of kind k: on the stack (its index, else -1), kept
-// from an earlier visit, or made by fresh.
-func (m Model) find(k screen.Kind, fresh func() screen.Screen) (screen.Screen, int) {
+// from an earlier visit, or made new as the registry makes it.
+func (m Model) find(k screen.Kind) (screen.Screen, int) {
 	for i := len(m.stack) - 1; i >= 0; i-- {
 		if kindOf(m.stack[i]) == k {
 			return m.stack[i], i
@@ -211,7 +232,8 @@ func (m Model) find(k screen.Kind, fresh func() screen.Screen) (screen.Screen, i
 	if s, ok := m.kept[k]; ok {
 		return s, -1
 	}
-	return fresh(), -1
+	e, _ := registered(k)
+	return e.make(m), -1
 }
 
 // show puts s on top at the terminal's size. A screen of the same kind
@@ -256,5 +278,16 @@ func (m Model) View() string {
 	case m.showAll:
 		return m.sheet()
 	}
-	return m.top().View()
+	return m.withSaveErr(m.top().View())
+}
+
+// withSaveErr shows a failed save in the frame's last row (the keys'
+// help) until a save succeeds: the learner's work is not on disk.
+func (m Model) withSaveErr(frame string) string {
+	if m.saveErr == "" {
+		return frame
+	}
+	rows := strings.Split(frame, "\n")
+	rows[len(rows)-1] = m.th.Paint(widget.StError, ansi.Truncate(m.saveErr, m.w, "…"))
+	return strings.Join(rows, "\n")
 }

@@ -3,34 +3,24 @@ package app
 import (
 	tea "github.com/charmbracelet/bubbletea"
 
-	lab5 "github.com/ratelimit-course/ratelimit/chapters/05-lab"
-	"github.com/ratelimit-course/ratelimit/tui/internal/plan"
-	"github.com/ratelimit-course/ratelimit/tui/internal/progress"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/course"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/cards"
-	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/cluster"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/lab"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/menu"
-	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/mock"
-	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/path"
-	planscreen "github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/plan"
-	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/prefetch"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/reader"
-	readyscreen "github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/ready"
-	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/service"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/worst"
 )
 
-// The screens by their kind on the stack, and how each is made
-// the first time it is opened.
+// The two chapter 05 screens, which open each other (lab.OpenWorst,
+// lab.LoadWorst).
 func (m Model) labScreen() (lab.Model, int) {
-	s, at := m.find(screen.Lab, func() screen.Screen { return lab.New(m.th) })
+	s, at := m.find("lab")
 	return s.(lab.Model), at
 }
 
 func (m Model) worstScreen() (worst.Model, int) {
-	s, at := m.find(screen.Worst, func() screen.Screen { return worst.New(m.th) })
+	s, at := m.find("worst")
 	return s.(worst.Model), at
 }
 
@@ -51,16 +41,15 @@ func (m Model) navigate(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// to the chapter the learner was reading before, not to this one.
 		r := reader.New(m.th, m.plain, m.dark).Resize(m.w, m.h).(reader.Model)
 		m = m.show(r.WithNote(msg.Note).Open(idx, msg.Anchor), -1)
-		m.recordReading()
-		return m, nil
+		return m, m.recordReading()
 	case screen.OpenCards:
-		s, at := m.find(screen.Drill, func() screen.Screen { return cards.New(m.th, m.store) })
+		s, at := m.find("drill")
 		return m.show(s.(cards.Model).OpenIDs(msg.IDs), at), nil
-	case screen.OpenWorst:
+	case lab.OpenWorst:
 		w, at := m.worstScreen()
 		w, cmd := w.Open(msg.Algo, msg.Params)
 		return m.show(w, at), cmd
-	case screen.LoadWorst:
+	case lab.LoadWorst:
 		// Into the lab below the search, or, opened from elsewhere (the
 		// menu), into the lab in the search's place.
 		l, at := m.labScreen()
@@ -72,72 +61,44 @@ func (m Model) navigate(msg tea.Msg) (tea.Model, tea.Cmd) {
 		_, at = m.labScreen()
 		return m.show(l, at), nil
 	case screen.ResetProgress:
-		note := "saved progress reset: drill scores, interviews and plan steps start fresh; mock transcripts are kept"
-		if _, err := progress.Reset(); err != nil {
-			note = "could not reset the saved progress: " + err.Error()
-		} else {
-			m.store.P = progress.Empty()
-		}
-		if mn, ok := m.stack[0].(menu.Model); ok {
-			m.stack = append([]screen.Screen{mn.WithNote(note)}, m.stack[1:]...)
-		}
-		return m, nil
+		// The progress is forgotten at once; the file is deleted off the
+		// Update goroutine, through the store's one writer.
+		reset := m.store.Resetting()
+		return m, func() tea.Msg { return resetDone{reset()} }
 	}
 	return m, nil
 }
 
-// openLink opens a chapter's link or a menu entry's screen.
+// openLink opens a chapter's link or a menu entry's screen: the registry
+// (screens.go) makes it the first time and readies it each time.
 func (m Model) openLink(l screen.Link) (tea.Model, tea.Cmd) {
-	switch l.View {
-	case screen.Lab:
-		s, at := m.labScreen()
-		if l.Scenario >= 0 {
-			s = s.LoadScenario(l.Scenario)
-			m.recordOpened(lab5.Scenarios[l.Scenario].Name)
-		}
-		return m.show(s, at), nil
-	case screen.Worst:
-		m.recordOpened(plan.OpenWorst)
-		s, _ := m.labScreen()
-		algo, params := s.Left()
-		return m.navigate(screen.OpenWorst{Algo: algo, Params: params})
-	case screen.Prefetch:
-		m.recordOpened(plan.OpenPrefetch)
-		s, at := m.find(screen.Prefetch, func() screen.Screen { return prefetch.New(m.th) })
-		return m.show(s, at), nil
-	case screen.Cluster:
-		m.recordOpened(plan.OpenCluster)
-		s, at := m.find(screen.Cluster, func() screen.Screen { return cluster.New(m.th) })
-		c, cmd := s.(cluster.Model).Open()
-		return m.show(c, at), cmd
-	case screen.Drill:
-		s, at := m.find(screen.Drill, func() screen.Screen { return cards.New(m.th, m.store) })
-		return m.show(s.(cards.Model).Open(), at), nil
-	case screen.Mock:
-		s, at := m.find(screen.Mock, func() screen.Screen { return mock.New(m.th, m.store) })
-		mk := s.(mock.Model)
-		if !mk.Running() {
-			mk = mk.Choose()
-		}
-		return m.show(mk, at), nil
-	case screen.Path:
-		m.recordOpened(plan.OpenPath)
-		s, at := m.find(screen.Path, func() screen.Screen { return path.New(m.th) })
-		return m.show(s, at), nil
-	case screen.Service:
-		s, at := m.find(screen.Service, func() screen.Screen { return service.New(m.th) })
-		return m.show(s, at), nil
-	case screen.Plan:
-		s, at := m.find(screen.Plan, func() screen.Screen { return planscreen.New(m.th, m.store) })
-		return m.show(s, at), nil
-	case screen.Ready:
-		s, at := m.find(screen.Ready, func() screen.Screen { return readyscreen.New(m.th, m.store) })
-		return m.show(s, at), nil
-	case screen.Answer:
+	if l.View == screen.Answer {
 		// A worked answer opens in a reader of its own: esc comes back to
 		// chapter 07.
 		r := reader.New(m.th, m.plain, m.dark).Resize(m.w, m.h).(reader.Model)
 		return m.show(r.OpenAnswer(l.Scenario), -1), nil
 	}
-	return m, nil
+	e, ok := registered(l.View)
+	if !ok {
+		return m, nil
+	}
+	save := m.recordOpened(opened(l))
+	s, at := m.find(l.View)
+	s, cmd := e.open(m, s, l)
+	return m.show(s, at), tea.Batch(cmd, save)
+}
+
+// resetDone is what deleting the saved progress sends back.
+type resetDone struct{ err error }
+
+// resetDone says on the menu what became of the saved progress.
+func (m Model) resetDone(err error) Model {
+	note := "saved progress reset: drill scores, interviews and plan steps start fresh; mock transcripts are kept"
+	if err != nil {
+		note = "could not reset the saved progress: " + err.Error()
+	}
+	if mn, ok := m.stack[0].(menu.Model); ok {
+		m.stack = append([]screen.Screen{mn.WithNote(note)}, m.stack[1:]...)
+	}
+	return m
 }

@@ -61,6 +61,11 @@ func Run(stdout, stderr io.Writer) int {
 	if fm, ok := final.(Model); ok {
 		fm.Close() // killed (a hang-up) or quit: no redis-server outlives the course
 	}
+	// A save still queued when the program ended (killed, or quit before
+	// its command ran) is written now, through the same writer.
+	if ferr := store.Flush(); ferr != nil {
+		fmt.Fprintln(stderr, "tui: progress not saved:", ferr)
+	}
 	select {
 	case why := <-gone:
 		fmt.Fprintln(stderr, "tui: "+why+"; the course stopped")

@@ -88,3 +88,23 @@ func BenchmarkLabStep200(b *testing.B) {
 		i++
 	}
 }
+
+// What a chapter costs the app per message: a tick (nothing to record)
+// and a key's record of what was read (the headings read once per chapter).
+func BenchmarkChapterMessage(b *testing.B) {
+	type tick struct{}
+	m := appPress(appNew(b, 80, 24), "5")
+	b.Run("tick", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			nm, _ := m.Update(tick{})
+			_ = nm
+		}
+	})
+	b.Run("recordReading", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = m.recordReading()
+		}
+	})
+}

@@ -38,12 +38,12 @@ func (m Model) scr() string { return m.top().Name() }
 func (m Model) lab() labscreen.Model { s, _ := m.labScreen(); return s }
 
 func (m Model) mock() mock.Model {
-	s, _ := m.find(screen.Mock, func() screen.Screen { return mock.New(m.th, m.store) })
+	s, _ := m.find("mock")
 	return s.(mock.Model)
 }
 
 func (m Model) cards() cards.Model {
-	s, _ := m.find(screen.Drill, func() screen.Screen { return cards.New(m.th, m.store) })
+	s, _ := m.find("drill")
 	return s.(cards.Model)
 }
 
@@ -58,7 +58,7 @@ func (m Model) chapter() reader.Model {
 }
 
 func (m Model) pf() prefetch.Model {
-	s, _ := m.find(screen.Prefetch, func() screen.Screen { return prefetch.New(m.th) })
+	s, _ := m.find("prefetch")
 	return s.(prefetch.Model)
 }
 

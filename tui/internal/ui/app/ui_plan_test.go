@@ -7,14 +7,13 @@ import (
 	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
 	"github.com/ratelimit-course/ratelimit/tui/internal/plan"
 	"github.com/ratelimit-course/ratelimit/tui/internal/progress"
-	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen"
 	planscreen "github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/plan"
 )
 
 const scrPlan = "study plan"
 
 func (m Model) planScreen() planscreen.Model {
-	s, _ := m.find(screen.Plan, func() screen.Screen { return planscreen.New(m.th, m.store) })
+	s, _ := m.find("plan")
 	return s.(planscreen.Model)
 }
 

@@ -14,7 +14,6 @@ import (
 	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
 	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/course"
-	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen"
 )
 
 // The menu is a list of every chapter and lab; / filters it.
@@ -163,7 +162,7 @@ func TestChapterOpensItsWorkedExamplesAndEscReturns(t *testing.T) {
 	m = appPress(appNew(t, 80, 24), "6")
 	appWant(t, m.View(), "E13 in the prefetch lab")
 	for i, l := range course.Infos()[course.Index(6)].Links {
-		if l.View == screen.Prefetch {
+		if l.View == "prefetch" {
 			m = appPress(m, m.chapter().LinkKeys()[i].Keys()[len(m.chapter().LinkKeys()[i].Keys())-1])
 		}
 	}

@@ -18,25 +18,25 @@ import (
 // The chapter text is embedded once, by package chapters; the app renders it
 // with glamour (markdown.go), so the course is written once.
 
-// Entry is one chapter: its number, its README and the screens it opens.
+// Entry is one chapter: its number and its README. The screens it opens
+// are the app's registry's (Offers).
 type Entry struct {
 	Num    int
 	README string
-	Views  []screen.Kind
 }
 
 // Chapters is the course in order.
 var Chapters = []Entry{
-	{1, chapters.README(1), nil},
-	{2, chapters.README(2), nil},
-	{3, chapters.README(3), nil},
-	{4, chapters.README(4), nil},
-	{5, chapters.README(5), []screen.Kind{screen.Lab, screen.Worst}},
-	{6, chapters.README(6), []screen.Kind{screen.Prefetch, screen.Cluster}},
-	{7, chapters.README(7), []screen.Kind{screen.Drill, screen.Mock, screen.Path}},
-	{8, chapters.README(8), nil},
-	{9, chapters.README(9), nil},
-	{10, chapters.README(10), []screen.Kind{screen.Service}},
+	{1, chapters.README(1)},
+	{2, chapters.README(2)},
+	{3, chapters.README(3)},
+	{4, chapters.README(4)},
+	{5, chapters.README(5)},
+	{6, chapters.README(6)},
+	{7, chapters.README(7)},
+	{8, chapters.README(8)},
+	{9, chapters.README(9)},
+	{10, chapters.README(10)},
 }
 
 // PrefetchExample is the worked example the prefetch screen opens on.
@@ -82,20 +82,24 @@ func describeChapter(c Entry) Info {
 	var examples, prefetch []screen.Link
 	for i, s := range lab.Scenarios {
 		if mentions(s.Example) {
-			examples = append(examples, screen.Link{View: screen.Lab, Scenario: i, Label: s.Example + " in the lab"})
+			examples = append(examples, screen.Link{View: labView, Scenario: i, Label: s.Example + " in the lab"})
 		}
 	}
 	if mentions(PrefetchExample) {
-		prefetch = []screen.Link{{View: screen.Prefetch, Scenario: -1, Label: PrefetchExample + " in the prefetch lab"}}
+		prefetch = []screen.Link{{View: prefetchView, Scenario: -1, Label: PrefetchExample + " in the prefetch lab"}}
 	}
-	for _, v := range c.Views {
+	var offers []screen.Link
+	if Offers != nil {
+		offers = Offers(c.Num)
+	}
+	for _, l := range offers {
 		switch {
-		case v == screen.Lab && len(examples) > 0:
+		case l.View == labView && len(examples) > 0:
 			info.Links, examples = append(info.Links, examples...), nil
-		case v == screen.Prefetch && len(prefetch) > 0:
+		case l.View == prefetchView && len(prefetch) > 0:
 			info.Links, prefetch = append(info.Links, prefetch...), nil
 		default:
-			info.Links = append(info.Links, screen.Link{View: v, Scenario: -1, Label: ViewName[v]})
+			info.Links = append(info.Links, l)
 		}
 	}
 	info.Links = append(append(info.Links, prefetch...), examples...)
@@ -105,11 +109,13 @@ func describeChapter(c Entry) Info {
 	return info
 }
 
-var ViewName = map[screen.Kind]string{
-	screen.Lab: "the lab", screen.Worst: "worst-case search", screen.Prefetch: "the prefetch lab", screen.Cluster: "the cluster (E21–E23)",
-	screen.Drill: "question cards", screen.Mock: "mock interview", screen.Path: "the request path",
-	screen.Service: "the service screen",
-}
+// Offers are the screens chapter num offers, in order, each with its
+// link's label: the app's registry of screens (app/screens.go) sets it
+// before the first Infos.
+var Offers func(num int) []screen.Link
+
+// The two screens that reproduce the worked examples a chapter mentions.
+const labView, prefetchView screen.Kind = "lab", "prefetch"
 
 // inlineText is a block's text without markup.
 func inlineText(n ast.Node, src []byte) string {

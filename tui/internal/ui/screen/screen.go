@@ -6,7 +6,6 @@ package screen
 import (
 	"github.com/charmbracelet/bubbles/help"
 	tea "github.com/charmbracelet/bubbletea"
-	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
 )
 
 // Screen is one screen of the course. A screen is a value, as Bubble Tea
@@ -49,35 +48,17 @@ type QuitGuard interface{ GuardsQuit() bool }
 // Sheeter is a screen whose ? sheet explains more than its keys.
 type Sheeter interface{ Sheet(w int) []string }
 
-// Kind names a screen a chapter or the menu opens.
-type Kind int
+// Kind names a screen a chapter, a plan step or the menu opens: its name
+// in the app's registry of screens (app/screens.go), which says how each is
+// made, labelled and keyed.
+type Kind string
 
 const (
 	// None is no screen: what a screen the app does not know maps to.
-	None Kind = iota
-	// Lab is the chapter 05 lab (Link.Scenario, if >= 0: the scenario to load).
-	Lab
-	// Worst is the chapter 05 worst-case search.
-	Worst
-	// Prefetch is the chapter 06 quota prefetch lab.
-	Prefetch
-	// Cluster is chapter 06 part 3 on a real Redis Cluster.
-	Cluster
-	// Drill is the chapter 07 question cards.
-	Drill
-	// Mock is the chapter 07 timed mock interview.
-	Mock
-	// Path is the chapter 07 request path (interview.Diagram).
-	Path
-	// Service is the chapter 10 service, stepped by the learner.
-	Service
-	// Plan is the study plans, step by step (package plan).
-	Plan
-	// Ready is what is done and what to review next (package ready).
-	Ready
+	None Kind = ""
 	// Answer is a chapter 07 worked answer in the reader (Link.Scenario:
-	// its index).
-	Answer
+	// its index). It is no registered screen: the reader shows it.
+	Answer Kind = "answer"
 )
 
 // Link is one screen a chapter or the menu offers: a worked example in the
@@ -85,7 +66,7 @@ const (
 // Scenario its index into the course's answers).
 type Link struct {
 	View     Kind
-	Scenario int // index into lab.Scenarios, or -1
+	Scenario int // the screen's own index (the lab's scenario), or -1
 	Label    string
 }
 
@@ -100,13 +81,6 @@ type (
 		Anchor   string
 		Note     string // a line above the text, e.g. how its commands map to keys
 	}
-	// OpenWorst opens the worst-case search on an algorithm and budget.
-	OpenWorst struct {
-		Algo   lab.Algorithm
-		Params lab.Params
-	}
-	// LoadWorst takes a found worst case into the lab.
-	LoadWorst struct{ Res lab.WorstResult }
 	// ResetProgress asks to forget the saved progress (after the menu's
 	// confirmation).
 	ResetProgress struct{}

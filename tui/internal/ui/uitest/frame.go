@@ -87,12 +87,42 @@ func RowStarting(frame, s string) string {
 	return ""
 }
 
-// IsQuit reports whether cmd quits the program.
+// IsQuit reports whether cmd quits the program. A sequence's commands
+// run first, in order, each with every command it batches, as the runtime
+// runs them (what a screen saves before the app quits is then written).
 func IsQuit(cmd tea.Cmd) bool {
 	if cmd == nil {
 		return false
 	}
-	_, ok := cmd().(tea.QuitMsg)
+	msg := cmd()
+	if _, batch := msg.(tea.BatchMsg); !batch {
+		if seq, ok := Cmds(msg); ok {
+			quits := false
+			for _, c := range seq {
+				quits = runAll(c) || quits
+			}
+			return quits
+		}
+	}
+	_, ok := msg.(tea.QuitMsg)
+	return ok
+}
+
+// runAll runs cmd and every command it batches or sequences, and reports
+// whether one quits.
+func runAll(cmd tea.Cmd) bool {
+	if cmd == nil {
+		return false
+	}
+	msg := cmd()
+	if cmds, ok := Cmds(msg); ok {
+		quits := false
+		for _, c := range cmds {
+			quits = runAll(c) || quits
+		}
+		return quits
+	}
+	_, ok := msg.(tea.QuitMsg)
 	return ok
 }
 

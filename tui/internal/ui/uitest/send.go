@@ -1,6 +1,7 @@
 package uitest
 
 import (
+	"reflect"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -27,9 +28,11 @@ func Send[M any](m M, msg tea.Msg, patience time.Duration, update func(M, tea.Ms
 		case <-time.After(patience):
 			continue
 		}
-		switch out := out.(type) {
-		case tea.BatchMsg:
-			queue = append(queue, out...)
+		if cmds, ok := Cmds(out); ok {
+			queue = append(queue, cmds...)
+			continue
+		}
+		switch out.(type) {
 		case nil, tea.QuitMsg:
 		default:
 			var next tea.Cmd
@@ -38,4 +41,21 @@ func Send[M any](m M, msg tea.Msg, patience time.Duration, update func(M, tea.Ms
 		}
 	}
 	return m
+}
+
+// Cmds are the commands of a tea.Batch's or a tea.Sequence's message (the
+// latter's type is Bubble Tea's own), in order; ok is false for any other
+// message.
+func Cmds(msg tea.Msg) (cmds []tea.Cmd, ok bool) {
+	if b, ok := msg.(tea.BatchMsg); ok {
+		return b, true
+	}
+	v := reflect.ValueOf(msg)
+	if !v.IsValid() || v.Kind() != reflect.Slice || v.Type().Elem() != reflect.TypeFor[tea.Cmd]() {
+		return nil, false
+	}
+	for i := range v.Len() {
+		cmds = append(cmds, v.Index(i).Interface().(tea.Cmd))
+	}
+	return cmds, true
 }

@@ -107,7 +107,7 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 				m.note = "show what to say first (" + widget.KeyName(keys.Reveal) + "), then score it"
 				break
 			}
-			m = m.score(q, key.Matches(msg, keys.Got))
+			return m.score(q, key.Matches(msg, keys.Got))
 		case key.Matches(msg, keys.Next):
 			m.i, m.reveal, m.follow = (m.i+1)%n, false, false
 		case key.Matches(msg, keys.Prev):
@@ -131,18 +131,17 @@ func (m Model) endKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 	return m, nil
 }
 
-// score records card q as got or missed, saves it, says so in the note,
-// and moves to the next card, or to the end screen after the last.
-func (m Model) score(q interview.Question, got bool) Model {
+// score records card q as got or missed, says so in the note, and moves
+// to the next card, or to the end screen after the last; the command saves
+// the score.
+func (m Model) score(q interview.Question, got bool) (Model, tea.Cmd) {
 	m.store.Score(q.ID, got)
 	verdict := "missed: it comes back first next time"
 	if got {
 		verdict = "got it"
 	}
 	m.note = fmt.Sprintf("card %d: %s", m.i+1, verdict)
-	if err := m.store.Save(); err != nil {
-		m.note += " (not saved: " + err.Error() + ")"
-	}
+	save := screen.Save(m.store)
 	if got {
 		m.got++
 	} else {
@@ -150,10 +149,10 @@ func (m Model) score(q interview.Question, got bool) Model {
 	}
 	if m.i == len(m.order)-1 {
 		m.end, m.reveal, m.follow = true, false, false
-		return m
+		return m, save
 	}
 	m.i, m.reveal, m.follow = m.i+1, false, false
-	return m
+	return m, save
 }
 
 // nextChapter moves to the next card, in order and wrapping, from a

@@ -70,7 +70,7 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		case key.Matches(msg, keys.ZoomReset):
 			m.zoom = 0
 		case key.Matches(msg, keys.Worst):
-			m.ask = screen.OpenWorst{Algo: m.algo[0], Params: m.params}
+			m.ask = OpenWorst{Algo: m.algo[0], Params: m.params}
 		case key.Matches(msg, keys.Path):
 			m.ask = screen.OpenChapter{Idx: -1, Num: 5, Anchor: "The suggested path", Note: pathNote}
 		}

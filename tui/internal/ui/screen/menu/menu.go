@@ -30,8 +30,21 @@ func (i menuItem) Title() string       { return i.title }
 func (i menuItem) Description() string { return i.desc }
 func (i menuItem) FilterValue() string { return i.title + " " + i.desc + bodySep + i.body }
 
+// Entry is one screen the menu offers below the chapters: an entry of the
+// app's registry of screens.
+type Entry struct {
+	Kind        screen.Kind
+	Key, Help   string // the menu's key for it, and the key's help ("lab")
+	Title, Desc string // the menu's row, and what it says when selected
+	Footer      int    // its place among the footer's keys (1, 2 …); 0: only in the ? sheet
+	First       bool   // its key opens it on its first scenario (the lab on E1)
+	Chapter     int    // the chapter that links to it (0: none): the ? sheet's order
+}
+
 type Model struct {
 	th   *widget.Theme
+	keys keyMap
+	opts []Entry // the screens, in the menu's order
 	w, h int
 	help help.Model
 	list list.Model
@@ -42,7 +55,7 @@ type Model struct {
 	resetting bool
 }
 
-func menuItems() []list.Item {
+func menuItems(entries []Entry) []list.Item {
 	var items []list.Item
 	for i, info := range course.Infos() {
 		desc := info.Summary
@@ -59,33 +72,18 @@ func menuItems() []list.Item {
 		}
 		items = append(items, menuItem{title: info.Title, desc: desc, body: course.Chapters[i].README, chapter: i})
 	}
-	for _, t := range []struct {
-		v          screen.Kind
-		key, title string
-		desc       string
-	}{
-		{screen.Plan, widget.KeyName(keys.Plan), "Plan: one evening or one week", "the course as steps with their minutes: what to read, open and answer, each marked when done"},
-		{screen.Ready, widget.KeyName(keys.Ready), "Ready? what is still weak", "per topic the cards got and the mock points said, and the next three things to review"},
-		{screen.Drill, widget.KeyName(keys.Drill), "Question cards", "chapter 07's drill: answer aloud, reveal, score yourself; missed cards come back first"},
-		{screen.Mock, widget.KeyName(keys.Mock), "Mock interview", "the 45-minute track (or the 15-minute short form) on one design question, with a checklist per phase and the pushback"},
-		{screen.Lab, widget.KeyName(keys.Lab), "Lab: one sequence, two algorithms", "chapter 05's lab, on the first prepared scenario (E1)"},
-		{screen.Worst, widget.KeyName(keys.Worst), "Worst case search", "the arrival sequence that gets the most through one window, per algorithm"},
-		{screen.Prefetch, widget.KeyName(keys.Prefetch), "Prefetch lab", "chapter 06's quota prefetch, request by request (E13)"},
-		{screen.Cluster, widget.KeyName(keys.Cluster), "The cluster: a real Redis Cluster", "chapter 06 part 3: starts 3 primaries + 3 replicas " +
-			"from redis-server, then the hot key (E22), a failover (E23) and hash tags (E21)"},
-		{screen.Path, widget.KeyName(keys.Path), "The request path", "chapter 07's diagram: each box, the limit that lives there, and what the hop costs"},
-		{screen.Service, widget.KeyName(keys.Service), "The service", "chapter 10's service on a stepped clock: the rule each descriptor matched, the deny cache, a store outage"},
-	} {
-		items = append(items, menuItem{title: t.key + "  " + t.title, desc: t.desc, chapter: -1, view: t.v})
+	for _, e := range entries {
+		items = append(items, menuItem{title: e.Key + "  " + e.Title, desc: e.Desc, chapter: -1, view: e.Kind})
 	}
 	return items
 }
 
-func New(th *widget.Theme) Model {
+// New is the menu: the chapters, then the screens of entries.
+func New(th *widget.Theme, entries []Entry) Model {
 	d := list.NewDefaultDelegate()
 	d.ShowDescription = false
 	d.SetSpacing(0)
-	l := list.New(menuItems(), d, 0, 0)
+	l := list.New(menuItems(entries), d, 0, 0)
 	l.Title = "Rate limiters for system-design interviews"
 	l.Styles.Title = th.S[widget.StTitle]
 	l.Styles.TitleBar = l.Styles.TitleBar.Padding(0, 0, 1, 0)
@@ -97,7 +95,7 @@ func New(th *widget.Theme) Model {
 	for _, b := range []*key.Binding{&l.KeyMap.ShowFullHelp, &l.KeyMap.CloseFullHelp, &l.KeyMap.GoToStart, &l.KeyMap.GoToEnd} {
 		*b = key.NewBinding(key.WithDisabled())
 	}
-	return Model{th: th, help: widget.NewHelp(th), list: l}
+	return Model{th: th, keys: keys.withScreens(entries), opts: entries, help: widget.NewHelp(th), list: l}
 }
 
 // filtering reports whether the list's filter has the keyboard.
@@ -160,26 +158,12 @@ func (m *Model) shortcut(msg tea.KeyMsg) (tea.Msg, bool) {
 			return nil, true
 		}
 		return screen.OpenChapter{Idx: -1, Num: num}, true
-	case key.Matches(msg, keys.Lab):
-		return open(screen.Link{View: screen.Lab, Scenario: 0}), true
-	case key.Matches(msg, keys.Worst):
-		return open(screen.Link{View: screen.Worst, Scenario: -1}), true
-	case key.Matches(msg, keys.Prefetch):
-		return open(screen.Link{View: screen.Prefetch, Scenario: -1}), true
-	case key.Matches(msg, keys.Cluster):
-		return open(screen.Link{View: screen.Cluster, Scenario: -1}), true
-	case key.Matches(msg, keys.Drill):
-		return open(screen.Link{View: screen.Drill, Scenario: -1}), true
-	case key.Matches(msg, keys.Mock):
-		return open(screen.Link{View: screen.Mock, Scenario: -1}), true
-	case key.Matches(msg, keys.Path):
-		return open(screen.Link{View: screen.Path, Scenario: -1}), true
-	case key.Matches(msg, keys.Service):
-		return open(screen.Link{View: screen.Service, Scenario: -1}), true
-	case key.Matches(msg, keys.Plan):
-		return open(screen.Link{View: screen.Plan, Scenario: -1}), true
-	case key.Matches(msg, keys.Ready):
-		return open(screen.Link{View: screen.Ready, Scenario: -1}), true
+	case m.screenKey(msg) >= 0:
+		e, scenario := m.opts[m.screenKey(msg)], -1
+		if e.First {
+			scenario = 0
+		}
+		return open(screen.Link{View: e.Kind, Scenario: scenario}), true
 	case key.Matches(msg, keys.Progress):
 		m.resetting = true
 		m.note = "forget every drill score, mock interview and plan step done? " + widget.KeyName(keys.Progress) +
@@ -189,13 +173,34 @@ func (m *Model) shortcut(msg tea.KeyMsg) (tea.Msg, bool) {
 	return nil, false
 }
 
+// screenKey is the index into the menu's screens of the one msg's key
+// opens, or -1.
+func (m Model) screenKey(msg tea.KeyMsg) int {
+	for i, e := range m.opts {
+		if msg.String() == e.Key {
+			return i
+		}
+	}
+	return -1
+}
+
+// keyOf is the key that opens screen k.
+func (m Model) keyOf(k screen.Kind) string {
+	for _, e := range m.opts {
+		if e.Kind == k {
+			return e.Key
+		}
+	}
+	return ""
+}
+
 // CapturesEsc: esc clears a filter before it means "back".
 func (m Model) CapturesEsc() bool { return m.list.FilterState() != list.Unfiltered }
 
 // Typing reports whether the list's filter has the keyboard.
 func (m Model) Typing() bool { return m.filtering() }
 
-func (m Model) Keys() help.KeyMap { return keys }
+func (m Model) Keys() help.KeyMap { return m.keys }
 func (m Model) Name() string      { return "menu" }
 func (m Model) Ask() tea.Msg      { return m.ask }
 
@@ -226,7 +231,7 @@ func (m Model) View() string {
 	if m.note != "" {
 		footer = append(footer, widget.WrapRows(th, widget.StQueued, m.note, w, 2)...)
 	} else {
-		footer = append(footer, th.Paint(widget.StDim, fmt.Sprintf("new here? %s: a plan for one evening or one week · %d chapters", widget.KeyName(keys.Plan), len(course.Chapters))))
+		footer = append(footer, th.Paint(widget.StDim, fmt.Sprintf("new here? %s: a plan for one evening or one week · %d chapters", m.keyOf("plan"), len(course.Chapters))))
 	}
 	footer = append(footer, widget.HelpLine(m.help, m.Keys(), w))
 	return widget.Frame(body, footer, w, m.h)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -21,6 +20,7 @@ import (
 	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
 	saved "github.com/ratelimit-course/ratelimit/tui/internal/progress"
 	"github.com/ratelimit-course/ratelimit/tui/internal/transcript"
+	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
 
@@ -107,7 +107,8 @@ type Model struct {
 	answers [][]string
 	ta      textarea.Model
 	typing  bool
-	kept    string // where the transcript was saved
+	kept    string  // where the transcript was saved
+	saving  tea.Cmd // the writes finish asked for; Update returns them
 	// leaving: esc (or q) was pressed once while the clock runs; the same
 	// key again ends the interview (and q the app), any other key only
 	// answers the question and goes on.
@@ -292,7 +293,8 @@ func (m Model) stopEarly() Model {
 	return m
 }
 
-// finish builds the summary and saves it.
+// finish builds the summary; Update returns the commands that save it
+// and write its transcript.
 func (m Model) finish() Model {
 	p := interview.Mock[m.prompt]
 	r := saved.Interview{Prompt: p.Name, Form: m.form(), At: time.Now().UTC(), Dives: m.dives}
@@ -326,13 +328,30 @@ func (m Model) finish() Model {
 	slices.Sort(r.Review)
 	m.state, m.record, m.sumTop = Done, r, 0
 	m.store.P.Interviews = append(m.store.P.Interviews, r)
-	if err := m.store.Save(); err != nil {
-		m.note = "not saved: " + err.Error()
+	t := m.transcript(r)
+	m.saving = tea.Batch(screen.Save(m.store), func() tea.Msg {
+		path, err := transcript.Save(t)
+		return keptMsg{at: r.At, path: path, err: err}
+	})
+	return m
+}
+
+// keptMsg is what writing an interview's transcript sends back: where it
+// is, or why it is not (at: the interview's end, which it belongs to).
+type keptMsg struct {
+	at   time.Time
+	path string
+	err  error
+}
+
+// takeKept shows where the transcript of the interview shown was kept.
+func (m Model) takeKept(k keptMsg) Model {
+	if m.state != Done || !m.record.At.Equal(k.at) {
+		return m
 	}
-	path, err := transcript.Save(m.transcript(r))
-	if err != nil {
-		m.note = strings.TrimPrefix(m.note+"; ", "; ") + "transcript not saved: " + err.Error()
+	m.kept = k.path
+	if k.err != nil {
+		m.note = "transcript not saved: " + k.err.Error()
 	}
-	m.kept = path
 	return m
 }

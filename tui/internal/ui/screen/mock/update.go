@@ -15,7 +15,14 @@ import (
 // Update runs the clock, ticks points, and moves between the states.
 func (m Model) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 	m.ask = nil
-	return m.update(msg)
+	if k, ok := msg.(keptMsg); ok {
+		return m.takeKept(k), nil
+	}
+	next, cmd := m.update(msg)
+	if next.saving != nil { // an interview finished: save it
+		cmd, next.saving = tea.Batch(cmd, next.saving), nil
+	}
+	return next, cmd
 }
 
 // Ask is what the last key asked the app for: screen.Quit once a quit is

@@ -59,7 +59,7 @@ func (m Model) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 			}
 			m.ask = m.open(m.Selected())
 		case key.Matches(msg, keys.Mark):
-			m = m.mark(m.Selected())
+			return m.mark(m.Selected())
 		}
 	}
 	return m, nil
@@ -67,6 +67,7 @@ func (m Model) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 
 // open is the navigation that shows step s's place.
 func (m Model) open(s plan.Step) tea.Msg {
+	// A step names the screen it opens by its kind in the app's registry.
 	link := func(k screen.Kind, scenario int) tea.Msg {
 		return screen.OpenLink{Link: screen.Link{View: k, Scenario: scenario}}
 	}
@@ -80,26 +81,25 @@ func (m Model) open(s plan.Step) tea.Msg {
 	case plan.Lab:
 		for i, sc := range lab.Scenarios {
 			if sc.Name == s.Open {
-				return link(screen.Lab, i)
+				return link("lab", i)
 			}
 		}
 	case plan.Screen:
-		return link(map[string]screen.Kind{plan.OpenPath: screen.Path, plan.OpenWorst: screen.Worst,
-			plan.OpenPrefetch: screen.Prefetch, plan.OpenCluster: screen.Cluster}[s.Open], -1)
+		return link(screen.Kind(s.Open), -1) // plan.OpenPath …: the screens' names
 	case plan.Cards:
 		return screen.OpenCards{IDs: s.Cards}
 	case plan.Mock:
-		return link(screen.Mock, -1)
+		return link("mock", -1)
 	}
 	return nil
 }
 
-// mark records an exercise step as written, or no longer; other steps are
-// done by doing them.
-func (m Model) mark(s plan.Step) Model {
+// mark records an exercise step as written, or no longer (the command
+// saves it); other steps are done by doing them.
+func (m Model) mark(s plan.Step) (Model, tea.Cmd) {
 	if s.Kind != plan.Exercise {
 		m.note = "x marks exercises only; this step is marked when you do it"
-		return m
+		return m, nil
 	}
 	done := !s.Done(m.store.P)
 	m.store.SetExercise(plan.ChapterID(s.Chapter), done)
@@ -107,10 +107,7 @@ func (m Model) mark(s plan.Step) Model {
 	if !done {
 		m.note = "chapter " + plan.ChapterID(s.Chapter) + "'s exercise marked not written"
 	}
-	if err := m.store.Save(); err != nil {
-		m.note = "not saved: " + err.Error()
-	}
-	return m
+	return m, screen.Save(m.store)
 }
 
 func (m Model) Resize(w, h int) screen.Screen {

@@ -14,6 +14,7 @@ import (
 	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
 	"github.com/ratelimit-course/ratelimit/tui/internal/text"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen"
+	labscreen "github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/lab"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/timeline"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
@@ -177,7 +178,7 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 			case len(e.res.Arrivals) == 0:
 				m.note = "nothing to load: the search found no arrivals for " + string(m.algo())
 			default:
-				m.ask = screen.LoadWorst{Res: e.res}
+				m.ask = labscreen.LoadWorst{Res: e.res}
 			}
 		default:
 			m.tbl, _ = m.tbl.Update(msg)
