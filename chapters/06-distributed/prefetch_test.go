@@ -362,7 +362,7 @@ func TestPrefetchNodeBorrowsThroughTheBreaker(t *testing.T) {
 	r := newFakeRemote(1000)
 	g := newTestGuard(t, r, clk)
 	f := &fakeBorrows{mode: "down", left: 20, batch: 8}
-	n, err := NewPrefetchNode(AssumeNoEviction(f), fakeBorrowCfg, NodeOptions{Breaker: g.Breaker(), Now: clk.Now, Timeout: time.Second})
+	n, err := NewPrefetchNode(AssumeNoEviction(f), fakeBorrowCfg, NodeOptions{Breaker: g.Breaker(), Clock: clk, Timeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
