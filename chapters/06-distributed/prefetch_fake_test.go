@@ -68,51 +68,44 @@ var fakeBorrowCfg = BorrowConfig{Key: "rl:{fake}:prefetch", Limit: 20, Batch: 8,
 
 // TestPrefetchNodeDoesNotHoldItsLockAcrossTheRoundTrip: while one request's
 // borrow hangs (a frozen Redis, a client that ignores ctx), the node's other
-// requests are not stuck behind a mutex: Stats answers at once, a request
-// whose caller gives up returns with its ctx's error, and the hanging borrow
-// itself returns at its deadline with ErrUnavailable. Before, the node held
-// its mutex across the round trip and every one of them waited for Redis.
+// requests are not stuck behind a mutex: Stats answers, a request whose
+// caller has given up returns with its ctx's error, and the hanging borrow
+// itself returns at its deadline with ErrUnavailable, exactly when the fake
+// clock reaches it. Before, the node held its mutex across the round trip
+// and every one of them waited for Redis.
 func TestPrefetchNodeDoesNotHoldItsLockAcrossTheRoundTrip(t *testing.T) {
 	f := &fakeBorrows{mode: "hang", left: 20, batch: 8, release: make(chan struct{}), started: make(chan struct{}, 8)}
 	defer close(f.release)
-	// long enough that the two checks below (2.5 s each at most, on a loaded
-	// machine) both run while the borrow is out
-	const deadline = 6 * time.Second
-	n, err := NewPrefetchNode(AssumeNoEviction(f), fakeBorrowCfg, NodeOptions{Timeout: deadline})
+	const deadline = 5 * time.Millisecond
+	clk := newFakeClock()
+	n, err := NewPrefetchNode(AssumeNoEviction(f), fakeBorrowCfg, NodeOptions{Timeout: deadline, Clock: clk})
 	if err != nil {
 		t.Fatal(err)
 	}
-	first := make(chan error, 1)
-	start := time.Now()
-	go func() { _, err := n.Allow(context.Background()); first <- err }()
+	var firstErr error
+	first := goCall(func() { _, firstErr = n.Allow(context.Background()) })
 	<-f.started
+	waitTimers(t, clk, 1) // the borrow is out, under its deadline
 
-	within := func(what string, d time.Duration, fn func()) {
+	// A hang's limit, not a bound: with the lock held these never return.
+	within := func(what string, fn func()) {
 		t.Helper()
-		done := make(chan struct{})
-		go func() { fn(); close(done) }()
 		select {
-		case <-done:
-		case <-time.After(d):
-			t.Fatalf("%s: still blocked after %v while a borrow is out", what, d)
+		case <-goCall(fn):
+		case <-time.After(hang):
+			t.Fatalf("%s: still blocked after %v while a borrow is out", what, hang)
 		}
 	}
-	within("Stats", 2500*time.Millisecond, func() { n.Stats() })
-	within("a request whose caller gives up", 2500*time.Millisecond, func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Millisecond)
-		defer cancel()
-		if _, err := n.Allow(ctx); !errors.Is(err, context.DeadlineExceeded) {
-			t.Errorf("err %v, want the caller's context.DeadlineExceeded", err)
+	within("Stats", func() { n.Stats() })
+	within("a request whose caller gave up", func() {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		if _, err := n.Allow(ctx); !errors.Is(err, context.Canceled) {
+			t.Errorf("err %v, want the caller's context.Canceled", err)
 		}
 	})
-	// A hang guard, not a bound: a loaded machine may wake the borrow late.
-	within("the hanging borrow", deadline+20*time.Second, func() {
-		if err := <-first; !errors.Is(err, ErrUnavailable) {
-			t.Errorf("err %v, want ErrUnavailable", err)
-		}
-	})
-	if took := time.Since(start); took < deadline {
-		t.Errorf("the borrow returned after %v, before its %v deadline", took, deadline)
+	if took := stepUntilDone(t, clk, time.Millisecond, first); !errors.Is(firstErr, ErrUnavailable) || took != deadline {
+		t.Errorf("the hanging borrow: %v after %v on the clock; want ErrUnavailable at its %v deadline", firstErr, took, deadline)
 	}
 	if f.calls.Load() != 1 {
 		t.Errorf("%d borrow calls, want 1 (the waiting request must not borrow too)", f.calls.Load())
