@@ -46,8 +46,8 @@ type Batcher struct {
 
 // BatcherOptions shapes a Batcher. The zero value takes the defaults.
 type BatcherOptions struct {
-	Workers int           // pipelines in flight at most: 1 to 64, default 4
-	Max     int           // calls in one pipeline at most: 1 to 10,000, default 256
+	Workers int // pipelines in flight at most: 1 to 64, default 4
+	Max     int // calls in one pipeline at most: 1 to 10,000, default 256
 	// Timeout is one pipeline's deadline: 1 ms to 1 min, default 1 s. It is
 	// a context deadline on real time, not a core.Clock timer: go-redis
 	// sets the socket's read and write deadlines from it, and only a real
