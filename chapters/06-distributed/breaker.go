@@ -207,6 +207,9 @@ const maxWait = 30 * time.Second
 // waits for its ReadTimeout (3 s by default) on a frozen server, and retries
 // a refused dial 5 times. A call abandoned at the deadline finishes on its
 // own and its answer is dropped; the breaker has counted it as a failure.
+// The deadline and the patience are timers on g.clock, so a test steps them;
+// the context fn gets keeps a real deadline (maxWait), a backstop for a
+// client's sockets that no fake clock can move.
 //
 // With patience, the deadline judges the store, not the caller's place in
 // a queue. Under load a call can spend its whole deadline waiting behind
