@@ -194,8 +194,10 @@ func TestE15_DeadlineBoundsEveryCall(t *testing.T) {
 			t.Fatalf("request %d: %+v, %v; want a local decision, the Guard's deadline cutting the hang", i, o, err)
 		}
 	}
-	if r.calls.Load() != 3 {
-		t.Errorf("remote calls = %d, want 3 (then the breaker is open)", r.calls.Load())
+	// The Guard's count: a call cut at its deadline may not have reached
+	// the remote's code yet, as the goroutine runs when the scheduler says.
+	if n := g.Stats().RemoteCalls; n != 3 {
+		t.Errorf("remote calls = %d, want 3 (then the breaker is open)", n)
 	}
 }
 
@@ -404,7 +406,7 @@ func TestGuardDeadlineWhenRemoteIgnoresCtx(t *testing.T) {
 			t.Fatalf("request %d: %+v, %v after %v on the clock; want a local decision at the 5ms deadline", i+1, o, err, took)
 		}
 	}
-	if calls.Load() != 3 || g.Breaker().State() != BreakerOpen {
-		t.Fatalf("%d calls, breaker %v; want 3, open", calls.Load(), g.Breaker().State())
+	if n := g.Stats().RemoteCalls; n != 3 || calls.Load() > 3 || g.Breaker().State() != BreakerOpen {
+		t.Fatalf("%d calls (%d reached the remote), breaker %v; want 3, open", n, calls.Load(), g.Breaker().State())
 	}
 }
