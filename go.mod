@@ -10,6 +10,7 @@ require (
 	github.com/charmbracelet/x/ansi v0.11.6
 	github.com/charmbracelet/x/term v0.2.2
 	github.com/envoyproxy/go-control-plane/envoy v1.40.0
+	github.com/jonboulle/clockwork v0.5.0
 	github.com/moby/moby/client v0.6.2
 	github.com/muesli/termenv v0.16.0
 	github.com/prometheus/client_golang v1.25.0

@@ -46,9 +46,14 @@ type Batcher struct {
 
 // BatcherOptions shapes a Batcher. The zero value takes the defaults.
 type BatcherOptions struct {
-	Workers int           // pipelines in flight at most: 1 to 64, default 4
-	Max     int           // calls in one pipeline at most: 1 to 10,000, default 256
-	Timeout time.Duration // one pipeline's deadline: 1 ms to 1 min, default 1 s
+	Workers int // pipelines in flight at most: 1 to 64, default 4
+	Max     int // calls in one pipeline at most: 1 to 10,000, default 256
+	// Timeout is one pipeline's deadline: 1 ms to 1 min, default 1 s. It is
+	// a context deadline on real time, not a core.Clock timer: go-redis
+	// sets the socket's read and write deadlines from it, and only a real
+	// deadline frees a worker stuck on a server that stopped answering. A
+	// Guard in front keeps its own deadline on its own clock.
+	Timeout time.Duration
 }
 
 // BatcherStats counts what a Batcher sent: Pipelines, the Batched calls

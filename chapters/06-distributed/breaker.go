@@ -184,16 +184,16 @@ type guarded struct {
 	// patience is how long the store may be silent before a waiting call
 	// gives up (0: a call fails at its deadline whatever the store does).
 	patience        time.Duration
-	now             func() time.Time // the breaker's clock
+	clock           core.Clock // the breaker's, the deadline's and the patience's
 	calls, failures atomic.Int64
-	answered        atomic.Int64 // real time (Unix ns) of the store's latest answer
+	answered        atomic.Int64 // clock time (Unix ns) of the store's latest answer
 }
 
 // silent reports whether the store has answered nothing for patience,
 // counted from the later of its last answer and since (the call's start).
 // With no patience a call fails at its first deadline, answered or not.
 func (g *guarded) silent(since int64) bool {
-	return g.patience == 0 || time.Now().UnixNano()-max(g.answered.Load(), since) >= int64(g.patience)
+	return g.patience == 0 || g.clock.Now().UnixNano()-max(g.answered.Load(), since) >= int64(g.patience)
 }
 
 // maxWait bounds a call that a live store keeps from its answer (its caller
@@ -207,6 +207,9 @@ const maxWait = 30 * time.Second
 // waits for its ReadTimeout (3 s by default) on a frozen server, and retries
 // a refused dial 5 times. A call abandoned at the deadline finishes on its
 // own and its answer is dropped; the breaker has counted it as a failure.
+// The deadline and the patience are timers on g.clock, so a test steps them;
+// the context fn gets keeps a real deadline (maxWait), a backstop for a
+// client's sockets that no fake clock can move.
 //
 // With patience, the deadline judges the store, not the caller's place in
 // a queue. Under load a call can spend its whole deadline waiting behind
@@ -226,12 +229,12 @@ const maxWait = 30 * time.Second
 // about the store).
 func do[T any](g *guarded, ctx context.Context, fn func(context.Context) (T, error)) (T, error) {
 	var zero T
-	ticket, ok := g.breaker.Allow(g.now())
+	ticket, ok := g.breaker.Allow(g.clock.Now())
 	if !ok {
 		return zero, ErrUnavailable
 	}
 	g.calls.Add(1)
-	since := time.Now().UnixNano()
+	since := g.clock.Now().UnixNano()
 	cctx, cancel := context.WithTimeout(ctx, max(g.timeout, maxWait))
 	defer cancel() // also tells an abandoned call to stop, if its client listens
 	type result struct {
@@ -242,11 +245,11 @@ func do[T any](g *guarded, ctx context.Context, fn func(context.Context) (T, err
 	go func() {
 		v, err := fn(cctx)
 		if err == nil {
-			g.answered.Store(time.Now().UnixNano())
+			g.answered.Store(g.clock.Now().UnixNano())
 		}
 		done <- result{v, err}
 	}()
-	deadline := time.NewTimer(g.timeout)
+	deadline := g.clock.NewTimer(g.timeout)
 	defer deadline.Stop()
 	var r result
 wait:
@@ -257,7 +260,7 @@ wait:
 		case <-cctx.Done():
 			r.err = cctx.Err()
 			break wait
-		case <-deadline.C:
+		case <-deadline.Chan():
 			if g.silent(since) {
 				r.err = context.DeadlineExceeded // slow or down
 				break wait
@@ -278,6 +281,6 @@ wait:
 		return zero, r.err
 	}
 	g.failures.Add(1)
-	g.breaker.Failure(ticket, g.now())
+	g.breaker.Failure(ticket, g.clock.Now())
 	return zero, fmt.Errorf("%w: %w", ErrUnavailable, r.err)
 }

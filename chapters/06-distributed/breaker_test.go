@@ -10,14 +10,6 @@ import (
 	"github.com/ratelimit-course/ratelimit/core"
 )
 
-// fakeClock is a settable clock for the breaker and the local buckets.
-type fakeClock struct{ t time.Time }
-
-func (c *fakeClock) Now() time.Time          { return c.t }
-func (c *fakeClock) Advance(d time.Duration) { c.t = c.t.Add(d) }
-
-func newFakeClock() *fakeClock { return &fakeClock{t: time.UnixMilli(1_700_000_000_000)} }
-
 // TestBreakerLifecycle walks closed → open → half-open → open → half-open →
 // closed with a fake clock.
 func TestBreakerLifecycle(t *testing.T) {
@@ -155,7 +147,7 @@ func TestGuardIgnoresSuccessBegunBeforeBreakerOpened(t *testing.T) {
 	})
 	clk := newFakeClock()
 	g, err := NewGuard(GuardConfig{Remote: r, Timeout: 10 * time.Second,
-		Breaker: BreakerConfig{Failures: 3, Cooldown: time.Second}, Classes: e15Classes(t), Now: clk.Now})
+		Breaker: BreakerConfig{Failures: 3, Cooldown: time.Second}, Classes: e15Classes(t), Clock: clk})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +192,7 @@ func TestFailClosedRetryAfterAtLeastOneSecond(t *testing.T) {
 			return core.Decision{}, errDown
 		})
 		g, err := NewGuard(GuardConfig{Remote: r, Timeout: 10 * time.Second,
-			Breaker: BreakerConfig{Failures: 3, Cooldown: cooldown}, Classes: e15Classes(t), Now: clk.Now})
+			Breaker: BreakerConfig{Failures: 3, Cooldown: cooldown}, Classes: e15Classes(t), Clock: clk})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -58,7 +58,7 @@ func TestGuardFallbackBoundedUnderKeyRotation(t *testing.T) {
 	read := OpenPolicy(buckets.Config{Capacity: 5, Rate: 1}, e15ReadNode)
 	read.MaxKeys = maxKeys
 	g, err := NewGuard(GuardConfig{Remote: r, Breaker: BreakerConfig{Failures: 3, Cooldown: time.Hour},
-		Classes: map[string]ClassPolicy{"read": read}, Now: clk.Now})
+		Classes: map[string]ClassPolicy{"read": read}, Clock: clk})
 	if err != nil {
 		t.Fatal(err)
 	}

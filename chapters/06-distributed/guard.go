@@ -157,9 +157,12 @@ type GuardConfig struct {
 	Patience time.Duration
 	Breaker  BreakerConfig
 	Classes  map[string]ClassPolicy // endpoint class name → policy
-	// Now is the clock for the breaker and the local buckets; nil means
-	// time.Now. The remote deadline always runs on real time.
-	Now func() time.Time
+	// Clock runs the breaker's cool-down, the local buckets, and the
+	// deadline and patience of each remote call; nil means the wall clock
+	// (core.RealClock). Under a test's fake clock the Guard's own timer
+	// enforces the deadline; the context handed to the remote keeps a real
+	// one (maxWait) for its client's sockets.
+	Clock core.Clock
 }
 
 // DefaultTimeout is a remote call's deadline when none is set: a Redis in
@@ -174,7 +177,7 @@ const DefaultTimeout = 5 * time.Millisecond
 type Guard struct {
 	store   guarded
 	remote  Remote
-	now     func() time.Time
+	clock   core.Clock
 	classes map[string]guardClass
 
 	fallbacks, refusals atomic.Int64
@@ -203,10 +206,10 @@ func NewGuard(c GuardConfig) (*Guard, error) {
 	if len(c.Classes) == 0 {
 		return nil, core.BadParam("classes", "none", "at least one endpoint class")
 	}
-	if c.Now == nil {
-		c.Now = time.Now
+	if c.Clock == nil {
+		c.Clock = core.RealClock()
 	}
-	g := &Guard{store: guarded{breaker: br, timeout: c.Timeout, patience: c.Patience, now: c.Now}, remote: c.Remote, now: c.Now,
+	g := &Guard{store: guarded{breaker: br, timeout: c.Timeout, patience: c.Patience, clock: c.Clock}, remote: c.Remote, clock: c.Clock,
 		classes: map[string]guardClass{}}
 	for name, p := range c.Classes {
 		gc := guardClass{mode: p.Mode}
@@ -279,14 +282,14 @@ func (g *Guard) AllowOn(ctx context.Context, remote Remote, class, key string, c
 	}
 	if gc.mode == FailClosed {
 		g.refusals.Add(1)
-		wait := max(MinRetryAfter, g.store.breaker.RetryIn(g.now()))
+		wait := max(MinRetryAfter, g.store.breaker.RetryIn(g.clock.Now()))
 		return Outcome{Decision: core.Decision{RetryAfter: wait}, Source: SourceNone}, err
 	}
 	g.fallbacks.Add(1)
 	if cost == 0 { // a look (Peek): nothing to spend, and nothing known
 		return Outcome{Decision: core.Decision{Allowed: true}, Source: SourceLocal}, nil
 	}
-	d, err = gc.local.AllowN(key, g.now(), cost)
+	d, err = gc.local.AllowN(key, g.clock.Now(), cost)
 	if err != nil {
 		return Outcome{}, err
 	}

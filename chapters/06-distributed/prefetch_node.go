@@ -141,8 +141,9 @@ type NodeOptions struct {
 	// Guard.Breaker() so that one verdict about Redis covers both; nil gives
 	// the node a breaker of its own (3 failures, 1 s cool-down).
 	Breaker *Breaker
-	// Now is the breaker's clock (nil: time.Now).
-	Now func() time.Time
+	// Clock runs the breaker, the borrow's deadline and Allow's expiry of
+	// held permits (nil: core.RealClock).
+	Clock core.Clock
 }
 
 // NewPrefetchNode returns a node drawing on the limit c in Redis rdb.
@@ -159,10 +160,10 @@ func NewPrefetchNode(rdb redis.Scripter, c BorrowConfig, o NodeOptions) (*Prefet
 	if o.Breaker == nil {
 		o.Breaker, _ = NewBreaker(BreakerConfig{Failures: 3, Cooldown: time.Second})
 	}
-	if o.Now == nil {
-		o.Now = time.Now
+	if o.Clock == nil {
+		o.Clock = core.RealClock()
 	}
-	return &PrefetchNode{rdb: rdb, cfg: c, store: guarded{breaker: o.Breaker, timeout: o.Timeout, now: o.Now}}, nil
+	return &PrefetchNode{rdb: rdb, cfg: c, store: guarded{breaker: o.Breaker, timeout: o.Timeout, clock: o.Clock}}, nil
 }
 
 // Allow decides one request using the Redis server's clock for the window
@@ -171,7 +172,7 @@ func NewPrefetchNode(rdb redis.Scripter, c BorrowConfig, o NodeOptions) (*Prefet
 // is open, or Redis failed or missed the deadline. The caller then applies
 // the endpoint's failure policy.
 func (n *PrefetchNode) Allow(ctx context.Context) (bool, error) {
-	return n.allow(ctx, time.Now(), false)
+	return n.allow(ctx, n.store.clock.Now(), false)
 }
 
 // AllowAt decides one request at an explicit time, used both for the window

@@ -80,7 +80,7 @@ func (s *Service) newGuard(timeout time.Duration) (*nodeGuards, error) {
 				string(FailOpen):   distributed.OpenPolicy(wide, wide),
 				string(FailClosed): distributed.ClosedPolicy(),
 			},
-			Now: s.o.Now, // the breaker's cooldown on the service's clock
+			Clock: core.NowClock(s.o.Now), // the breaker's cooldown on the service's clock
 		})
 	}}
 	if _, err := g.make(); err != nil { // a bad setting shows at start

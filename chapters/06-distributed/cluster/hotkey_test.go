@@ -9,7 +9,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
+	"github.com/ratelimit-course/ratelimit/chapters/06-distributed/sim"
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
 )
 
@@ -80,10 +80,10 @@ func TestE22_HotKey(t *testing.T) {
 	want := map[string][3]int{"[70 10 10 10]": {100, 55, 100}, "[100 100 100 100]": {100, 100, 400}}
 	require.Len(t, res.Split.Cases, 2)
 	for _, sc := range res.Split.Cases {
-		sim, err := distributed.SimulateSplitKey(100, sc.Demand)
+		split, err := sim.SplitKey(100, sc.Demand)
 		require.NoError(t, err)
 		got := [3]int{sc.Single, sc.Split, sc.FullShares}
 		require.Equal(t, want[fmt.Sprint(sc.Demand)], got, "demand %v: single, split, full shares", sc.Demand)
-		require.Equal(t, [3]int{sim.Single, sim.Split, sim.FullShares}, got, "the cluster agrees with SimulateSplitKey")
+		require.Equal(t, [3]int{split.Single, split.Split, split.FullShares}, got, "the cluster agrees with sim.SplitKey")
 	}
 }

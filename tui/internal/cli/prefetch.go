@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
+	"github.com/ratelimit-course/ratelimit/chapters/06-distributed/sim"
 	"github.com/ratelimit-course/ratelimit/core"
 )
 
@@ -28,22 +28,22 @@ window's width, as any fixed window can.
 
 // prefetchJSON is the CONTRACT-CLI.md §4 shape of `prefetch --json`.
 type prefetchJSON struct {
-	Central  distributed.CentralMetrics  `json:"central"`
-	Prefetch distributed.PrefetchMetrics `json:"prefetch"`
-	Nodes    []distributed.NodeQuota     `json:"nodes"`
+	Central  sim.CentralMetrics  `json:"central"`
+	Prefetch sim.PrefetchMetrics `json:"prefetch"`
+	Nodes    []sim.NodeQuota     `json:"nodes"`
 }
 
 // runPrefetch is the headless chapter 06 prefetch simulation (CONTRACT-CLI.md §4).
 func runPrefetch(args []string, stdout, stderr io.Writer) int {
 	cfg, asJSON, err := parsePrefetchArgs(args)
 	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintf(stdout, prefetchUsage, distributed.MaxSimRequests)
+		fmt.Fprintf(stdout, prefetchUsage, sim.MaxRequests)
 		return 0
 	}
 	if err != nil {
 		return badInput(stderr, "prefetch", err)
 	}
-	res, err := distributed.SimulatePrefetch(cfg)
+	res, err := sim.Prefetch(cfg)
 	if err != nil {
 		return badInput(stderr, "prefetch", err)
 	}
@@ -58,16 +58,16 @@ func runPrefetch(args []string, stdout, stderr io.Writer) int {
 
 // parsePrefetchArgs reads the flags. Malformed values come back as a
 // *core.ParamError naming the flag, like out-of-range ones do.
-func parsePrefetchArgs(args []string) (distributed.PrefetchConfig, bool, error) {
-	cfg := distributed.PrefetchConfig{Nodes: 4, PerNode: 2, Limit: 20, Batch: 8, RTTMS: 1}
+func parsePrefetchArgs(args []string) (sim.PrefetchConfig, bool, error) {
+	cfg := sim.PrefetchConfig{Nodes: 4, PerNode: 2, Limit: 20, Batch: 8, RTTMS: 1}
 	var asJSON bool
 	c := newCLIFlags("prefetch")
-	c.integer("nodes", fmt.Sprintf("an integer from 1 to %d", distributed.MaxSimNodes), &cfg.Nodes)
-	c.integer("per-node", fmt.Sprintf("an integer from 0 to %d / --nodes", distributed.MaxSimRequests), &cfg.PerNode)
-	c.integer("limit", fmt.Sprintf("an integer from 0 to %d", distributed.MaxSimLimit), &cfg.Limit)
-	c.integer("batch", fmt.Sprintf("an integer from 1 to %d", distributed.MaxSimLimit), &cfg.Batch)
+	c.integer("nodes", fmt.Sprintf("an integer from 1 to %d", sim.MaxNodes), &cfg.Nodes)
+	c.integer("per-node", fmt.Sprintf("an integer from 0 to %d / --nodes", sim.MaxRequests), &cfg.PerNode)
+	c.integer("limit", fmt.Sprintf("an integer from 0 to %d", sim.MaxLimit), &cfg.Limit)
+	c.integer("batch", fmt.Sprintf("an integer from 1 to %d", sim.MaxLimit), &cfg.Batch)
 	c.value("order", orderAccept, func(s string) (err error) { cfg.Order, err = parseOrder(s); return err })
-	c.value("rtt", fmt.Sprintf("an integer number of ms from 0 to %d", distributed.MaxSimRTTMS),
+	c.value("rtt", fmt.Sprintf("an integer number of ms from 0 to %d", sim.MaxRTTMS),
 		func(s string) (err error) { cfg.RTTMS, err = strconv.ParseInt(s, 10, 64); return err })
 	c.boolean("json", &asJSON)
 	if err := c.parse(args); err != nil {
@@ -82,15 +82,15 @@ func parsePrefetchArgs(args []string) (distributed.PrefetchConfig, bool, error) 
 const orderAccept = "a comma-separated list of node numbers, e.g. 1,2,1,2,2"
 
 // parseOrder reads "1,2,1,2,2". Whether each node exists is checked by
-// SimulatePrefetch, which knows --nodes. A list longer than the replay's
+// sim.Prefetch, which knows --nodes. A list longer than the replay's
 // bound is refused before it is read, and a bad item is quoted alone.
 func parseOrder(s string) ([]int, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, core.BadParam("order", strconv.Quote(s), orderAccept)
 	}
-	if n := strings.Count(s, ",") + 1; n > distributed.MaxSimRequests {
+	if n := strings.Count(s, ",") + 1; n > sim.MaxRequests {
 		return nil, core.BadParam("order", fmt.Sprintf("(%d entries)", n),
-			fmt.Sprintf("at most %d node numbers, to keep the replay small", distributed.MaxSimRequests))
+			fmt.Sprintf("at most %d node numbers, to keep the replay small", sim.MaxRequests))
 	}
 	parts := strings.Split(s, ",")
 	order := make([]int, 0, len(parts))
@@ -109,7 +109,7 @@ const quotaBarWidth = 34
 
 // writePrefetchTable prints the comparison, the per-node accounts with a
 // quota bar, and the first requests step by step, all within 80 columns.
-func writePrefetchTable(w io.Writer, res distributed.PrefetchResult) {
+func writePrefetchTable(w io.Writer, res sim.PrefetchResult) {
 	c := res.Config
 	how := "round-robin"
 	if len(c.Order) > 0 && !isRoundRobin(c) {
@@ -157,7 +157,7 @@ func writePrefetchTable(w io.Writer, res distributed.PrefetchResult) {
 	}
 }
 
-func isRoundRobin(c distributed.PrefetchConfig) bool {
+func isRoundRobin(c sim.PrefetchConfig) bool {
 	if len(c.Order) != c.Nodes*c.PerNode {
 		return false
 	}
@@ -176,14 +176,14 @@ func verdict(ok bool) string {
 	return "reject"
 }
 
-func stepText(s distributed.PrefetchStep) string {
+func stepText(s sim.PrefetchStep) string {
 	var t string
 	switch s.Reason {
-	case distributed.ReasonBorrowed:
+	case sim.ReasonBorrowed:
 		t = fmt.Sprintf("borrow %d, allow", s.Granted)
-	case distributed.ReasonBorrowEmpty:
+	case sim.ReasonBorrowEmpty:
 		t = "borrow 0, reject"
-	case distributed.ReasonWindowEmpty:
+	case sim.ReasonWindowEmpty:
 		t = "knows empty, reject"
 	default:
 		t = "local, " + verdict(s.Allowed)
@@ -214,7 +214,7 @@ func heldText(held []int, width int) string {
 // quotaBar draws used, stranded and rejected as runs of #, o and x, scaled so
 // that the busiest node fills at most quotaBarWidth cells. A non-zero count
 // always gets at least one cell.
-func quotaBar(n distributed.NodeQuota, widest int) string {
+func quotaBar(n sim.NodeQuota, widest int) string {
 	cells := func(v int) int {
 		if v == 0 {
 			return 0

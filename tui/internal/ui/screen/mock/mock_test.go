@@ -170,22 +170,31 @@ func TestMockInterviewRunsOnTheClock(t *testing.T) {
 	uitest.Want(t, m2.View(), fmt.Sprintf("last time %d of %d points", covered, points))
 }
 
-// The clock moves on by itself: with a short skeleton minute, the timer's
-// own ticks (delivered as the runtime would) carry the interview through
-// every phase to its summary, each phase using its planned time.
+// The clock moves on by itself: each tick's command brings the timer's next
+// tick (one run as the runtime would, a 1 ms wait with a skeleton minute of
+// 60 ms), and the ticks, delivered by hand like the runtime's, carry the
+// interview through every phase to its summary, each phase using its
+// planned time. Keys go through Update alone, so that no command waits for
+// a tick: the test is the clock, as in runClock.
 func TestMockClockAdvancesByItself(t *testing.T) {
 	m := newModel(t)
 	m.minute = 60 * time.Millisecond // a tick per ms
-	m = press(m, "enter")
-	// Each tick is 1 ms away; a loaded machine may deliver one late, so
-	// wait for it (failed under load with send's 100 ms). Each clock runs
-	// out into its phase's review, where the clock waits for enter.
+	key := func(k string) {
+		nm, _ := m.Update(uitest.Key(k))
+		m = nm.(Model)
+	}
+	key("enter")
 	for j := range m.phases {
-		m = sendWithin(m, timer.TickMsg{ID: m.clock.ID()}, 5*time.Second)
+		nm, cmd := m.Update(timer.TickMsg{ID: m.clock.ID()})
+		m = nm.(Model)
+		if !bringsTick(t, cmd, m.clock.ID()) {
+			t.Fatalf("phase %d: a tick's command brings no next tick of the clock", j+1)
+		}
+		m = runClock(t, m, m.planned(j))
 		if m.phase != j || m.state != Between {
 			t.Fatalf("clock %d ran out but the interview is in phase %d, state %d", j+1, m.phase+1, m.state)
 		}
-		m = press(m, "enter")
+		key("enter")
 	}
 	if m.state != Done {
 		t.Fatalf("every clock ran out but the interview is in state %d", m.state)
@@ -195,6 +204,31 @@ func TestMockClockAdvancesByItself(t *testing.T) {
 			t.Errorf("phase %d used %v, planned %v", j+1, used, m.planned(j))
 		}
 	}
+}
+
+// bringsTick runs cmd as the runtime would, batches included, and reports
+// whether it brings a tick of the clock id. A timer's tick comes after its
+// interval; a minute is a hang's limit, not a bound.
+func bringsTick(t *testing.T, cmd tea.Cmd, id int) bool {
+	t.Helper()
+	if cmd == nil {
+		return false
+	}
+	out := make(chan tea.Msg, 1)
+	go func() { out <- cmd() }()
+	select {
+	case msg := <-out:
+		switch msg := msg.(type) {
+		case tea.BatchMsg:
+			return slices.ContainsFunc(msg, func(c tea.Cmd) bool { return bringsTick(t, c, id) })
+		case timer.TickMsg:
+			return msg.ID == id
+		}
+		return false
+	case <-time.After(time.Minute):
+		t.Fatal("a command still runs after a minute")
+	}
+	return false
 }
 
 // The mock runs the 45-minute track by default (chapter 07's LongFormWith

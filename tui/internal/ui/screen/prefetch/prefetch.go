@@ -10,7 +10,7 @@ import (
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
+	"github.com/ratelimit-course/ratelimit/chapters/06-distributed/sim"
 	"github.com/ratelimit-course/ratelimit/tui/internal/text"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
@@ -45,8 +45,8 @@ type Model struct {
 	w, h int
 	help help.Model
 
-	cfg           distributed.PrefetchConfig
-	res           distributed.PrefetchResult
+	cfg           sim.PrefetchConfig
+	res           sim.PrefetchResult
 	runErr        string
 	widget.Player // the cursor: how many requests have been decided (0..len(steps))
 
@@ -62,7 +62,7 @@ func tick(id int) tea.Msg { return tickMsg{id} }
 // a 1 ms round trip.
 func New(th *widget.Theme) Model {
 	m := Model{th: th, help: widget.NewHelp(th), Form: widget.NewForm(pfFields)}
-	m.cfg = distributed.PrefetchConfig{Nodes: 4, PerNode: 2, Limit: 20, Batch: 8, RTTMS: 1}
+	m.cfg = sim.PrefetchConfig{Nodes: 4, PerNode: 2, Limit: 20, Batch: 8, RTTMS: 1}
 	m.syncInputs()
 	m.rerun() // the cursor at 0: nothing decided yet, the first step one key away
 	return m
@@ -80,27 +80,27 @@ func (m *Model) rerun() {
 	r, err := uiPrefetch(m.cfg)
 	m.res, m.runErr = r, ""
 	if err != nil {
-		m.res = distributed.PrefetchResult{}
+		m.res = sim.PrefetchResult{}
 		m.runErr = err.Error()
 	}
 	m.Cursor = min(m.Cursor, len(m.res.Steps))
 }
 
-func uiPrefetch(c distributed.PrefetchConfig) (r distributed.PrefetchResult, err error) {
+func uiPrefetch(c sim.PrefetchConfig) (r sim.PrefetchResult, err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = fmt.Errorf("simulation failed on this input: %v", v)
 		}
 	}()
-	return distributed.SimulatePrefetch(c)
+	return sim.Prefetch(c)
 }
 
 // pfAccept is what each field takes, in the words of the simulation's own
 // errors for the numbers it checks.
 var pfAccept = map[string]string{
-	"nodes": "a whole number from 1 to " + strconv.Itoa(distributed.MaxSimNodes), "per-node": "a whole number >= 0",
+	"nodes": "a whole number from 1 to " + strconv.Itoa(sim.MaxNodes), "per-node": "a whole number >= 0",
 	"limit": "a whole number >= 0", "batch": "a whole number >= 1",
-	"rtt":   "a whole number of ms from 0 to " + strconv.Itoa(distributed.MaxSimRTTMS),
+	"rtt":   "a whole number of ms from 0 to " + strconv.Itoa(sim.MaxRTTMS),
 	"order": "node numbers separated by commas (blank = round-robin)",
 }
 
@@ -225,4 +225,4 @@ func (m Model) Keys() help.KeyMap {
 }
 
 // Config is the simulation in use.
-func (m Model) Config() distributed.PrefetchConfig { return m.cfg }
+func (m Model) Config() sim.PrefetchConfig { return m.cfg }

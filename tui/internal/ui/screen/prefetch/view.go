@@ -6,7 +6,7 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/lipgloss/table"
-	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
+	"github.com/ratelimit-course/ratelimit/chapters/06-distributed/sim"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
 
@@ -15,7 +15,7 @@ type pfNodeState struct {
 	borrowed, used, held, rejected int
 }
 
-func pfStateAt(res distributed.PrefetchResult, nodes, k int) []pfNodeState {
+func pfStateAt(res sim.PrefetchResult, nodes, k int) []pfNodeState {
 	st := make([]pfNodeState, nodes)
 	for i := 0; i < k && i < len(res.Steps); i++ {
 		s := res.Steps[i]
@@ -81,13 +81,13 @@ func (m Model) stepLines(w int) []string {
 	s := m.res.Steps[m.Cursor-1]
 	var what string
 	switch s.Reason {
-	case distributed.ReasonLocal:
+	case sim.ReasonLocal:
 		what = "spends a permit it holds, no round trip"
-	case distributed.ReasonBorrowed:
+	case sim.ReasonBorrowed:
 		what = fmt.Sprintf("holds none, borrows %d in one round trip (%d ms)", s.Granted, s.WaitMS)
-	case distributed.ReasonBorrowEmpty:
+	case sim.ReasonBorrowEmpty:
 		what = fmt.Sprintf("holds none, asks (%d ms), the centre is empty", s.WaitMS)
-	case distributed.ReasonWindowEmpty:
+	case sim.ReasonWindowEmpty:
 		what = "holds none, knows the window is drained"
 	default:
 		what = string(s.Reason)
@@ -219,7 +219,7 @@ type pfTally struct {
 }
 
 // tally counts the first k of steps.
-func tally(steps []distributed.PrefetchStep, k int) pfTally {
+func tally(steps []sim.PrefetchStep, k int) pfTally {
 	var t pfTally
 	for i := 0; i < k && i < len(steps); i++ {
 		s := steps[i]

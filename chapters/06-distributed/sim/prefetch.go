@@ -1,4 +1,4 @@
-package distributed
+package sim
 
 import (
 	"fmt"
@@ -10,20 +10,20 @@ import (
 // of requests replayed is what keeps memory small: a prefetch replay keeps a
 // snapshot of every node per request, at most 10,000 × 100 of them (8 MB).
 const (
-	MaxSimNodes    = 100
-	MaxSimRequests = 10000
-	MaxSimLimit    = core.MaxCount // 1e9, also the largest batch
-	MaxSimRTTMS    = 60000
-	MaxSimWindowMS = 86400000 // one day, for the write-back simulation
+	MaxNodes    = 100
+	MaxRequests = 10000
+	MaxLimit    = core.MaxCount // 1e9, also the largest batch
+	MaxRTTMS    = 60000
+	MaxWindowMS = 86400000 // one day, for the write-back simulation
 )
 
 // checkPerNode validates per-node requests on nodes nodes (already valid):
-// nodes × perNode at most MaxSimRequests, checked without forming the
+// nodes × perNode at most MaxRequests, checked without forming the
 // product, which a huge perNode would wrap.
 func checkPerNode(perNode, nodes int) error {
-	if most := MaxSimRequests / nodes; perNode < 0 || perNode > most {
+	if most := MaxRequests / nodes; perNode < 0 || perNode > most {
 		return core.BadParam("per-node", perNode, fmt.Sprintf(
-			"an integer from 0 to %d (at most %d requests in all, to keep the replay small)", most, MaxSimRequests))
+			"an integer from 0 to %d (at most %d requests in all, to keep the replay small)", most, MaxRequests))
 	}
 	return nil
 }
@@ -33,35 +33,35 @@ func checkPerNode(perNode, nodes int) error {
 // borrows up to Batch permits from the centre per round trip and spends them
 // locally.
 type PrefetchConfig struct {
-	Nodes   int   // application nodes, 1..MaxSimNodes
+	Nodes   int   // application nodes, 1..MaxNodes
 	PerNode int   // requests per node, sent round-robin 1,2,…,N,1,2,…; ignored when Order is set
-	Limit   int   // global limit for the window, 0..MaxSimLimit
-	Batch   int   // permits a node asks for per round trip, 1..MaxSimLimit
+	Limit   int   // global limit for the window, 0..MaxLimit
+	Batch   int   // permits a node asks for per round trip, 1..MaxLimit
 	Order   []int // explicit arrival order as 1-based node numbers; nil means round-robin
-	RTTMS   int64 // one round trip to the centre in ms, 0..MaxSimRTTMS (only scales wait_ms)
+	RTTMS   int64 // one round trip to the centre in ms, 0..MaxRTTMS (only scales wait_ms)
 }
 
 // Validate reports the first bad field as a *core.ParamError whose Param is
 // the CLI flag name: nodes, per-node, limit, batch, order or rtt.
 func (c PrefetchConfig) Validate() error {
-	if c.Nodes < 1 || c.Nodes > MaxSimNodes {
-		return core.BadParam("nodes", c.Nodes, fmt.Sprintf("an integer from 1 to %d", MaxSimNodes))
+	if c.Nodes < 1 || c.Nodes > MaxNodes {
+		return core.BadParam("nodes", c.Nodes, fmt.Sprintf("an integer from 1 to %d", MaxNodes))
 	}
 	if c.Order == nil {
 		if err := checkPerNode(c.PerNode, c.Nodes); err != nil {
 			return err
 		}
 	}
-	if c.Limit < 0 || c.Limit > MaxSimLimit {
-		return core.BadParam("limit", c.Limit, fmt.Sprintf("an integer from 0 to %d", MaxSimLimit))
+	if c.Limit < 0 || c.Limit > MaxLimit {
+		return core.BadParam("limit", c.Limit, fmt.Sprintf("an integer from 0 to %d", MaxLimit))
 	}
-	if c.Batch < 1 || c.Batch > MaxSimLimit {
-		return core.BadParam("batch", c.Batch, fmt.Sprintf("an integer from 1 to %d", MaxSimLimit))
+	if c.Batch < 1 || c.Batch > MaxLimit {
+		return core.BadParam("batch", c.Batch, fmt.Sprintf("an integer from 1 to %d", MaxLimit))
 	}
 	if c.Order != nil {
-		if len(c.Order) > MaxSimRequests {
+		if len(c.Order) > MaxRequests {
 			return core.BadParam("order", fmt.Sprintf("(%d entries)", len(c.Order)),
-				fmt.Sprintf("at most %d node numbers, to keep the replay small", MaxSimRequests))
+				fmt.Sprintf("at most %d node numbers, to keep the replay small", MaxRequests))
 		}
 		for _, n := range c.Order {
 			if n < 1 || n > c.Nodes {
@@ -69,8 +69,8 @@ func (c PrefetchConfig) Validate() error {
 			}
 		}
 	}
-	if c.RTTMS < 0 || c.RTTMS > MaxSimRTTMS {
-		return core.BadParam("rtt", c.RTTMS, fmt.Sprintf("an integer number of ms from 0 to %d", MaxSimRTTMS))
+	if c.RTTMS < 0 || c.RTTMS > MaxRTTMS {
+		return core.BadParam("rtt", c.RTTMS, fmt.Sprintf("an integer number of ms from 0 to %d", MaxRTTMS))
 	}
 	return nil
 }
@@ -178,7 +178,7 @@ type PrefetchResult struct {
 	Nodes    []NodeQuota
 }
 
-// SimulatePrefetch replays one window of requests twice: against a central
+// Prefetch replays one window of requests twice: against a central
 // counter (every request is one atomic decrement, one round trip) and with
 // local quota prefetch.
 //
@@ -197,7 +197,7 @@ type PrefetchResult struct {
 // edge, Limit just after; TestPrefetchAdmits2LAcrossWindowEdge). The cost of
 // prefetch is stranded quota — permits sitting at one node while another
 // rejects — which Batch = 1 removes at the price of a round trip per request.
-func SimulatePrefetch(c PrefetchConfig) (PrefetchResult, error) {
+func Prefetch(c PrefetchConfig) (PrefetchResult, error) {
 	if err := c.Validate(); err != nil {
 		return PrefetchResult{}, err
 	}
@@ -212,7 +212,7 @@ func SimulatePrefetch(c PrefetchConfig) (PrefetchResult, error) {
 	return r.totals(), nil
 }
 
-// prefetchReplay is SimulatePrefetch's state as it replays the window: both
+// prefetchReplay is Prefetch's state as it replays the window: both
 // designs' counters, each node's permits, and the result so far.
 type prefetchReplay struct {
 	c       PrefetchConfig

@@ -1,4 +1,4 @@
-package distributed
+package sim
 
 import (
 	"fmt"
@@ -9,18 +9,18 @@ import (
 // PerNodeConfig describes one window of CONTRACT.md E8: Nodes application nodes each
 // receive PerNode requests, and the limit is meant to be Limit in total.
 type PerNodeConfig struct {
-	Nodes   int // 1..MaxSimNodes
-	Limit   int // the intended global limit for the window, 0..MaxSimLimit
-	PerNode int // requests each node receives in the window; Nodes × PerNode <= MaxSimRequests
+	Nodes   int // 1..MaxNodes
+	Limit   int // the intended global limit for the window, 0..MaxLimit
+	PerNode int // requests each node receives in the window; Nodes × PerNode <= MaxRequests
 }
 
 // Validate reports the first bad field as a *core.ParamError.
 func (c PerNodeConfig) Validate() error {
-	if c.Nodes < 1 || c.Nodes > MaxSimNodes {
-		return core.BadParam("nodes", c.Nodes, fmt.Sprintf("an integer from 1 to %d", MaxSimNodes))
+	if c.Nodes < 1 || c.Nodes > MaxNodes {
+		return core.BadParam("nodes", c.Nodes, fmt.Sprintf("an integer from 1 to %d", MaxNodes))
 	}
-	if c.Limit < 0 || c.Limit > MaxSimLimit {
-		return core.BadParam("limit", c.Limit, fmt.Sprintf("an integer from 0 to %d", MaxSimLimit))
+	if c.Limit < 0 || c.Limit > MaxLimit {
+		return core.BadParam("limit", c.Limit, fmt.Sprintf("an integer from 0 to %d", MaxLimit))
 	}
 	return checkPerNode(c.PerNode, c.Nodes)
 }
@@ -39,11 +39,11 @@ type PerNodeResult struct {
 	Multiplier float64
 }
 
-// SimulatePerNode replays one window of round-robin traffic under per-node
+// PerNode replays one window of round-robin traffic under per-node
 // counters and under one shared counter. A node counting alone cannot see
 // what its peers admitted, so N nodes admit up to N × Limit: the limit is
 // multiplied by the fleet size, and changes whenever the fleet scales.
-func SimulatePerNode(c PerNodeConfig) (PerNodeResult, error) {
+func PerNode(c PerNodeConfig) (PerNodeResult, error) {
 	if err := c.Validate(); err != nil {
 		return PerNodeResult{}, err
 	}
@@ -77,25 +77,25 @@ type SplitKeyResult struct {
 	Shares     []int // each shard's share: limit / shards, the remainder to the first ones
 }
 
-// SimulateSplitKey shows why splitting a hot key into shards, each with part
+// SplitKey shows why splitting a hot key into shards, each with part
 // of the limit, is no fix: demand[i] requests reach shard i in one window.
 // With shares that add up to the limit, a shard that gets more than its share
 // rejects while quota sits idle on the others (under-admission); giving each
 // shard the whole limit instead admits up to shards × limit (over-admission).
 // Only an even spread of traffic makes the split exact, and hot keys are
 // exactly the ones whose traffic is not under the node's control.
-func SimulateSplitKey(limit int, demand []int) (SplitKeyResult, error) {
-	if limit < 0 || limit > MaxSimLimit {
-		return SplitKeyResult{}, core.BadParam("limit", limit, fmt.Sprintf("an integer from 0 to %d", MaxSimLimit))
+func SplitKey(limit int, demand []int) (SplitKeyResult, error) {
+	if limit < 0 || limit > MaxLimit {
+		return SplitKeyResult{}, core.BadParam("limit", limit, fmt.Sprintf("an integer from 0 to %d", MaxLimit))
 	}
-	if len(demand) < 1 || len(demand) > MaxSimNodes {
-		return SplitKeyResult{}, core.BadParam("shards", len(demand), fmt.Sprintf("from 1 to %d shards", MaxSimNodes))
+	if len(demand) < 1 || len(demand) > MaxNodes {
+		return SplitKeyResult{}, core.BadParam("shards", len(demand), fmt.Sprintf("from 1 to %d shards", MaxNodes))
 	}
 	res := SplitKeyResult{Shares: make([]int, len(demand))}
 	total := 0
 	for i, d := range demand {
-		if d < 0 || d > MaxSimRequests {
-			return SplitKeyResult{}, core.BadParam("demand", d, fmt.Sprintf("an integer from 0 to %d", MaxSimRequests))
+		if d < 0 || d > MaxRequests {
+			return SplitKeyResult{}, core.BadParam("demand", d, fmt.Sprintf("an integer from 0 to %d", MaxRequests))
 		}
 		share := limit / len(demand)
 		if i < limit%len(demand) {

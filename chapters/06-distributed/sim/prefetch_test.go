@@ -1,16 +1,10 @@
-package distributed
+package sim
 
 import (
-	"context"
 	"errors"
 	"math"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
-	"time"
-
-	"github.com/redis/go-redis/v9"
 
 	"github.com/ratelimit-course/ratelimit/core"
 )
@@ -19,7 +13,7 @@ import (
 // borrows 4 and uses 2; B borrows the last 2 and uses both; the 5th request
 // (on B) is rejected while A still holds 2.
 func TestE12_PrefetchTwoNodes(t *testing.T) {
-	res, err := SimulatePrefetch(PrefetchConfig{Nodes: 2, Limit: 6, Batch: 4, Order: []int{1, 2, 1, 2, 2}, RTTMS: 1})
+	res, err := Prefetch(PrefetchConfig{Nodes: 2, Limit: 6, Batch: 4, Order: []int{1, 2, 1, 2, 2}, RTTMS: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +53,7 @@ func TestE12_PrefetchTwoNodes(t *testing.T) {
 // TestE13_PrefetchLabDefault pins every figure of the lab default: 4 nodes,
 // 2 requests each round-robin, limit 20, batch 8.
 func TestE13_PrefetchLabDefault(t *testing.T) {
-	res, err := SimulatePrefetch(PrefetchConfig{Nodes: 4, PerNode: 2, Limit: 20, Batch: 8, RTTMS: 1})
+	res, err := Prefetch(PrefetchConfig{Nodes: 4, PerNode: 2, Limit: 20, Batch: 8, RTTMS: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +101,7 @@ func TestE13_PrefetchLabDefault(t *testing.T) {
 // TestE13_PrefetchBatchOne: with batch 1 nothing is stranded and nothing is
 // falsely rejected, but every request pays a round trip again.
 func TestE13_PrefetchBatchOne(t *testing.T) {
-	res, err := SimulatePrefetch(PrefetchConfig{Nodes: 4, PerNode: 2, Limit: 20, Batch: 1, RTTMS: 1})
+	res, err := Prefetch(PrefetchConfig{Nodes: 4, PerNode: 2, Limit: 20, Batch: 1, RTTMS: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,34 +128,34 @@ func TestPrefetchValidate(t *testing.T) {
 		param string
 	}{
 		{"no nodes", func(c *PrefetchConfig) { c.Nodes = 0 }, "nodes"},
-		{"too many nodes", func(c *PrefetchConfig) { c.Nodes = MaxSimNodes + 1 }, "nodes"},
+		{"too many nodes", func(c *PrefetchConfig) { c.Nodes = MaxNodes + 1 }, "nodes"},
 		{"negative per-node", func(c *PrefetchConfig) { c.PerNode = -1 }, "per-node"},
-		{"too many requests", func(c *PrefetchConfig) { c.PerNode = MaxSimRequests }, "per-node"},
+		{"too many requests", func(c *PrefetchConfig) { c.PerNode = MaxRequests }, "per-node"},
 		{"negative limit", func(c *PrefetchConfig) { c.Limit = -1 }, "limit"},
-		{"huge limit", func(c *PrefetchConfig) { c.Limit = MaxSimLimit + 1 }, "limit"},
+		{"huge limit", func(c *PrefetchConfig) { c.Limit = MaxLimit + 1 }, "limit"},
 		{"zero batch", func(c *PrefetchConfig) { c.Batch = 0 }, "batch"},
-		{"huge batch", func(c *PrefetchConfig) { c.Batch = MaxSimLimit + 1 }, "batch"},
+		{"huge batch", func(c *PrefetchConfig) { c.Batch = MaxLimit + 1 }, "batch"},
 		{"order names node 5 of 4", func(c *PrefetchConfig) { c.Order = []int{1, 5} }, "order"},
 		{"order names node 0", func(c *PrefetchConfig) { c.Order = []int{0} }, "order"},
 		{"negative rtt", func(c *PrefetchConfig) { c.RTTMS = -1 }, "rtt"},
-		{"huge rtt", func(c *PrefetchConfig) { c.RTTMS = MaxSimRTTMS + 1 }, "rtt"},
+		{"huge rtt", func(c *PrefetchConfig) { c.RTTMS = MaxRTTMS + 1 }, "rtt"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			c := ok
 			tc.edit(&c)
-			_, err := SimulatePrefetch(c)
+			_, err := Prefetch(c)
 			var pe *core.ParamError
 			if !errors.As(err, &pe) || pe.Param != tc.param {
 				t.Fatalf("err = %v, want a ParamError naming %q", err, tc.param)
 			}
 		})
 	}
-	if _, err := SimulatePrefetch(ok); err != nil {
+	if _, err := Prefetch(ok); err != nil {
 		t.Fatalf("valid config rejected: %v", err)
 	}
 	// An explicit order overrides per-node, and zero limit is a legal (closed) window.
-	res, err := SimulatePrefetch(PrefetchConfig{Nodes: 2, PerNode: -1, Limit: 0, Batch: 1, Order: []int{2, 2}})
+	res, err := Prefetch(PrefetchConfig{Nodes: 2, PerNode: -1, Limit: 0, Batch: 1, Order: []int{2, 2}})
 	if err != nil || res.Prefetch.Rejected != 2 || res.Prefetch.RoundTrips != 1 {
 		t.Fatalf("limit 0: %+v, %v; want 2 rejected after 1 round trip", res.Prefetch, err)
 	}
@@ -173,7 +167,7 @@ func TestPrefetchValidate(t *testing.T) {
 // capacity) or ran out of memory. Now both are a ParamError naming
 // per-node and the bound; so for chapter 06's other simulations.
 func TestPrefetchValidateHugePerNode(t *testing.T) {
-	for _, per := range []int{math.MaxInt, 1 << 62, math.MaxInt/4 + 1, MaxSimRequests/4 + 1} {
+	for _, per := range []int{math.MaxInt, 1 << 62, math.MaxInt/4 + 1, MaxRequests/4 + 1} {
 		err := PrefetchConfig{Nodes: 4, PerNode: per, Limit: 20, Batch: 8}.Validate()
 		var pe *core.ParamError
 		if !errors.As(err, &pe) || pe.Param != "per-node" || !strings.Contains(pe.Accept, "from 0 to 2500") {
@@ -188,7 +182,7 @@ func TestPrefetchValidateHugePerNode(t *testing.T) {
 			t.Errorf("write-back per-node %d: %v; want a ParamError naming per-node", per, err)
 		}
 	}
-	if err := (PrefetchConfig{Nodes: 4, PerNode: MaxSimRequests / 4, Limit: MaxSimLimit, Batch: MaxSimLimit}).Validate(); err != nil {
+	if err := (PrefetchConfig{Nodes: 4, PerNode: MaxRequests / 4, Limit: MaxLimit, Batch: MaxLimit}).Validate(); err != nil {
 		t.Errorf("the largest valid replay was refused: %v", err)
 	}
 }
@@ -206,11 +200,11 @@ func FuzzPrefetch(f *testing.F) {
 		for _, b := range raw {
 			order = append(order, int(b)%n+1)
 		}
-		if len(order) > MaxSimRequests {
-			order = order[:MaxSimRequests]
+		if len(order) > MaxRequests {
+			order = order[:MaxRequests]
 		}
 		c := PrefetchConfig{Nodes: n, Limit: int(limit), Batch: int(batch)%16 + 1, Order: order, RTTMS: 2}
-		res, err := SimulatePrefetch(c)
+		res, err := Prefetch(c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -241,151 +235,4 @@ func FuzzPrefetch(f *testing.F) {
 			t.Fatalf("node stranded sums to %d, metrics say %d", sum, p.Stranded)
 		}
 	})
-}
-
-// fakeBorrows is a redis.Scripter that answers the borrow script from a
-// counter, fails, or hangs until released, as a test says. Only EvalSha is
-// ever called (the script's SHA is "known").
-type fakeBorrows struct {
-	mu      sync.Mutex
-	mode    string // "up", "down", "hang"
-	left    int    // permits the window still has
-	batch   int
-	release chan struct{} // "hang" waits for it, whatever ctx says
-	calls   atomic.Int64
-	started chan struct{} // receives once per call, if set
-}
-
-func (f *fakeBorrows) EvalSha(ctx context.Context, _ string, _ []string, _ ...any) *redis.Cmd {
-	f.calls.Add(1)
-	if f.started != nil {
-		f.started <- struct{}{}
-	}
-	cmd := redis.NewCmd(ctx)
-	f.mu.Lock()
-	mode := f.mode
-	f.mu.Unlock()
-	switch mode {
-	case "down":
-		cmd.SetErr(errDown)
-		return cmd
-	case "hang":
-		<-f.release
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	g := min(f.batch, f.left)
-	f.left -= g
-	cmd.SetVal([]any{int64(g), int64(f.left), int64(1000)})
-	return cmd
-}
-
-func (f *fakeBorrows) Eval(ctx context.Context, _ string, _ []string, _ ...any) *redis.Cmd {
-	return f.EvalSha(ctx, "", nil)
-}
-func (f *fakeBorrows) EvalRO(ctx context.Context, _ string, _ []string, _ ...any) *redis.Cmd {
-	return f.EvalSha(ctx, "", nil)
-}
-func (f *fakeBorrows) EvalShaRO(ctx context.Context, _ string, _ []string, _ ...any) *redis.Cmd {
-	return f.EvalSha(ctx, "", nil)
-}
-func (f *fakeBorrows) ScriptExists(ctx context.Context, _ ...string) *redis.BoolSliceCmd {
-	return redis.NewBoolSliceCmd(ctx)
-}
-func (f *fakeBorrows) ScriptLoad(ctx context.Context, _ string) *redis.StringCmd {
-	return redis.NewStringCmd(ctx)
-}
-
-var fakeBorrowCfg = BorrowConfig{Key: "rl:{fake}:prefetch", Limit: 20, Batch: 8, Window: time.Second}
-
-// TestPrefetchNodeDoesNotHoldItsLockAcrossTheRoundTrip: while one request's
-// borrow hangs (a frozen Redis, a client that ignores ctx), the node's other
-// requests are not stuck behind a mutex: Stats answers at once, a request
-// whose caller gives up returns with its ctx's error, and the hanging borrow
-// itself returns at its deadline with ErrUnavailable. Before, the node held
-// its mutex across the round trip and every one of them waited for Redis.
-func TestPrefetchNodeDoesNotHoldItsLockAcrossTheRoundTrip(t *testing.T) {
-	f := &fakeBorrows{mode: "hang", left: 20, batch: 8, release: make(chan struct{}), started: make(chan struct{}, 8)}
-	defer close(f.release)
-	// long enough that the two checks below (2.5 s each at most, on a loaded
-	// machine) both run while the borrow is out
-	const deadline = 6 * time.Second
-	n, err := NewPrefetchNode(AssumeNoEviction(f), fakeBorrowCfg, NodeOptions{Timeout: deadline})
-	if err != nil {
-		t.Fatal(err)
-	}
-	first := make(chan error, 1)
-	start := time.Now()
-	go func() { _, err := n.Allow(context.Background()); first <- err }()
-	<-f.started
-
-	within := func(what string, d time.Duration, fn func()) {
-		t.Helper()
-		done := make(chan struct{})
-		go func() { fn(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(d):
-			t.Fatalf("%s: still blocked after %v while a borrow is out", what, d)
-		}
-	}
-	within("Stats", 2500*time.Millisecond, func() { n.Stats() })
-	within("a request whose caller gives up", 2500*time.Millisecond, func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Millisecond)
-		defer cancel()
-		if _, err := n.Allow(ctx); !errors.Is(err, context.DeadlineExceeded) {
-			t.Errorf("err %v, want the caller's context.DeadlineExceeded", err)
-		}
-	})
-	// A hang guard, not a bound: a loaded machine may wake the borrow late.
-	within("the hanging borrow", deadline+20*time.Second, func() {
-		if err := <-first; !errors.Is(err, ErrUnavailable) {
-			t.Errorf("err %v, want ErrUnavailable", err)
-		}
-	})
-	if took := time.Since(start); took < deadline {
-		t.Errorf("the borrow returned after %v, before its %v deadline", took, deadline)
-	}
-	if f.calls.Load() != 1 {
-		t.Errorf("%d borrow calls, want 1 (the waiting request must not borrow too)", f.calls.Load())
-	}
-}
-
-// TestPrefetchNodeBorrowsThroughTheBreaker: a node sharing its Guard's
-// breaker fails its borrows fast once Redis is known to be down, and its
-// failures count towards opening the breaker the Guard uses too. Before, a
-// node had no breaker: every empty-handed request paid a round trip to a
-// dead Redis.
-func TestPrefetchNodeBorrowsThroughTheBreaker(t *testing.T) {
-	ctx := context.Background()
-	clk := newFakeClock()
-	r := newFakeRemote(1000)
-	g := newTestGuard(t, r, clk)
-	f := &fakeBorrows{mode: "down", left: 20, batch: 8}
-	n, err := NewPrefetchNode(AssumeNoEviction(f), fakeBorrowCfg, NodeOptions{Breaker: g.Breaker(), Now: clk.Now, Timeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := 0; i < 10; i++ {
-		if ok, err := n.Allow(ctx); ok || !errors.Is(err, ErrUnavailable) {
-			t.Fatalf("borrow %d while down: %v, %v; want ErrUnavailable", i+1, ok, err)
-		}
-	}
-	if f.calls.Load() != 3 || g.Breaker().State() != BreakerOpen {
-		t.Fatalf("%d borrow calls, breaker %v; want 3 calls, then open", f.calls.Load(), g.Breaker().State())
-	}
-	if o, _ := g.Allow(ctx, "read", "k"); o.Source != SourceLocal || r.calls.Load() != 0 {
-		t.Fatalf("the Guard after the node's failures: %+v, %d remote calls; want its fallback and none", o, r.calls.Load())
-	}
-	// Redis back: after the cool-down one borrow probes and closes the breaker.
-	f.mu.Lock()
-	f.mode = "up"
-	f.mu.Unlock()
-	clk.Advance(time.Second)
-	if ok, err := n.Allow(ctx); !ok || err != nil || g.Breaker().State() != BreakerClosed {
-		t.Fatalf("after recovery: %v, %v, breaker %v", ok, err, g.Breaker().State())
-	}
-	if s := n.Stats(); s.RoundTrips != 1 || s.Borrowed != 8 || s.Held != 7 {
-		t.Fatalf("stats %+v, want 1 round trip, 8 borrowed, 7 held", s)
-	}
 }

@@ -1,4 +1,4 @@
-package distributed
+package sim
 
 import (
 	"fmt"
@@ -9,8 +9,8 @@ import (
 // WriteBackConfig describes one window of CONTRACT.md E14: each node decides
 // locally and reports its count to the centre only every SyncMS.
 type WriteBackConfig struct {
-	Nodes    int   // 1..MaxSimNodes
-	Limit    int   // global target for the window, 0..MaxSimLimit
+	Nodes    int   // 1..MaxNodes
+	Limit    int   // global target for the window, 0..MaxLimit
 	PerNode  int   // requests each node receives, evenly spread over the window
 	WindowMS int64 // window width in ms, >= 1
 	SyncMS   int64 // write-back interval in ms, >= 1 (>= WindowMS: no sync inside the window)
@@ -22,11 +22,11 @@ func (c WriteBackConfig) Validate() error {
 	if err := (PerNodeConfig{Nodes: c.Nodes, Limit: c.Limit, PerNode: c.PerNode}).Validate(); err != nil {
 		return err
 	}
-	if c.WindowMS < 1 || c.WindowMS > MaxSimWindowMS {
-		return core.BadParam("window", c.WindowMS, fmt.Sprintf("an integer number of ms from 1 to %d", MaxSimWindowMS))
+	if c.WindowMS < 1 || c.WindowMS > MaxWindowMS {
+		return core.BadParam("window", c.WindowMS, fmt.Sprintf("an integer number of ms from 1 to %d", MaxWindowMS))
 	}
-	if c.SyncMS < 1 || c.SyncMS > MaxSimWindowMS {
-		return core.BadParam("sync", c.SyncMS, fmt.Sprintf("an integer number of ms from 1 to %d", MaxSimWindowMS))
+	if c.SyncMS < 1 || c.SyncMS > MaxWindowMS {
+		return core.BadParam("sync", c.SyncMS, fmt.Sprintf("an integer number of ms from 1 to %d", MaxWindowMS))
 	}
 	return nil
 }
@@ -39,7 +39,7 @@ type WriteBackResult struct {
 	Overshoot int   // max(0, Allowed - Limit)
 }
 
-// SimulateWriteBack replays one window in which node i's j-th request arrives
+// WriteBack replays one window in which node i's j-th request arrives
 // at j × WindowMS / PerNode. A node admits while the last total it heard from
 // the centre plus its own unreported count stays under Limit; every SyncMS
 // all nodes report their counts and hear the new total (a sync at the same
@@ -49,7 +49,7 @@ type WriteBackResult struct {
 // whole limit: with no sync inside the window, N nodes admit N × Limit.
 // Shorter intervals shrink the overshoot but never remove it; only a check
 // against the shared counter before admitting does.
-func SimulateWriteBack(c WriteBackConfig) (WriteBackResult, error) {
+func WriteBack(c WriteBackConfig) (WriteBackResult, error) {
 	if err := c.Validate(); err != nil {
 		return WriteBackResult{}, err
 	}

@@ -1,11 +1,11 @@
-package distributed
+package sim
 
 import "testing"
 
 // TestE8_PerNodeCountingMultipliesLimit: 3 nodes each counting "10 per
 // second" locally let 30 through; one shared counter lets 10.
 func TestE8_PerNodeCountingMultipliesLimit(t *testing.T) {
-	res, err := SimulatePerNode(PerNodeConfig{Nodes: 3, Limit: 10, PerNode: 10})
+	res, err := PerNode(PerNodeConfig{Nodes: 3, Limit: 10, PerNode: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -18,7 +18,7 @@ func TestE8_PerNodeCountingMultipliesLimit(t *testing.T) {
 		}
 	}
 	// More traffic changes nothing: each local counter stops at its limit.
-	res, _ = SimulatePerNode(PerNodeConfig{Nodes: 3, Limit: 10, PerNode: 50})
+	res, _ = PerNode(PerNodeConfig{Nodes: 3, Limit: 10, PerNode: 50})
 	if res.LocalAllowed != 30 || res.SharedAllowed != 10 {
 		t.Fatalf("heavier traffic: local %d shared %d, want 30, 10", res.LocalAllowed, res.SharedAllowed)
 	}
@@ -26,7 +26,7 @@ func TestE8_PerNodeCountingMultipliesLimit(t *testing.T) {
 
 func TestPerNodeValidate(t *testing.T) {
 	for _, c := range []PerNodeConfig{{Nodes: 0, Limit: 1}, {Nodes: 1, Limit: -1}, {Nodes: 1, Limit: 1, PerNode: -1}} {
-		if _, err := SimulatePerNode(c); err == nil {
+		if _, err := PerNode(c); err == nil {
 			t.Errorf("%+v accepted", c)
 		}
 	}
@@ -47,7 +47,7 @@ func TestSplitHotKey(t *testing.T) {
 		{[]int{40, 0, 0}, 40, 34, 40}, // 100 over 3 shards: 34, 33, 33
 	}
 	for _, tc := range cases {
-		res, err := SimulateSplitKey(100, tc.demand)
+		res, err := SplitKey(100, tc.demand)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -57,11 +57,11 @@ func TestSplitHotKey(t *testing.T) {
 		}
 	}
 	for _, bad := range [][]int{nil, {-1}} {
-		if _, err := SimulateSplitKey(100, bad); err == nil {
+		if _, err := SplitKey(100, bad); err == nil {
 			t.Errorf("demand %v accepted", bad)
 		}
 	}
-	if _, err := SimulateSplitKey(-1, []int{1}); err == nil {
+	if _, err := SplitKey(-1, []int{1}); err == nil {
 		t.Error("limit -1 accepted")
 	}
 }

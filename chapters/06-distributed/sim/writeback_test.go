@@ -1,4 +1,4 @@
-package distributed
+package sim
 
 import "testing"
 
@@ -22,7 +22,7 @@ func TestE14_DelayedWriteBackOverAdmits(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			res, err := SimulateWriteBack(WriteBackConfig{Nodes: 4, Limit: 10, PerNode: tc.perNode, WindowMS: 1000, SyncMS: tc.syncMS})
+			res, err := WriteBack(WriteBackConfig{Nodes: 4, Limit: 10, PerNode: tc.perNode, WindowMS: 1000, SyncMS: tc.syncMS})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -31,7 +31,7 @@ func TestE14_DelayedWriteBackOverAdmits(t *testing.T) {
 			}
 		})
 	}
-	res, _ := SimulateWriteBack(WriteBackConfig{Nodes: 4, Limit: 10, PerNode: 10, WindowMS: 1000, SyncMS: 1000})
+	res, _ := WriteBack(WriteBackConfig{Nodes: 4, Limit: 10, PerNode: 10, WindowMS: 1000, SyncMS: 1000})
 	for i, n := range res.PerNode {
 		if n != 10 {
 			t.Errorf("node %d admitted %d, want 10", i+1, n)
@@ -50,13 +50,13 @@ func TestWriteBackValidate(t *testing.T) {
 		func(c *WriteBackConfig) { c.PerNode = -1 },
 		func(c *WriteBackConfig) { c.WindowMS = 0 },
 		func(c *WriteBackConfig) { c.SyncMS = 0 },
-		func(c *WriteBackConfig) { c.WindowMS = MaxSimWindowMS + 1 },
-		func(c *WriteBackConfig) { c.SyncMS = MaxSimWindowMS + 1 },
+		func(c *WriteBackConfig) { c.WindowMS = MaxWindowMS + 1 },
+		func(c *WriteBackConfig) { c.SyncMS = MaxWindowMS + 1 },
 	}
 	for i, edit := range bad {
 		c := ok
 		edit(&c)
-		if _, err := SimulateWriteBack(c); err == nil {
+		if _, err := WriteBack(c); err == nil {
 			t.Errorf("case %d: %+v accepted", i, c)
 		}
 	}
@@ -66,7 +66,7 @@ func TestWriteBackValidate(t *testing.T) {
 // 86,400,000 syncs; they are counted, not replayed one by one (the loop used
 // to run once per sync, and a window near the int64 range never ended).
 func TestWriteBackLongWindowIsQuick(t *testing.T) {
-	res, err := SimulateWriteBack(WriteBackConfig{Nodes: MaxSimNodes, Limit: 10, PerNode: 100, WindowMS: MaxSimWindowMS, SyncMS: 1})
+	res, err := WriteBack(WriteBackConfig{Nodes: MaxNodes, Limit: 10, PerNode: 100, WindowMS: MaxWindowMS, SyncMS: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
