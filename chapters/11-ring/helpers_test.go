@@ -4,6 +4,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/ratelimit-course/ratelimit/internal/redistest"
 )
 
 // clock is a time tests move by hand, shared by a cluster's peers.
@@ -28,7 +30,7 @@ func (c *clock) add(d time.Duration) {
 
 // cluster starts n peers on loopback, gives them one ring and closes them
 // when the test ends.
-func cluster(t *testing.T, n int, now func() time.Time) []*Peer {
+func cluster(t testing.TB, n int, now func() time.Time) []*Peer {
 	t.Helper()
 	peers := make([]*Peer, n)
 	names := make([]string, n)
@@ -49,3 +51,6 @@ func cluster(t *testing.T, n int, now func() time.Time) []*Peer {
 	}
 	return peers
 }
+
+// TestMain stops the Redis that BenchmarkE46 may have started.
+func TestMain(m *testing.M) { redistest.Main(m) }
