@@ -10,6 +10,7 @@ import (
 	planscreen "github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/plan"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/prefetch"
 	readyscreen "github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/ready"
+	ringscreen "github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/ring"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/service"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/worst"
 )
@@ -40,6 +41,8 @@ func kindOf(s screen.Screen) screen.Kind {
 		return screen.Plan
 	case readyscreen.Model:
 		return screen.Ready
+	case ringscreen.Model:
+		return screen.Ring
 	}
 	return screen.None
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/prefetch"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/reader"
 	readyscreen "github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/ready"
+	ringscreen "github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/ring"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/service"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/worst"
 )
@@ -132,6 +133,9 @@ func (m Model) openLink(l screen.Link) (tea.Model, tea.Cmd) {
 		return m.show(s, at), nil
 	case screen.Ready:
 		s, at := m.find(screen.Ready, func() screen.Screen { return readyscreen.New(m.th, m.store) })
+		return m.show(s, at), nil
+	case screen.Ring:
+		s, at := m.find(screen.Ring, func() screen.Screen { return ringscreen.New(m.th) })
 		return m.show(s, at), nil
 	case screen.Answer:
 		// A worked answer opens in a reader of its own: esc comes back to

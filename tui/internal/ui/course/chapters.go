@@ -37,6 +37,7 @@ var Chapters = []Entry{
 	{8, chapters.README(8), nil},
 	{9, chapters.README(9), nil},
 	{10, chapters.README(10), []screen.Kind{screen.Service}},
+	{11, chapters.README(11), []screen.Kind{screen.Ring}},
 }
 
 // PrefetchExample is the worked example the prefetch screen opens on.
@@ -109,6 +110,7 @@ var ViewName = map[screen.Kind]string{
 	screen.Lab: "the lab", screen.Worst: "worst-case search", screen.Prefetch: "the prefetch lab", screen.Cluster: "the cluster (E21–E23)",
 	screen.Drill: "question cards", screen.Mock: "mock interview", screen.Path: "the request path",
 	screen.Service: "the service screen",
+	screen.Ring:    "the ring screen",
 }
 
 // inlineText is a block's text without markup.

@@ -78,6 +78,8 @@ const (
 	// Answer is a chapter 07 worked answer in the reader (Link.Scenario:
 	// its index).
 	Answer
+	// Ring is chapter 11's hash ring: ownership, and the keys a change moves.
+	Ring
 )
 
 // Link is one screen a chapter or the menu offers: a worked example in the
