@@ -3,7 +3,7 @@
 package ring
 
 // This file replaces owner.go and merge.go when you build with -tags
-// exercise11 (make exercise CH=11). Write the ring's points and Owner, and
+// exercise11 (make exercise CH=11). Write the ring's points and ownerAt, and
 // the owner's merge of GLOBAL hits; the chapter's tests (E39 to E44) then
 // check your code. README.md explains both.
 
@@ -24,15 +24,16 @@ func todo(what string) error {
 // (strconv.Itoa(i)); sort the points by hash (ties by peer name, so every
 // peer builds the same ring). slices.SortFunc with cmp.Compare does it.
 func build(peers []string, vnodes int) ([]point, error) {
-	return nil, todo("build (the ring's virtual nodes) and Owner")
+	return nil, todo("build (the ring's virtual nodes) and ownerAt")
 }
 
-// Owner is the peer whose first point comes at or after the key's hash.
+// ownerAt is the peer whose first point comes at or after h (Owner calls
+// it with the key's hash).
 //
-// TODO: h := hash(key); the first point with hash >= h
-// (slices.BinarySearchFunc on r.points); past the last point, wrap to the
+// TODO: the first point with hash >= h (slices.BinarySearchFunc on
+// r.points, cmp.Compare on the hashes); past the last point, wrap to the
 // first.
-func (r *Ring) Owner(key string) string { return "" }
+func (r *Ring) ownerAt(h uint64) string { return "" }
 
 // merge applies at now hits that another peer has already admitted: the
 // bucket spends what it holds, up to hits, and returns the hits it could

@@ -74,7 +74,7 @@ func (p *Peer) applyHits(hits []Request) []bool {
 		}
 		uncovered, err := merge(e.b, now, h.Hits)
 		if err != nil {
-			p.mergeErr = err // the peer that sent the hits learns it at its next Sync
+			p.mergeErr = err // this peer reports it at its own next Sync
 		}
 		p.OverAdmitted.Add(int64(uncovered))
 		p.dirty[h.Key] = struct{}{}
@@ -90,7 +90,7 @@ func (p *Peer) applyHits(hits []Request) []bool {
 	if len(states) > 0 {
 		for _, peer := range p.ring.Load().Peers() {
 			if peer != p.addr {
-				var ok []bool
+				var ok []bool // a peer that misses it answers from its old copy until the next
 				post(p.client, peer, "/v1/peer/state", states, &ok)
 			}
 		}
@@ -104,7 +104,9 @@ func (p *Peer) takeState(states []state) []bool {
 	defer p.mu.Unlock()
 	for _, s := range states {
 		delete(p.copies, s.Key)
-		e, err := lookup(p.copies, s.Request.withHits(1))
+		r := s.Request
+		r.Hits = 1 // a valid request for lookup: the copy is rebuilt full, then spent
+		e, err := lookup(p.copies, r)
 		if err != nil {
 			continue
 		}
@@ -114,6 +116,3 @@ func (p *Peer) takeState(states []state) []bool {
 	}
 	return make([]bool, len(states))
 }
-
-// withHits returns r asking for n hits.
-func (r Request) withHits(n int) Request { r.Hits = n; return r }

@@ -27,10 +27,9 @@ func build(peers []string, vnodes int) ([]point, error) {
 	return points, nil
 }
 
-// Owner is the peer whose first point comes at or after the key's hash,
-// going round past the top of the circle to the first point.
-func (r *Ring) Owner(key string) string {
-	h := hash(key)
+// ownerAt is the peer whose first point comes at or after h, going round
+// past the top of the circle to the first point.
+func (r *Ring) ownerAt(h uint64) string {
 	i, _ := slices.BinarySearchFunc(r.points, h, func(p point, h uint64) int { return cmp.Compare(p.hash, h) })
 	if i == len(r.points) {
 		i = 0

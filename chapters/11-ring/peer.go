@@ -81,6 +81,12 @@ func (p *Peer) Close() error {
 func (p *Peer) Check(reqs []Request) []Response {
 	out := make([]Response, len(reqs))
 	r := p.ring.Load()
+	if r == nil {
+		for i := range out {
+			out[i].Error = "peer " + p.addr + ": no ring yet (SetRing)"
+		}
+		return out
+	}
 	var wg sync.WaitGroup
 	for i, req := range reqs {
 		owner := r.Owner(req.Key)
@@ -169,20 +175,3 @@ func serve[In, Out any](f func([]In) Out) http.HandlerFunc {
 		json.NewEncoder(w).Encode(f(in))
 	}
 }
-
-// Client calls a peer's /v1/check, as an application would.
-type Client struct{ http *http.Client }
-
-// NewClient returns a client keeping up to conns connections per peer.
-func NewClient(conns int) *Client {
-	return &Client{&http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: conns}}}
-}
-
-// Check sends reqs to the peer at addr.
-func (c *Client) Check(addr string, reqs []Request) ([]Response, error) {
-	var out []Response
-	return out, post(c.http, addr, "/v1/check", reqs, &out)
-}
-
-// Close closes the client's idle connections.
-func (c *Client) Close() { c.http.CloseIdleConnections() }

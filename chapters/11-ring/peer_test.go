@@ -117,6 +117,17 @@ func TestE40_BatchCarriesWhatArrivedDuringARoundTrip(t *testing.T) {
 	}
 }
 
+func TestPeerWithoutARingAnswersAnError(t *testing.T) {
+	p, err := Start(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if out := p.Check([]Request{{Key: "k", Hits: 1, Limit: 1, Duration: time.Second}}); !strings.Contains(out[0].Error, "no ring") {
+		t.Errorf("a peer without a ring answered %+v, want an error saying so", out[0])
+	}
+}
+
 func TestPeerBadInput(t *testing.T) {
 	peers := cluster(t, 2, newClock().now)
 	for _, c := range []struct {

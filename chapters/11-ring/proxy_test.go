@@ -14,7 +14,7 @@ import (
 // requests admit one more limit for each of them and nothing for the rest.
 func TestE42_RoutingAtTheProxy(t *testing.T) {
 	now := newClock().now()
-	keys := Keys(1000)
+	keys := keysN(1000)
 	counts := map[string]map[string]*buckets.TokenBucket{} // limiter → key → bucket
 	send := func(r *Ring) (admitted int) {
 		for _, k := range keys {

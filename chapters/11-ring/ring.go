@@ -69,6 +69,9 @@ func (r *Ring) Without(peer string) (*Ring, error) {
 	return NewRing(r.vnodes, rest...)
 }
 
+// Owner is the peer that owns key: the owner of its hash's place.
+func (r *Ring) Owner(key string) string { return r.ownerAt(hash(key)) }
+
 // Moved is the fraction of keys whose owner differs between a and b.
 func Moved(a, b *Ring, keys []string) float64 {
 	if len(keys) == 0 {
@@ -83,27 +86,6 @@ func Moved(a, b *Ring, keys []string) float64 {
 	return float64(n) / float64(len(keys))
 }
 
-// Shares counts the keys each peer owns.
-func (r *Ring) Shares(keys []string) map[string]int {
-	s := make(map[string]int, len(r.peers))
-	for _, p := range r.peers {
-		s[p] = 0
-	}
-	for _, k := range keys {
-		s[r.Owner(k)]++
-	}
-	return s
-}
-
-// Keys returns n sample keys, "key-0" to "key-(n-1)".
-func Keys(n int) []string {
-	keys := make([]string, n)
-	for i := range keys {
-		keys[i] = fmt.Sprintf("key-%d", i)
-	}
-	return keys
-}
-
 // hash places a string on the circle: FNV-1a, then splitmix64's finalizer,
 // because FNV alone leaves strings that differ only in their last digits
 // ("peer#1", "peer#2") close together, and the peers' arcs uneven.
@@ -116,4 +98,14 @@ func hash(s string) uint64 {
 	x ^= x >> 27
 	x *= 0x94d049bb133111eb
 	return x ^ x>>31
+}
+
+// Arcs divides the circle into cells equal arcs and names the owner of the
+// start of each: the ring as a strip, for the app's ring screen.
+func (r *Ring) Arcs(cells int) []string {
+	out := make([]string, max(cells, 0))
+	for i := range out {
+		out[i] = r.ownerAt(uint64(float64(i) / float64(cells) * (1 << 64)))
+	}
+	return out
 }

@@ -11,7 +11,7 @@ import (
 // 1/(N+1) of the keys, all from the others, and none move between the old
 // peers; a peer leaving N+1 gives away its own, about 1/(N+1), and no more.
 func TestE39_RingMovesAboutOneInNPlusOne(t *testing.T) {
-	keys := Keys(20000)
+	keys := keysN(20000)
 	for _, n := range []int{2, 3, 5, 9} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			names := make([]string, n)
@@ -42,7 +42,7 @@ func TestE39_RingMovesAboutOneInNPlusOne(t *testing.T) {
 			if got := Moved(before, back, keys); got != 0 {
 				t.Errorf("leave: ring without the joiner differs from the old one on %.3f of keys", got)
 			}
-			for p, c := range after.Shares(keys) {
+			for p, c := range shares(after, keys) {
 				if share := float64(c) / float64(len(keys)); math.Abs(share-want) > 0.25*want {
 					t.Errorf("peer %s owns %.3f of keys, want about %.3f", p, share, want)
 				}
@@ -54,14 +54,14 @@ func TestE39_RingMovesAboutOneInNPlusOne(t *testing.T) {
 // TestE39_OneVNodeIsUneven: with one point per peer the arcs are uneven, the
 // reason for virtual nodes.
 func TestE39_OneVNodeIsUneven(t *testing.T) {
-	keys := Keys(20000)
+	keys := keysN(20000)
 	spread := func(vnodes int) float64 {
 		r, err := NewRing(vnodes, "a", "b", "c", "d", "e")
 		if err != nil {
 			t.Fatal(err)
 		}
 		lo, hi := len(keys), 0
-		for _, c := range r.Shares(keys) {
+		for _, c := range shares(r, keys) {
 			lo, hi = min(lo, c), max(hi, c)
 		}
 		return float64(hi) / float64(max(lo, 1))

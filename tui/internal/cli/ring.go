@@ -8,7 +8,7 @@ import (
 	"io"
 	"slices"
 
-	ring "github.com/ratelimit-course/ratelimit/chapters/11-ring"
+	"github.com/ratelimit-course/ratelimit/tui/internal/ringview"
 )
 
 const ringUsage = `usage: tui ring [--peers N] [--join|--leave] [--keys K] [--json]
@@ -45,7 +45,7 @@ func runRing(args []string, stdout, stderr io.Writer) int {
 	if leave {
 		event = "leave"
 	}
-	ch, err := ring.Simulate(peers, event, keys)
+	ch, err := ringview.Simulate(peers, event, keys)
 	if err != nil {
 		return badInput(stderr, "ring", err)
 	}

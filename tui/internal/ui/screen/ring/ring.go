@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	chring "github.com/ratelimit-course/ratelimit/chapters/11-ring"
+	"github.com/ratelimit-course/ratelimit/tui/internal/ringview"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
@@ -47,7 +48,7 @@ type Model struct {
 	peers int
 	event string // "none", "join" or "leave"
 
-	ch            chring.Change
+	ch            ringview.Change
 	before, after []string // the strip: owner of each cell
 	err           string
 }
@@ -61,12 +62,12 @@ func New(th *widget.Theme) Model {
 
 func (m *Model) rerun() {
 	m.err = ""
-	ch, err := chring.Simulate(m.peers, m.event, sampleKeys)
+	ch, err := ringview.Simulate(m.peers, m.event, sampleKeys)
 	if err != nil {
 		m.err = err.Error()
 		return
 	}
-	before, after, _, _ := chring.Rings(m.peers, m.event)
+	before, after, _, _ := ringview.Rings(m.peers, m.event)
 	cells := max(m.w-8, 10)
 	m.ch, m.before, m.after = ch, before.Arcs(cells), after.Arcs(cells)
 }

@@ -1,10 +1,12 @@
-package ring
+// Package ringview is what the app's ring screen and `tui ring` show of
+// chapter 11's ring: the rings before and after a peer joins or leaves, who
+// owns how many sample keys, and the fraction that moved.
+package ringview
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 
+	ring "github.com/ratelimit-course/ratelimit/chapters/11-ring"
 	"github.com/ratelimit-course/ratelimit/core"
 )
 
@@ -30,15 +32,30 @@ func Simulate(peers int, event string, keys int) (Change, error) {
 	if err != nil {
 		return Change{}, err
 	}
-	ks := Keys(keys)
-	return Change{Peers: peers, Event: event, Keys: keys, VNodes: DefaultVNodes,
-		Before: before.Shares(ks), After: after.Shares(ks), Moved: Moved(before, after, ks), Expected: expected}, nil
+	ks := make([]string, keys)
+	for i := range ks {
+		ks[i] = fmt.Sprintf("key-%d", i)
+	}
+	return Change{Peers: peers, Event: event, Keys: keys, VNodes: ring.DefaultVNodes,
+		Before: shares(before, ks), After: shares(after, ks), Moved: ring.Moved(before, after, ks), Expected: expected}, nil
+}
+
+// shares counts the keys each peer of r owns.
+func shares(r *ring.Ring, keys []string) map[string]int {
+	s := map[string]int{}
+	for _, p := range r.Peers() {
+		s[p] = 0
+	}
+	for _, k := range keys {
+		s[r.Owner(k)]++
+	}
+	return s
 }
 
 // Rings returns the ring of peer-1 … peer-N before and after event, and the
 // fraction of keys a perfect split would move: 1/(N+1) for a join, 1/N for
 // a leave.
-func Rings(peers int, event string) (before, after *Ring, expected float64, err error) {
+func Rings(peers int, event string) (before, after *ring.Ring, expected float64, err error) {
 	if peers < 1 || peers > 64 {
 		return nil, nil, 0, core.BadParam("peers", peers, "1 to 64")
 	}
@@ -46,7 +63,7 @@ func Rings(peers int, event string) (before, after *Ring, expected float64, err 
 	for i := range names {
 		names[i] = fmt.Sprintf("peer-%d", i+1)
 	}
-	if before, err = NewRing(DefaultVNodes, names...); err != nil {
+	if before, err = ring.NewRing(ring.DefaultVNodes, names...); err != nil {
 		return nil, nil, 0, err
 	}
 	switch event {
@@ -65,16 +82,4 @@ func Rings(peers int, event string) (before, after *Ring, expected float64, err 
 		err = core.BadParam("event", event, "join, leave or none")
 	}
 	return before, after, expected, err
-}
-
-// Arcs divides the circle into cells equal arcs and names the owner of the
-// start of each: the ring as a strip, for the app's ring screen.
-func (r *Ring) Arcs(cells int) []string {
-	out := make([]string, max(cells, 0))
-	for i := range out {
-		h := uint64(float64(i) / float64(cells) * (1 << 64))
-		j, _ := slices.BinarySearchFunc(r.points, h, func(p point, h uint64) int { return cmp.Compare(p.hash, h) })
-		out[i] = r.points[j%len(r.points)].peer
-	}
-	return out
 }
