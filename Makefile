@@ -52,17 +52,17 @@ bench-redis:
 	$(GO) test -run '^$$' -bench . -benchmem ./chapters/06-distributed/...
 
 ## exercise: run one chapter's tests against your own stub, e.g. make exercise CH=02 (or CH=2).
-## Chapters 06, 09 and 10 have a tag of their own (exercise06, exercise09, exercise10): the
+## Chapters 06, 09, 10 and 11 have a tag of their own (exercise06, exercise09, exercise10, exercise11): the
 ## exercise tag would also swap in chapter 04's stub bucket, which they run on (10 on 02 and 03
-## too). Only chapter 06's exercise needs Redis: 09 and 10 run in memory, without REQUIRE_REDIS.
-EXERCISES := 02 03 04 06 09 10
+## too; 11 on 04). Only chapter 06's exercise needs Redis: 09, 10 and 11 run without REQUIRE_REDIS.
+EXERCISES := 02 03 04 06 09 10 11
 CHN       := $(if $(filter 1 2 3 4 5 6 7 8 9,$(CH)),0$(CH),$(CH))
-EXTAG     := $(if $(filter 06 09 10,$(CHN)),exercise$(CHN),exercise)
+EXTAG     := $(if $(filter 06 09 10 11,$(CHN)),exercise$(CHN),exercise)
 exercise:
 ifeq ($(and $(filter 1,$(words $(CH))),$(filter $(EXERCISES),$(CHN))),)
-	$(error make exercise: no exercise for CH=$(CH): accepted CH=02, 03, 04, 06, 09 or 10 (2, 3, 4, 6 and 9 work too))
+	$(error make exercise: no exercise for CH=$(CH): accepted CH=02, 03, 04, 06, 09, 10 or 11 (2, 3, 4, 6 and 9 work too))
 endif
-	$(if $(filter 09 10,$(CHN)),,REQUIRE_REDIS=1 )$(GO) test -count=1 -tags $(EXTAG) ./chapters/$(CHN)-*/
+	$(if $(filter 09 10 11,$(CHN)),,REQUIRE_REDIS=1 )$(GO) test -count=1 -tags $(EXTAG) ./chapters/$(CHN)-*/
 
 fmt:
 	gofmt -w chapters tui internal core

@@ -32,6 +32,7 @@ var Commands = []Command{
 	{"worst", "search for the worst-case arrival sequence", runWorst},
 	{"prefetch", "simulate chapter 06 quota prefetch", runPrefetch},
 	{"cluster", "chapter 06 part 3 (E21–E23) on a real Redis Cluster", runCluster},
+	{"ring", "chapter 11's hash ring: ownership, and the keys a join or leave moves", runRing},
 	{"drill", "the chapter 07 interview drill", runDrill},
 	{"interview", "the plan of the chapter 07 timed mock interview", runInterview},
 	{"mock", "the transcripts of your mock interviews: --last, --list", runMock},

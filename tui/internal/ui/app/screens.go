@@ -16,6 +16,7 @@ import (
 	planscreen "github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/plan"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/prefetch"
 	readyscreen "github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/ready"
+	ringscreen "github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/ring"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/service"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/worst"
 )
@@ -76,6 +77,10 @@ var screens = []entry{
 		Desc: "chapter 10's service on a stepped clock: the rule each descriptor matched, the deny cache, a store outage"},
 		10, "the service screen",
 		func(m Model) service.Model { return service.New(m.th) }, nil),
+	reg(menu.Entry{Kind: "ring", Key: "H", Help: "the hash ring", Title: "The hash ring",
+		Desc: "chapter 11's peers on a ring: who owns each key, and the keys a join or a leave moves"},
+		11, "the ring screen",
+		func(m Model) ringscreen.Model { return ringscreen.New(m.th) }, nil),
 }
 
 // opened is what the study plans record as done when link l's screen

@@ -14,9 +14,9 @@ func TestMenuHasChapterTen(t *testing.T) {
 	m := appNew(t, 80, 24)
 	f := m.View()
 	appCheckFrame(t, f, 80, 24)
-	appWant(t, f, "01 · ", "10 · The limiter as a service", "10 chapters")
-	if n := len(course.Chapters); n != 10 {
-		t.Fatalf("the course has %d chapters, want 10", n)
+	appWant(t, f, "01 · ", "10 · The limiter as a service", "11 chapters")
+	if n := len(course.Chapters); n != 11 {
+		t.Fatalf("the course has %d chapters, want 11", n)
 	}
 
 	m = appPress(m, "0")

@@ -37,6 +37,7 @@ var Chapters = []Entry{
 	{8, chapters.README(8)},
 	{9, chapters.README(9)},
 	{10, chapters.README(10)},
+	{11, chapters.README(11)},
 }
 
 // PrefetchExample is the worked example the prefetch screen opens on.
