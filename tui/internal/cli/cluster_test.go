@@ -49,7 +49,9 @@ func TestClusterReport(t *testing.T) {
 	e23 := []cluster.FailoverRun{{Mitigation: cluster.MitigationNone, Before: 200, Forgotten: 98, OverAdmitted: 98},
 		{Mitigation: cluster.MitigationMinReplicas, LagRefused: 19}, {Mitigation: cluster.MitigationWait, WaitP50: 49}}
 	mig := cluster.MigrationResult{Slot: 42, From: "127.0.0.1:7001", To: "127.0.0.1:7002", Keys: 3, Sent: 500, AdmittedFW: 100, CountOnTo: 500, Asking: 7}
-	defer func(orig func(context.Context, *redis.ClusterClient, cluster.NodeControl, string, func(any)) error) { runAll = orig }(runAll)
+	defer func(orig func(context.Context, *redis.ClusterClient, cluster.NodeControl, string, func(any)) error) {
+		runAll = orig
+	}(runAll)
 	runAll = func(_ context.Context, _ *redis.ClusterClient, _ cluster.NodeControl, _ string, report func(any)) error {
 		for _, ev := range []any{cluster.Stage{}, e21, cluster.HotKeyProgress{}, e22, e23[0], e23[1], e23[2], mig} {
 			report(ev)
@@ -99,7 +101,9 @@ func TestClusterReport(t *testing.T) {
 // TestClusterReportSkippedFailover: on a cluster that is not its own the
 // failover is skipped, and the report says why instead of a table.
 func TestClusterReportSkippedFailover(t *testing.T) {
-	defer func(orig func(context.Context, *redis.ClusterClient, cluster.NodeControl, string, func(any)) error) { runAll = orig }(runAll)
+	defer func(orig func(context.Context, *redis.ClusterClient, cluster.NodeControl, string, func(any)) error) {
+		runAll = orig
+	}(runAll)
 	runAll = func(_ context.Context, _ *redis.ClusterClient, _ cluster.NodeControl, _ string, report func(any)) error {
 		report(cluster.Skipped{Part: 2, Why: "the cluster is REDIS_CLUSTER_ADDRS's"})
 		return nil
