@@ -3,7 +3,7 @@ GO      ?= go
 PKGS    := ./...
 CH      ?= 02
 
-.PHONY: tui test vet bench bench-peers bench-redis-peers bench-redis exercise fmt serve
+.PHONY: tui test test-short vet bench bench-peers bench-redis-peers bench-redis exercise fmt serve
 
 ## tui: start the interactive course. Built, then run as itself (not under
 ## `go run`), so it is the terminal's own process and ends when the terminal does.
@@ -30,8 +30,19 @@ test: vet
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed on:"; echo "$$unformatted"; exit 1; fi
 	$(GO) test -race -count=1 -timeout 25m $(PKGS)
 
+## test-short: the short tier: no Redis, tmux, Docker, network or build of a
+## binary (internal/testenv skips those tests), in a minute or two
+test-short:
+	$(GO) test -short -count=1 $(PKGS)
+
+## vet: go vet, also with each exercise tag (a stub that no longer compiles
+## against its chapter fails here, not on a learner's machine)
 vet:
 	$(GO) vet $(PKGS)
+	$(GO) vet -tags exercise $(PKGS)
+	$(GO) vet -tags exercise06 $(PKGS)
+	$(GO) vet -tags exercise09 $(PKGS)
+	$(GO) vet -tags exercise10 $(PKGS)
 
 ## bench: every in-memory algorithm beside x/time/rate on the same clock, then each
 ## package's ratios to it (internal/benchratio)

@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ratelimit-course/ratelimit/internal/testenv"
 )
 
 // The built binary in a real terminal: tmux gives it an 80×24
@@ -77,6 +79,7 @@ func (s tmuxSession) waitFor(wants ...string) string {
 // startTmux runs cmd in a new 80×24 session; env is set for it.
 func startTmux(t *testing.T, cmd string, env ...string) tmuxSession {
 	t.Helper()
+	testenv.NeedsProcesses(t)
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux not installed: skipping the terminal test (apt-get install tmux)")
 	}
@@ -95,6 +98,7 @@ func startTmux(t *testing.T, cmd string, env ...string) tmuxSession {
 
 func buildTUI(t *testing.T) string {
 	t.Helper()
+	testenv.NeedsProcesses(t)
 	bin := filepath.Join(t.TempDir(), "tui")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)

@@ -12,6 +12,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/ratelimit-course/ratelimit/internal/redisproc"
+	"github.com/ratelimit-course/ratelimit/internal/testenv"
 )
 
 // TestEvictionPolicyFlagRefused: a stated policy that may evict, or one
@@ -56,6 +57,7 @@ func managedRedis(t *testing.T) string {
 // and stops it when the test ends.
 func spawnRedis(t *testing.T, args ...string) string {
 	t.Helper()
+	testenv.NeedsProcesses(t)
 	path, err := redisproc.LookPath()
 	if err != nil {
 		if os.Getenv("REQUIRE_REDIS") == "1" {

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
+	"github.com/ratelimit-course/ratelimit/internal/testenv"
 )
 
 // The reference E33 compares against: envoyproxy/ratelimit, built from the Go
@@ -98,9 +99,7 @@ func buildPeer() (string, error) {
 // REQUIRE_REDIS=1), where the comparison must run.
 func peerBinaryOrSkip(tb testing.TB) string {
 	tb.Helper()
-	if testing.Short() {
-		tb.Skip("envoyproxy/ratelimit is built from the Go module proxy (about a minute the first time): run without -short")
-	}
+	testenv.NeedsProcesses(tb) // built from the Go module proxy, about a minute the first time
 	bin, err := peerBinary()
 	if err == nil {
 		return bin

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/ratelimit-course/ratelimit/internal/testenv"
 )
 
 // TestClusterCloseWhileInUse: Close may run while another goroutine still
@@ -14,6 +16,7 @@ import (
 // run's goroutine goes on). Under -race this once reported a data race on
 // the node table; after Close every control says the cluster is closed.
 func TestClusterCloseWhileInUse(t *testing.T) {
+	testenv.NeedsProcesses(t)
 	t.Setenv("REDIS_CLUSTER_ADDRS", "")
 	c, err := OpenCluster(context.Background())
 	if err == ErrNoCluster && os.Getenv("REQUIRE_REDIS") != "1" {

@@ -9,6 +9,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/ratelimit-course/ratelimit/internal/redisproc"
+	"github.com/ratelimit-course/ratelimit/internal/testenv"
 )
 
 // ClusterHow tells a skipped test what would have given it a cluster.
@@ -30,9 +31,11 @@ func (c Cluster) Client(t testing.TB) *redis.ClusterClient {
 
 // NewCluster gives the test a cluster: REDIS_CLUSTER_ADDRS if set, or one of
 // its own started from redis-server on PATH and torn down when the test
-// ends. Without either the test is skipped (failed with REQUIRE_REDIS=1).
+// ends. Without either the test is skipped (failed with REQUIRE_REDIS=1),
+// and under -short it is skipped whatever is there (testenv.NeedsProcesses).
 func NewCluster(t testing.TB) Cluster {
 	t.Helper()
+	testenv.NeedsProcesses(t)
 	c, err := redisproc.OpenCluster(context.Background())
 	switch {
 	case errors.Is(err, redisproc.ErrNoCluster) && os.Getenv("REQUIRE_REDIS") != "1":

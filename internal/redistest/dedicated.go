@@ -17,6 +17,7 @@ import (
 	"github.com/testcontainers/testcontainers-go"
 
 	"github.com/ratelimit-course/ratelimit/internal/redisproc"
+	"github.com/ratelimit-course/ratelimit/internal/testenv"
 )
 
 // Dedicated is a Redis of one test's own, for tests that pause, kill or
@@ -60,9 +61,11 @@ func (d *Dedicated) Kill() error { return d.kill() }
 func (d *Dedicated) Restart() error { return d.restart() }
 
 // StartDedicated starts a Dedicated server, or skips the test (fails it
-// with REQUIRE_REDIS=1) when neither Docker nor redis-server can give one.
+// with REQUIRE_REDIS=1) when neither Docker nor redis-server can give one,
+// and under -short whatever is there (testenv.NeedsProcesses).
 func StartDedicated(t testing.TB) *Dedicated {
 	t.Helper()
+	testenv.NeedsProcesses(t)
 	image := os.Getenv("REDIS_IMAGE")
 	path, lookErr := redisproc.LookPath()
 	if image != "" || lookErr != nil {

@@ -13,7 +13,8 @@
 // With none of them the caller is skipped with one line saying how to get a
 // Redis; REQUIRE_REDIS=1 turns that skip into a failure, and Main then stops
 // the binary before its tests with one line naming what was tried and what
-// failed. The processes themselves are internal/redisproc's; this package
+// failed. Under -short (the tier without processes, internal/testenv) every
+// helper here skips its caller, REQUIRE_REDIS=1 or not. The processes themselves are internal/redisproc's; this package
 // adds the testing.TB helpers and the container path.
 //
 // A package that uses it declares
@@ -29,6 +30,7 @@ package redistest
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"strconv"
@@ -46,6 +48,7 @@ import (
 	"github.com/testcontainers/testcontainers-go/wait"
 
 	"github.com/ratelimit-course/ratelimit/internal/redisproc"
+	"github.com/ratelimit-course/ratelimit/internal/testenv"
 )
 
 // DefaultImage is the image used by the container path when REDIS_IMAGE is
@@ -76,10 +79,12 @@ var (
 
 // Main runs the tests of a package and then stops the Redis started for them.
 // With REQUIRE_REDIS=1 it finds the Redis first, and without one it prints
-// one line saying why and exits 1 before any test runs.
+// one line saying why and exits 1 before any test runs; under -short it
+// looks for none (the short tier has no Redis).
 func Main(m *testing.M) {
 	quiet()
-	if os.Getenv("REQUIRE_REDIS") == "1" {
+	flag.Parse() // for testing.Short; m.Run would parse them anyway
+	if os.Getenv("REQUIRE_REDIS") == "1" && !testing.Short() {
 		once.Do(start)
 		if current == nil {
 			fmt.Fprintf(os.Stderr, "redistest: REQUIRE_REDIS=1 but no Redis: %v\n", failure)
@@ -126,8 +131,10 @@ func Stop() error {
 // Addr returns the address of the shared Redis, starting it on first use. It
 // skips the caller when no Redis can be had (fails it with REQUIRE_REDIS=1),
 // and fails it when REDIS_ADDR or REDIS_IMAGE names one that does not work.
+// Under -short it skips the caller (testenv.NeedsProcesses).
 func Addr(t testing.TB) string {
 	t.Helper()
+	testenv.NeedsProcesses(t)
 	once.Do(start)
 	if current != nil {
 		return current.addr

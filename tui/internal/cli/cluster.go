@@ -87,6 +87,11 @@ func runCluster(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// runAll runs chapter 06 part 3's experiments (cluster.RunAll); a test
+// replaces it with a run's events, the experiments being the chapter's to
+// test on a real cluster.
+var runAll = cluster.RunAll
+
 // clusterReport runs every experiment on cl, in cluster.Experiments' order,
 // handing each finished section to show as it completes.
 func clusterReport(ctx context.Context, cl *redisproc.Cluster, show func(func(io.Writer))) (clusterJSON, error) {
@@ -100,7 +105,7 @@ func clusterReport(ctx context.Context, cl *redisproc.Cluster, show func(func(io
 		ctl = cl
 	}
 	e23 := cluster.DefaultFailover(prefix)
-	err := cluster.RunAll(ctx, cc, ctl, prefix, func(ev any) {
+	err := runAll(ctx, cc, ctl, prefix, func(ev any) {
 		switch ev := ev.(type) {
 		case cluster.HashTagResult:
 			rep.E21 = ev

@@ -1,10 +1,6 @@
 package cli
 
 import (
-	"bytes"
-	"encoding/json"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -50,45 +46,6 @@ func TestSimTextFits80Columns(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-// TestSimBinary builds the real binary and checks its exit codes and JSON
-// from outside, as a script would.
-func TestSimBinary(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := filepath.Join(t.TempDir(), "tui")
-	if out, err := exec.Command("go", "build", "-o", bin, "../..").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	cmd := exec.Command(bin, "sim", "--scenario", "cross-boundary-spike", "--json")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil || stderr.Len() != 0 {
-		t.Fatalf("sim: %v, stderr %q", err, stderr.String())
-	}
-	var got scenarioJSON
-	if err := json.Unmarshal(out, &got); err != nil {
-		t.Fatalf("%v in %s", err, out)
-	}
-	expect{"fixed-window", "AAARAAAR", []int64{820, 880, 940, -1, 1000, 1060, 1120, -1}, [6]int64{6, 2, 6, 3, 0, 2}}.check(t, "left", got.Left)
-	expect{"sliding-log", "AAARRRRA", []int64{820, 880, 940, -1, -1, -1, -1, 1850}, [6]int64{4, 4, 3, 0, 0, 3}}.check(t, "right", got.Right)
-
-	out, err = exec.Command(bin, "sim", "--algo", "fixed-window", "--arrivals", "820,880,940,960,1000,1060,1120,1850", "--json").Output()
-	if err != nil || string(out) != strings.ReplaceAll(e1FixedJSON, "\n", "")+"\n" {
-		t.Errorf("sim --algo --json: %v\n%s", err, out)
-	}
-
-	bad := exec.Command(bin, "sim", "--algo", "fixed-window", "--arrivals", "5,1")
-	var badOut, badErr bytes.Buffer
-	bad.Stdout, bad.Stderr = &badOut, &badErr
-	err = bad.Run()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 2 || badOut.Len() != 0 ||
-		!strings.Contains(badErr.String(), "--arrivals") {
-		t.Errorf("bad input: %v, stdout %q, stderr %q", err, badOut.String(), badErr.String())
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	part3 "github.com/ratelimit-course/ratelimit/chapters/06-distributed/cluster"
+	"github.com/ratelimit-course/ratelimit/internal/testenv"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
 
@@ -128,7 +129,12 @@ func stoppedRedis(t *testing.T) bool {
 // bars while E22 runs, every part measured with the chapter's figures, the
 // six processes gone when the run ends; then a run stopped by esc in the
 // middle of a failover and one ended by q leave no process behind.
+//
+// It is the course's one real end-to-end run of part 3 (tui cluster's
+// report runs on a fake; the experiments are chapters/06-distributed/
+// cluster's to test): what it adds is the processes' life cycle.
 func TestClusterScreenRealRun(t *testing.T) {
+	testenv.NeedsProcesses(t)
 	if _, err := exec.LookPath("redis-server"); err != nil {
 		if os.Getenv("REQUIRE_REDIS") == "1" {
 			t.Fatal("REQUIRE_REDIS=1 but no redis-server on PATH")
