@@ -16,11 +16,11 @@ import (
 // Dive is one deep dive: what the interviewer digs into, and what a strong
 // answer covers there.
 type Dive struct {
-	ID        string // stable, for the command line and saved progress
-	Title     string // a few words
-	Questions []string
-	Checklist []Point
-	Card      string // the drill card that practises it (a Question.ID)
+	ID        string   `yaml:"id"`        // stable, for the command line and saved progress
+	Title     string   `yaml:"title"`     // a few words
+	Questions []string `yaml:"questions"` // what the interviewer asks, in order
+	Checklist []Point  `yaml:"checklist"` // what a strong answer covers
+	Card      string   `yaml:"card"`      // the drill card that practises it (a Question.ID)
 }
 
 // The ids of the two dives every prompt has of its own.

@@ -6,12 +6,12 @@ import "strings"
 // to say first, and a model answer short enough to say out loud that
 // carries the proof (the numbers and the chapter).
 type Question struct {
-	Chapter  string // "01" … "09": where the course teaches it
-	Topic    string // a few words
-	Q        string
-	A        string // the follow-up: the proof, in about a minute
-	ID       string // stable key of saved progress: chapter/topic as first published, never renamed
-	SayFirst string // the one-sentence answer, said before the proof
+	ID       string `yaml:"id"`        // stable key of saved progress: chapter/topic as first published, never renamed
+	Chapter  string `yaml:"chapter"`   // "01" … "09": where the course teaches it
+	Topic    string `yaml:"topic"`     // a few words
+	Q        string `yaml:"q"`         // the question
+	SayFirst string `yaml:"say_first"` // the one-sentence answer, said before the proof
+	A        string `yaml:"a"`         // the follow-up: the proof, in about a minute
 }
 
 // Drill is the question bank, in course order. Every chapter has at least

@@ -9,17 +9,17 @@ package interview
 
 // Point is one item of a phase's checklist.
 type Point struct {
-	Text    string // what a strong answer says, in a line
-	Chapter string // "01" … "09": where the course teaches it
-	Cue     string // a phrase of that chapter's README or drill cards
+	Text    string `yaml:"text"`    // what a strong answer says, in a line
+	Chapter string `yaml:"chapter"` // "01" … "09": where the course teaches it
+	Cue     string `yaml:"cue"`     // a phrase of that chapter's README or drill cards
 }
 
 // MockPhase is what happens in one step of the Skeleton, or of the Track
 // (LongForm), where the interviewer also pushes back.
 type MockPhase struct {
-	Questions []string // what the interviewer asks, in order
-	Checklist []Point
-	Pushback  []Push // thrown in this phase (the track only), in order
+	Questions []string `yaml:"questions"` // what the interviewer asks, in order
+	Checklist []Point  `yaml:"checklist"` // what a strong answer covers
+	Pushback  []Push   `yaml:"-"`         // thrown in this phase (the track only), in order
 }
 
 // Prompt is one design question of the mock interview. Phases[i] belongs to
@@ -29,12 +29,12 @@ type MockPhase struct {
 // pushes back in each phase after the introduction (each Push names its
 // phase).
 type Prompt struct {
-	Name     string // short id for the command line, e.g. "per-user-api"
-	Title    string // a few words
-	Ask      string // what the interviewer says first
-	Phases   []MockPhase
-	Pushback []string // ids into Pushback, in the order thrown (PushbackFor)
-	Dives    []string // its deep-dive bank: DiveAlgorithm, DiveFailure and ids into Dives
+	Name     string      `yaml:"name"`     // short id for the command line, e.g. "per-user-api"
+	Title    string      `yaml:"title"`    // a few words
+	Ask      string      `yaml:"ask"`      // what the interviewer says first
+	Phases   []MockPhase `yaml:"phases"`   // one per step of the Skeleton
+	Pushback []string    `yaml:"pushback"` // ids into Pushback, in the order thrown (PushbackFor)
+	Dives    []string    `yaml:"dives"`    // its deep-dive bank: DiveAlgorithm, DiveFailure and ids into Dives
 }
 
 // Mock is the mock interview's question bank.

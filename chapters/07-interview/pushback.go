@@ -9,14 +9,14 @@ import (
 // phase of the track where it belongs, with what a strong answer contains
 // and where the course proves it.
 type Push struct {
-	ID      string   // stable, for the command line and saved progress
-	Prompt  string   // what the interviewer says
-	Strong  []string // what a strong answer contains, in order
-	Chapter string   // "01" … "09": the chapter that proves it
-	Cue     string   // a phrase of that chapter's README or drill cards
-	Proof   string   // the test, table or source that proves it
-	Card    string   // the drill card to practise it (a Question.ID)
-	Phase   int      // the track's phase it is thrown in (1 requirements … 4 wrap-up)
+	ID      string   `yaml:"id"`      // stable, for the command line and saved progress
+	Prompt  string   `yaml:"prompt"`  // what the interviewer says
+	Strong  []string `yaml:"strong"`  // what a strong answer contains, in order
+	Chapter string   `yaml:"chapter"` // "01" … "09": the chapter that proves it
+	Cue     string   `yaml:"cue"`     // a phrase of that chapter's README or drill cards
+	Proof   string   `yaml:"proof"`   // the test, table or source that proves it
+	Card    string   `yaml:"card"`    // the drill card to practise it (a Question.ID)
+	Phase   int      `yaml:"phase"`   // the track's phase it is thrown in (1 requirements … 4 wrap-up)
 }
 
 // Pushback is the mock's pushback bank. Each prompt of Mock names the ones
