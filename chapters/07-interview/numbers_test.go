@@ -71,10 +71,10 @@ func interviewText() map[string]string {
 		}
 		out["track "+p.Title] = b.String()
 	}
-	for _, q := range Drill {
+	for _, q := range Drill() {
 		out["card "+q.ID] = q.Q + "\n" + q.SayFirst + "\n" + q.A
 	}
-	for _, p := range Mock {
+	for _, p := range Mock() {
 		var b strings.Builder
 		b.WriteString(p.Ask)
 		for _, ph := range p.Phases {
@@ -85,7 +85,7 @@ func interviewText() map[string]string {
 		}
 		out["mock "+p.Name] = b.String()
 	}
-	for _, p := range Pushback {
+	for _, p := range Pushback() {
 		out["pushback "+p.ID] = p.Prompt + "\n" + strings.Join(p.Strong, "\n")
 	}
 	for _, h := range Path {

@@ -17,7 +17,7 @@ func TestRubricPerPromptAndPhase(t *testing.T) {
 		"rollout and migration":      {"rollout", "rolls", "shadow mode", "migration"},
 		"cost":                       {"cost", "bill"},
 	}
-	for _, p := range Mock {
+	for _, p := range Mock() {
 		rows := RubricFor(p.Name)
 		if len(rows) != len(Track) {
 			t.Errorf("%s: %d rubric rows, want one per phase (%d)", p.Name, len(rows), len(Track))
@@ -49,7 +49,7 @@ func TestRubricPerPromptAndPhase(t *testing.T) {
 	if RubricFor("no-such-prompt") != nil {
 		t.Error("an unknown prompt has a rubric")
 	}
-	if len(rubric) != len(Mock) {
-		t.Errorf("%d rubrics for %d prompts", len(rubric), len(Mock))
+	if len(loaded.rubric) != len(Mock()) {
+		t.Errorf("%d rubrics for %d prompts", len(loaded.rubric), len(Mock()))
 	}
 }

@@ -55,8 +55,8 @@ func TestWorkedAnswerPerPrompt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) != len(Mock) {
-		t.Errorf("%d answer files for %d prompts", len(files), len(Mock))
+	if len(files) != len(Mock()) {
+		t.Errorf("%d answer files for %d prompts", len(files), len(Mock()))
 	}
 	for _, f := range files {
 		name := strings.TrimSuffix(strings.TrimPrefix(f, "answers/"), ".md")
@@ -64,7 +64,7 @@ func TestWorkedAnswerPerPrompt(t *testing.T) {
 			t.Errorf("%s answers no prompt (%v)", f, MockNames())
 		}
 	}
-	for _, p := range Mock {
+	for _, p := range Mock() {
 		md := answer(t, p.Name)
 		n := len(strings.Fields(prose(md)))
 		t.Logf("%s: %d words outside the diagram", p.Name, n)
@@ -89,7 +89,7 @@ func TestWorkedAnswerFollowsTheTrack(t *testing.T) {
 		want = append(want, ph.Title)
 	}
 	want = append(want, FootnotesHeading)
-	for _, p := range Mock {
+	for _, p := range Mock() {
 		md := answer(t, p.Name)
 		var got []string
 		for _, line := range strings.Split(prose(md), "\n") {
@@ -129,7 +129,7 @@ func TestWorkedAnswerFollowsTheTrack(t *testing.T) {
 // control plane and its rules, the data plane, the limiter service, the
 // Redis Cluster, the region and the metrics.
 func TestWorkedAnswerWhiteboard(t *testing.T) {
-	for _, p := range Mock {
+	for _, p := range Mock() {
 		board := subsection(WorkedPhase(p.Name, len(Track)-1), "The final whiteboard")
 		start, end := strings.Index(board, "```\n"), strings.LastIndex(board, "\n```")
 		if start < 0 || end <= start {
@@ -155,7 +155,7 @@ func TestWorkedAnswerWhiteboard(t *testing.T) {
 // interviewer states (the question and its phases' questions) appears in
 // the capacity section, which also shows its formulas and ranges.
 func TestWorkedAnswerCapacityUsesThePrompt(t *testing.T) {
-	for _, p := range Mock {
+	for _, p := range Mock() {
 		capacity := subsection(WorkedPhase(p.Name, 1), "Capacity from the prompt's numbers")
 		if capacity == "" {
 			t.Errorf("%s: no capacity section in the requirements phase", p.Name)
@@ -186,7 +186,7 @@ func TestWorkedAnswerCapacityUsesThePrompt(t *testing.T) {
 // phases and appear in the footnotes, each as "in the course's lab".
 func TestWorkedAnswerKeepsLabFiguresInFootnotes(t *testing.T) {
 	lab := []string{"5.8 µs", "5.79", "173k", "79k", "71k", "47 µs", "18 µs", "17.4 ns", "235 B", "224 to 384", "135 µs"}
-	for _, p := range Mock {
+	for _, p := range Mock() {
 		for i := range Track {
 			for _, f := range lab {
 				if strings.Contains(WorkedPhase(p.Name, i), f) {
@@ -209,7 +209,7 @@ func TestREADMELinksTheWorkedAnswers(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := string(readme)
-	for _, p := range Mock {
+	for _, p := range Mock() {
 		if !strings.Contains(s, "]("+AnswerPath(p.Name)+")") {
 			t.Errorf("the README does not link %s", AnswerPath(p.Name))
 		}
