@@ -171,7 +171,7 @@ func runInterview(args []string, stdout, stderr io.Writer) int {
 	if err == nil && (width < 40 || width > 200) {
 		err = core.BadParam("width", width, "an integer from 40 to 200")
 	}
-	prompts := interview.Mock
+	prompts := interview.Mock()
 	if err == nil && c.isSet("prompt") {
 		p, ok := interview.MockPrompt(name)
 		if !ok {

@@ -69,11 +69,11 @@ func decodeInterview(t *testing.T, args ...string) interviewJSON {
 // and its bank of deep dives.
 func TestInterviewJSONPrintsTheTrackWithPushback(t *testing.T) {
 	plan := decodeInterview(t)
-	if plan.Form != "45-minute" || plan.Minutes != 45 || len(plan.Prompts) != len(interview.Mock) {
-		t.Fatalf("form %q, minutes %d, %d prompts; want 45-minute, 45 and %d", plan.Form, plan.Minutes, len(plan.Prompts), len(interview.Mock))
+	if plan.Form != "45-minute" || plan.Minutes != 45 || len(plan.Prompts) != len(interview.Mock()) {
+		t.Fatalf("form %q, minutes %d, %d prompts; want 45-minute, 45 and %d", plan.Form, plan.Minutes, len(plan.Prompts), len(interview.Mock()))
 	}
 	for i, p := range plan.Prompts {
-		want := interview.Mock[i]
+		want := interview.Mock()[i]
 		long := interview.LongForm(want)
 		if p.Name != want.Name || p.Ask != want.Ask || len(p.Phases) != len(interview.Track) {
 			t.Fatalf("prompt %d: %+v", i, p)
@@ -134,11 +134,11 @@ func TestInterviewJSONPrintsTheTrackWithPushback(t *testing.T) {
 // no pushback.
 func TestInterviewJSONShortFormIsTheSkeleton(t *testing.T) {
 	plan := decodeInterview(t, "--short")
-	if plan.Form != "15-minute" || plan.Minutes != 15 || len(plan.Prompts) != len(interview.Mock) {
-		t.Fatalf("form %q, minutes %d, %d prompts; want 15-minute, 15 and %d", plan.Form, plan.Minutes, len(plan.Prompts), len(interview.Mock))
+	if plan.Form != "15-minute" || plan.Minutes != 15 || len(plan.Prompts) != len(interview.Mock()) {
+		t.Fatalf("form %q, minutes %d, %d prompts; want 15-minute, 15 and %d", plan.Form, plan.Minutes, len(plan.Prompts), len(interview.Mock()))
 	}
 	for i, p := range plan.Prompts {
-		want := interview.Mock[i]
+		want := interview.Mock()[i]
 		if p.Name != want.Name || p.Ask != want.Ask || len(p.Phases) != 4 || len(p.Pushback) != 0 || p.WorkedAnswer != "" || p.Rubric != nil {
 			t.Fatalf("prompt %d: %+v", i, p)
 		}
@@ -178,7 +178,7 @@ func TestInterviewTextFitsTheWidth(t *testing.T) {
 			}
 		}
 		flat := flatDrill(out)
-		for _, p := range interview.Mock {
+		for _, p := range interview.Mock() {
 			phases := interview.LongForm(p)
 			if c.short {
 				phases = p.Phases
@@ -226,9 +226,9 @@ func TestInterviewBadFlagsExit2WithOneLine(t *testing.T) {
 func TestDrillMissedFirstUsesTheSavedScores(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	st, _ := progress.Load()
-	last := interview.Drill[len(interview.Drill)-1]
+	last := interview.Drill()[len(interview.Drill())-1]
 	st.Score(last.ID, false)
-	st.Score(interview.Drill[0].ID, true)
+	st.Score(interview.Drill()[0].ID, true)
 	if err := st.Save(); err != nil {
 		t.Fatal(err)
 	}
@@ -240,9 +240,9 @@ func TestDrillMissedFirstUsesTheSavedScores(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &cards); err != nil {
 		t.Fatal(err)
 	}
-	if cards[0]["topic"] != last.Topic || cards[len(cards)-1]["topic"] != interview.Drill[0].Topic {
+	if cards[0]["topic"] != last.Topic || cards[len(cards)-1]["topic"] != interview.Drill()[0].Topic {
 		t.Errorf("order: first %q, last %q; want the missed %q first and the got %q last",
-			cards[0]["topic"], cards[len(cards)-1]["topic"], last.Topic, interview.Drill[0].Topic)
+			cards[0]["topic"], cards[len(cards)-1]["topic"], last.Topic, interview.Drill()[0].Topic)
 	}
 }
 

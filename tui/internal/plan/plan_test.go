@@ -195,7 +195,7 @@ func TestWeekCoversTheCourse(t *testing.T) {
 // scenario, a screen; ids are unique within a plan.
 func TestStepsPointAtRealPlaces(t *testing.T) {
 	ids := map[string]bool{}
-	for _, q := range interview.Drill {
+	for _, q := range interview.Drill() {
 		ids[q.ID] = true
 	}
 	for _, p := range Plans() {

@@ -24,12 +24,12 @@ func TestChapter07OpensTheWorkedAnswers(t *testing.T) {
 			if first < 0 {
 				first = i
 			}
-			if want := "worked answer: " + interview.Mock[l.Scenario].Name; l.Label != want || l.Scenario != i-first {
+			if want := "worked answer: " + interview.Mock()[l.Scenario].Name; l.Label != want || l.Scenario != i-first {
 				t.Errorf("link %d: %q to answer %d, want %q to %d", i, l.Label, l.Scenario, want, i-first)
 			}
 		}
 	}
-	if first < 0 || len(links)-first != len(interview.Mock) || len(links) > 9 {
+	if first < 0 || len(links)-first != len(interview.Mock()) || len(links) > 9 {
 		t.Fatalf("chapter 07 links %+v: want one per worked answer, all with a number key", links)
 	}
 	m := appPress(appNew(t, 80, 24), "7")

@@ -15,7 +15,7 @@ import (
 // transcript holding both.
 func TestMockKeepsWhatYouSaid(t *testing.T) {
 	m := appPress(appNew(t, 80, 24), "M", "down", "enter") // the login question
-	p := interview.Mock[1]
+	p := interview.Mock()[1]
 	appWant(t, m.View(), "Phase 1 of 5", "tab notes")
 	m = appPress(m, "tab")
 	if !m.typing() {

@@ -288,7 +288,7 @@ func TestBurstOfRunesIsKeys(t *testing.T) {
 // The drill cards: reveal, score, and the model answer fits the screen.
 func TestDrillCardsFitTheScreen(t *testing.T) {
 	m := appPress(appNew(t, 80, 24), "D")
-	for i := range interview.Drill {
+	for i := range interview.Drill() {
 		m = m.withTop(m.cards().At(i, true))
 		q, _ := m.cards().Card()
 		f := flatText(m.View())

@@ -80,11 +80,11 @@ func runClock(t *testing.T, m Model, d time.Duration) Model {
 func TestMockInterviewRunsOnTheClock(t *testing.T) {
 	m := press(newModel(t), "f")
 	f := m.View()
-	for _, p := range interview.Mock {
+	for _, p := range interview.Mock() {
 		uitest.Want(t, f, p.Title)
 	}
 	m = press(m, "down", "enter") // the login question
-	p := interview.Mock[1]
+	p := interview.Mock()[1]
 	if m.state != OnClock || m.prompt != 1 {
 		t.Fatalf("enter starts the interview on the chosen prompt: state %d prompt %d", m.state, m.prompt)
 	}
@@ -204,7 +204,7 @@ func TestMockChoosesTheTrackOrTheShortForm(t *testing.T) {
 	m := newModel(t)
 	uitest.Want(t, m.View(), "45-minute track: 5 phases, pushback in each", "f switches to the 15-minute short form")
 	m = press(m, "enter")
-	p := interview.Mock[0]
+	p := interview.Mock()[0]
 	if m.short || len(m.phases) != len(interview.Track) || len(m.dives) != interview.DivesRun {
 		t.Fatalf("enter starts the short form (%v), %d phases or %d dives", m.short, len(m.phases), len(m.dives))
 	}
@@ -284,7 +284,7 @@ func TestMockPushbackIsThrownInEachPhase(t *testing.T) {
 	}
 	m = press(m, "n", "enter")
 	pushes := m.pushes(1)
-	if len(pushes) < 2 || !slices.Equal(idsOf(pushes), idsOf(interview.LongForm(interview.Mock[0])[1].Pushback)) {
+	if len(pushes) < 2 || !slices.Equal(idsOf(pushes), idsOf(interview.LongForm(interview.Mock()[0])[1].Pushback)) {
 		t.Fatalf("the requirements throw %v", idsOf(pushes))
 	}
 	uitest.Want(t, uitest.Flat(m.View()), fmt.Sprintf("b: %d pushback", len(pushes)))
@@ -349,7 +349,7 @@ func idsOf(ps []interview.Push) []string {
 // reaches the last point and shows it; every pushback's whole strong
 // answer and its proof fit.
 func TestMockTrackEveryPhaseFitsTheScreen(t *testing.T) {
-	for i, p := range interview.Mock {
+	for i, p := range interview.Mock() {
 		m := newModel(t)
 		for range i {
 			m = press(m, "down")

@@ -187,5 +187,5 @@ func (m Model) strongFor(j int) string {
 	if m.short && j < len(shortToTrack) {
 		j = shortToTrack[j]
 	}
-	return strongAnswer(interview.Mock[m.prompt].Name, j)
+	return strongAnswer(interview.Mock()[m.prompt].Name, j)
 }

@@ -36,7 +36,7 @@ func (m Model) View() string {
 	if m.state == Choosing {
 		return widget.Frame(m.chooserRows(title), footer, w, m.h)
 	}
-	p := interview.Mock[m.prompt]
+	p := interview.Mock()[m.prompt]
 	title += th.Paint(widget.StDim, " · ") + th.Paint(widget.StLabel, p.Title)
 	body := []string{widget.TitleBar(th, title, w)}
 	if m.state == Done {
