@@ -35,7 +35,7 @@ var (
 // service's API, a failure mode), then the 15-minute mock. Reading steps
 // name short sections: each chapter's "interview answer", and chapter 06's
 // "answer in five minutes" instead of its 11,000 words. It is a copy.
-func EveningX() Plan { return evening.clone() }
+func Evening() Plan { return evening.clone() }
 
 // Week is the plan for a candidate with a week: every chapter in order,
 // the exercises of chapters 02, 03, 04 and 06 written, each chapter's
@@ -43,7 +43,7 @@ func EveningX() Plan { return evening.clone() }
 // track with its pushback at the end. It leaves out the measured
 // comparisons with other libraries, which are depth, not the answer. It is
 // a copy.
-func WeekX() Plan { return week.clone() }
+func Week() Plan { return week.clone() }
 
 // clone is p with slices of its own.
 func (p Plan) clone() Plan {

@@ -73,7 +73,7 @@ func (p Plan) Minutes() int {
 }
 
 // Plans are the course's plans, shortest first.
-func Plans() []Plan { return []Plan{Evening, Week} }
+func Plans() []Plan { return []Plan{Evening(), Week()} }
 
 // ByID is the plan called id.
 func ByID(id string) (Plan, bool) {
