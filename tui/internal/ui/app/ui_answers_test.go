@@ -69,7 +69,7 @@ func TestChapter07OpensTheWorkedAnswers(t *testing.T) {
 			t.Errorf("a row of %d columns: %q", w, l)
 		}
 	}
-	if m = appPress(m, "esc"); m.scr() != scrChapter || course.Chapters[m.chapter().Chapter()].Num != 7 || m.chapter().Answer() != -1 {
+	if m = appPress(m, "esc"); m.scr() != scrChapter || course.Chapters()[m.chapter().Chapter()].Num != 7 || m.chapter().Answer() != -1 {
 		t.Fatalf("esc from an answer lands on %s", m.scr())
 	}
 }

@@ -22,7 +22,7 @@ func TestMenuListsEveryChapterAndFilters(t *testing.T) {
 	m := appNew(t, 80, 24)
 	f := m.View()
 	appCheckFrame(t, f, 80, 24)
-	for i, c := range course.Chapters {
+	for i, c := range course.Chapters() {
 		appWant(t, f, fmt.Sprintf("%02d · ", c.Num), course.Infos()[i].Title)
 	}
 	appWant(t, f, "Mock interview", "Question cards", "/ filter")
@@ -37,7 +37,7 @@ func TestMenuListsEveryChapterAndFilters(t *testing.T) {
 	appWant(t, f, "04 · Buckets")
 	appLacks(t, f, "02 · Fixed window")
 	m = appPress(m, "enter")
-	if m.scr() != scrChapter || course.Chapters[m.chapter().Chapter()].Num != 4 {
+	if m.scr() != scrChapter || course.Chapters()[m.chapter().Chapter()].Num != 4 {
 		t.Fatalf("enter on the filtered entry opens chapter 04: screen %s", m.scr())
 	}
 	m = appPress(m, "esc")
@@ -48,7 +48,7 @@ func TestMenuListsEveryChapterAndFilters(t *testing.T) {
 	appWant(t, m.View(), "02 · Fixed window") // esc clears the filter
 
 	m = appPress(m, "3")
-	if m.scr() != scrChapter || course.Chapters[m.chapter().Chapter()].Num != 3 {
+	if m.scr() != scrChapter || course.Chapters()[m.chapter().Chapter()].Num != 3 {
 		t.Fatal("a digit opens that chapter")
 	}
 }
@@ -57,7 +57,7 @@ func TestMenuListsEveryChapterAndFilters(t *testing.T) {
 // the markdown marks are not, and no line of a code block is wrapped.
 func TestChapterTextRenderedWithCodeWhole(t *testing.T) {
 	fence := regexp.MustCompile("(?s)```[a-z]*\n(.*?)```")
-	for i, c := range course.Chapters {
+	for i, c := range course.Chapters() {
 		if c.README == "" {
 			continue
 		}
@@ -82,7 +82,7 @@ func TestChapterTextRenderedWithCodeWhole(t *testing.T) {
 // the line above, with text after it (the double wrap glamour does at
 // hyphens and in tight lists).
 func TestChapterProseWrapsWithoutOrphans(t *testing.T) {
-	for i, c := range course.Chapters {
+	for i, c := range course.Chapters() {
 		lines := strings.Split(ansi.Strip(course.Text(i, 80, true, true)), "\n")
 		for j := 1; j+1 < len(lines); j++ {
 			l := strings.TrimSpace(lines[j])
@@ -146,8 +146,8 @@ func TestChapterOpensItsWorkedExamplesAndEscReturns(t *testing.T) {
 		}
 		appWant(t, m.View(), "("+c.example+")")
 		m = appPress(m, "esc")
-		if m.scr() != scrChapter || course.Chapters[m.chapter().Chapter()].Num != c.chapter {
-			t.Fatalf("esc from the lab opened from chapter %d lands on screen %s chapter %d", c.chapter, m.scr(), course.Chapters[m.chapter().Chapter()].Num)
+		if m.scr() != scrChapter || course.Chapters()[m.chapter().Chapter()].Num != c.chapter {
+			t.Fatalf("esc from the lab opened from chapter %d lands on screen %s chapter %d", c.chapter, m.scr(), course.Chapters()[m.chapter().Chapter()].Num)
 		}
 	}
 	// From the menu, L opens the lab and esc goes back to the menu.

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/ratelimit-course/ratelimit/chapters"
 	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen"
 	"github.com/yuin/goldmark/ast"
@@ -25,20 +24,6 @@ type Entry struct {
 	Views  []screen.Kind
 }
 
-// Chapters is the course in order.
-var Chapters = []Entry{
-	{1, chapters.README(1), nil},
-	{2, chapters.README(2), nil},
-	{3, chapters.README(3), nil},
-	{4, chapters.README(4), nil},
-	{5, chapters.README(5), []screen.Kind{screen.Lab, screen.Worst}},
-	{6, chapters.README(6), []screen.Kind{screen.Prefetch, screen.Cluster}},
-	{7, chapters.README(7), []screen.Kind{screen.Drill, screen.Mock, screen.Path}},
-	{8, chapters.README(8), nil},
-	{9, chapters.README(9), nil},
-	{10, chapters.README(10), []screen.Kind{screen.Service}},
-}
-
 // PrefetchExample is the worked example the prefetch screen opens on.
 const PrefetchExample = "E13"
 
@@ -50,8 +35,8 @@ type Info struct {
 }
 
 var Infos = sync.OnceValue(func() []Info {
-	out := make([]Info, len(Chapters))
-	for i, c := range Chapters {
+	out := make([]Info, len(chapterList))
+	for i, c := range chapterList {
 		out[i] = describeChapter(c)
 	}
 	return out
@@ -146,7 +131,7 @@ func firstSentence(s string) string {
 
 // Index is the index into Chapters of chapter num, or -1.
 func Index(num int) int {
-	for i, c := range Chapters {
+	for i, c := range chapterList {
 		if c.Num == num {
 			return i
 		}
