@@ -11,12 +11,14 @@ import (
 )
 
 // The chapter's interview content is text a reviewer edits without Go:
-// data/cards.yaml (the drill cards), data/mock.yaml (the mock's prompts and
-// their phases), data/pushback.yaml, data/dives.yaml and data/rubric.yaml.
+// data/skeleton.yaml (the 15-minute answer), data/track.yaml (the
+// 45-minute track), data/cards.yaml (the drill cards), data/mock.yaml (the
+// mock's prompts and their phases), data/pushback.yaml, data/dives.yaml and
+// data/rubric.yaml.
 // They are read once, when the package starts, checked (every field a
 // reader needs present, ids unique, every id named elsewhere known), and
-// kept in unexported variables; Drill, Mock, Pushback and Dives hand out
-// copies. A file that does not load is a programming error: the package
+// kept in unexported variables; Skeleton, Track, Drill, Mock, Pushback
+// and Dives hand out copies. A file that does not load is a programming error: the package
 // panics when it starts, and TestContentLoads names the file and the fault.
 
 //go:embed data/*.yaml
@@ -29,6 +31,8 @@ type content struct {
 	pushback []Push
 	dives    []Dive
 	rubric   map[string][5][2]string
+	track    []TrackPhase
+	skeleton []Step
 }
 
 // rubricEntry is one prompt's rubric as data/rubric.yaml writes it: one row
@@ -59,6 +63,8 @@ func loadContent(fsys fs.FS) (content, error) {
 		name string
 		into any
 	}{
+		{"data/track.yaml", &c.track},
+		{"data/skeleton.yaml", &c.skeleton},
 		{"data/cards.yaml", &c.drill},
 		{"data/mock.yaml", &c.mock},
 		{"data/pushback.yaml", &c.pushback},
@@ -73,8 +79,8 @@ func loadContent(fsys fs.FS) (content, error) {
 	var errs []error
 	for _, r := range rubric {
 		var rows [5][2]string
-		if len(r.Rows) != len(rows) || len(r.Rows) != len(Track) {
-			errs = append(errs, fmt.Errorf("data/rubric.yaml: prompt %q has %d rows, want one per Track phase (%d)", r.Prompt, len(r.Rows), len(Track)))
+		if len(r.Rows) != len(rows) || len(r.Rows) != len(c.track) {
+			errs = append(errs, fmt.Errorf("data/rubric.yaml: prompt %q has %d rows, want one per Track phase (%d)", r.Prompt, len(r.Rows), len(c.track)))
 			continue
 		}
 		if _, dup := c.rubric[r.Prompt]; dup {

@@ -11,10 +11,12 @@ import (
 // drill card, each rubric's prompt). It returns every fault it finds.
 func (c content) check() []error {
 	var k checker
+	k.track(c.track)
+	k.skeleton(c.skeleton)
 	cards := k.cards(c.drill)
-	pushes := k.pushback(c.pushback, cards)
+	pushes := k.pushback(c.pushback, cards, len(c.track))
 	dives := k.dives(c.dives, cards)
-	prompts := k.prompts(c.mock, pushes, dives)
+	prompts := k.prompts(c.mock, pushes, dives, len(c.skeleton))
 	k.rubric(c.rubric, prompts)
 	return k.errs
 }
@@ -24,6 +26,47 @@ type checker struct{ errs []error }
 
 func (k *checker) fail(file, format string, a ...any) {
 	k.errs = append(k.errs, fmt.Errorf("%s: %s", file, fmt.Sprintf(format, a...)))
+}
+
+// track checks the 45-minute track: five phases (the rubric's rows), each
+// with its minutes, title, opening, board and checklist, and each probe
+// with its question and answer.
+func (k *checker) track(track []TrackPhase) {
+	const file = "data/track.yaml"
+	if len(track) != 5 {
+		k.fail(file, "%d phases, want 5", len(track))
+	}
+	for i, p := range track {
+		where := fmt.Sprintf("phase %d (%q)", i+1, p.Title)
+		k.fields(file, where, "title", p.Title, "say_first", p.SayFirst, "draw", p.Draw)
+		k.list(file, where, "checklist", p.Checklist)
+		k.minutes(file, where, p.Minutes)
+		for j, q := range p.Probes {
+			k.fields(file, fmt.Sprintf("%s probe %d", where, j+1), "q", q.Q, "a", q.A)
+		}
+	}
+}
+
+// skeleton checks the 15-minute answer: steps with minutes, a title and
+// points.
+func (k *checker) skeleton(steps []Step) {
+	const file = "data/skeleton.yaml"
+	if len(steps) == 0 {
+		k.fail(file, "no steps")
+	}
+	for i, s := range steps {
+		where := fmt.Sprintf("step %d (%q)", i+1, s.Title)
+		k.fields(file, where, "title", s.Title)
+		k.list(file, where, "points", s.Points)
+		k.minutes(file, where, s.Minutes)
+	}
+}
+
+// minutes adds a fault unless m is above 0.
+func (k *checker) minutes(file, where string, m int) {
+	if m < 1 {
+		k.fail(file, "%s: %d minutes, want above 0", where, m)
+	}
 }
 
 // cards checks the drill cards and returns their ids.
@@ -43,7 +86,7 @@ func (k *checker) cards(drill []Question) map[string]bool {
 }
 
 // pushback checks the pushback bank against the cards and returns its ids.
-func (k *checker) pushback(bank []Push, cards map[string]bool) map[string]bool {
+func (k *checker) pushback(bank []Push, cards map[string]bool, phases int) map[string]bool {
 	const file = "data/pushback.yaml"
 	ids := map[string]bool{}
 	for i, p := range bank {
@@ -54,8 +97,8 @@ func (k *checker) pushback(bank []Push, cards map[string]bool) map[string]bool {
 		if !cards[p.Card] {
 			k.fail(file, "%s: card %q is not a card of data/cards.yaml", where, p.Card)
 		}
-		if p.Phase < 1 || p.Phase >= len(Track) {
-			k.fail(file, "%s: phase %d, want 1 to %d (a Track phase after the introduction)", where, p.Phase, len(Track)-1)
+		if p.Phase < 1 || p.Phase >= phases {
+			k.fail(file, "%s: phase %d, want 1 to %d (a Track phase after the introduction)", where, p.Phase, phases-1)
 		}
 		if ids[p.ID] {
 			k.fail(file, "pushback id %q twice", p.ID)
@@ -88,14 +131,14 @@ func (k *checker) dives(bank []Dive, cards map[string]bool) map[string]bool {
 
 // prompts checks the mock's prompts against the pushback and the dives and
 // returns their names.
-func (k *checker) prompts(mock []Prompt, pushes, dives map[string]bool) map[string]bool {
+func (k *checker) prompts(mock []Prompt, pushes, dives map[string]bool, steps int) map[string]bool {
 	const file = "data/mock.yaml"
 	names := map[string]bool{}
 	for i, p := range mock {
 		where := fmt.Sprintf("prompt %d (%q)", i+1, p.Name)
 		k.fields(file, where, "name", p.Name, "title", p.Title, "ask", p.Ask)
-		if len(p.Phases) != len(Skeleton) {
-			k.fail(file, "%s: %d phases, want one per Skeleton step (%d)", where, len(p.Phases), len(Skeleton))
+		if len(p.Phases) != steps {
+			k.fail(file, "%s: %d phases, want one per Skeleton step (%d)", where, len(p.Phases), steps)
 		}
 		for j, ph := range p.Phases {
 			at := fmt.Sprintf("%s phase %d", where, j+1)

@@ -69,6 +69,8 @@ func TestContentChecksCatchFaults(t *testing.T) {
 		{"unknown pushback", "mock.yaml", "    - quota-vs-rate\n", "    - quota-vs-rates\n", `pushback "quota-vs-rates" is not in data/pushback.yaml`},
 		{"unknown dive", "mock.yaml", "    - hot-key\n", "    - hot-keys\n", `dive "hot-keys" is not in data/dives.yaml`},
 		{"unknown rubric prompt", "rubric.yaml", "prompt: per-user-api\n", "prompt: per-user\n", `no rubric for prompt "per-user-api"`},
+		{"track phase without minutes", "track.yaml", "- minutes: 3\n", "- minutes: 0\n", `phase 1 ("Introduction and the question"): 0 minutes`},
+		{"skeleton step without points", "skeleton.yaml", "  points:\n    - |-\n      Who is the key", "  pointz:\n    - |-\n      Who is the key", "field pointz not found"},
 		{"not YAML", "dives.yaml", "- id: script-race\n", "- id: script-race\n\tx\n", "data/dives.yaml: yaml"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -108,10 +110,13 @@ func TestAccessorsHandOutCopies(t *testing.T) {
 	push.Strong[0] = "x"
 	dive, _ := DiveByID(d[1].ID)
 	dive.Questions[0] = "x"
+	tr, sk := Track(), Skeleton()
+	tr[0].Checklist[0], tr[1].Probes[0].A, sk[0].Points[0] = "x", "x", "x"
 	for _, got := range []string{
 		Mock()[0].Phases[0].Questions[0], Mock()[0].Pushback[0], Mock()[0].Title,
 		Dives()[0].Questions[0], Dives()[0].Checklist[0].Text, Pushback()[0].Strong[0], Drill()[0].A,
 		Mock()[1].Phases[1].Checklist[0].Text, Pushback()[1].Strong[0], Dives()[1].Questions[0],
+		Track()[0].Checklist[0], Track()[1].Probes[0].A, Skeleton()[0].Points[0],
 	} {
 		if got == "x" {
 			t.Fatal("a change to an accessor's result reached the package's data")

@@ -60,9 +60,9 @@ func DivesFor(p Prompt) []Dive {
 	var out []Dive
 	for _, id := range p.Dives {
 		switch {
-		case id == DiveAlgorithm && len(p.Phases) == len(Skeleton):
+		case id == DiveAlgorithm && len(p.Phases) == len(loaded.skeleton):
 			out = append(out, Dive{id, "The algorithm and its cost", p.Phases[1].Questions, p.Phases[1].Checklist, "07/choosing the limit"})
-		case id == DiveFailure && len(p.Phases) == len(Skeleton):
+		case id == DiveFailure && len(p.Phases) == len(loaded.skeleton):
 			out = append(out, Dive{id, "Failure and the response", p.Phases[3].Questions, p.Phases[3].Checklist, "06/fail open or closed"})
 		default:
 			if d, ok := DiveByID(id); ok {

@@ -78,7 +78,7 @@ func TestPushbackHasTheStaffProbes(t *testing.T) {
 			t.Errorf("no pushback %q", id)
 			continue
 		}
-		if q.Phase < 1 || q.Phase >= len(Track) {
+		if q.Phase < 1 || q.Phase >= len(Track()) {
 			t.Errorf("%s: thrown in phase %d", id, q.Phase)
 		}
 	}

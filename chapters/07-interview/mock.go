@@ -91,7 +91,7 @@ func LongForm(p Prompt) []MockPhase { return LongFormWith(p, nil) }
 // DivesRun); the wrap-up closes with the candidate's questions. Each of
 // the prompt's pushbacks is thrown in the phase it names.
 func LongFormWith(p Prompt, dives []string) []MockPhase {
-	if len(p.Phases) != len(Skeleton) {
+	if len(p.Phases) != len(loaded.skeleton) {
 		return nil
 	}
 	intro := MockPhase{

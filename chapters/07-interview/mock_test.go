@@ -35,14 +35,14 @@ func TestMockPromptsFollowTheSkeleton(t *testing.T) {
 			t.Errorf("prompt name %q used twice", p.Name)
 		}
 		seen[p.Name] = true
-		if len(p.Phases) != len(Skeleton) {
-			t.Errorf("%s: %d phases, want one per skeleton step (%d)", p.Name, len(p.Phases), len(Skeleton))
+		if len(p.Phases) != len(Skeleton()) {
+			t.Errorf("%s: %d phases, want one per skeleton step (%d)", p.Name, len(p.Phases), len(Skeleton()))
 			continue
 		}
 		for i, ph := range p.Phases {
 			if len(ph.Questions) == 0 || len(ph.Checklist) < 2 {
 				t.Errorf("%s phase %d (%s): %d questions, %d points; want at least 1 and 2",
-					p.Name, i+1, Skeleton[i].Title, len(ph.Questions), len(ph.Checklist))
+					p.Name, i+1, Skeleton()[i].Title, len(ph.Questions), len(ph.Checklist))
 			}
 			if len(ph.Checklist) > 9 {
 				t.Errorf("%s phase %d: %d points, more than the keys 1-9 can tick", p.Name, i+1, len(ph.Checklist))

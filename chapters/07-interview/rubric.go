@@ -22,8 +22,8 @@ func RubricFor(prompt string) []RubricRow {
 	if !ok {
 		return nil
 	}
-	out := make([]RubricRow, 0, len(Track))
-	for i, ph := range Track {
+	out := make([]RubricRow, 0, len(loaded.track))
+	for i, ph := range loaded.track {
 		if i >= len(r) {
 			break
 		}

@@ -19,14 +19,14 @@ func TestRubricPerPromptAndPhase(t *testing.T) {
 	}
 	for _, p := range Mock() {
 		rows := RubricFor(p.Name)
-		if len(rows) != len(Track) {
-			t.Errorf("%s: %d rubric rows, want one per phase (%d)", p.Name, len(rows), len(Track))
+		if len(rows) != len(Track()) {
+			t.Errorf("%s: %d rubric rows, want one per phase (%d)", p.Name, len(rows), len(Track()))
 			continue
 		}
 		var staff strings.Builder
 		for i, r := range rows {
-			if r.Phase != Track[i].Title {
-				t.Errorf("%s row %d is for %q, want %q", p.Name, i, r.Phase, Track[i].Title)
+			if r.Phase != Track()[i].Title {
+				t.Errorf("%s row %d is for %q, want %q", p.Name, i, r.Phase, Track()[i].Title)
 			}
 			if len(strings.Fields(r.Senior)) < 15 || len(strings.Fields(r.Staff)) < 15 {
 				t.Errorf("%s %s: senior %d words, staff %d; want a sentence or more each", p.Name, r.Phase, len(strings.Fields(r.Senior)), len(strings.Fields(r.Staff)))

@@ -120,23 +120,23 @@ func TestDrillCardsSayOneSentenceFirst(t *testing.T) {
 // questions at the end.
 func TestTrackIsFortyFiveMinutesAsARealInterview(t *testing.T) {
 	want := []int{3, 7, 15, 15, 5}
-	if len(Track) != len(want) || TrackMinutes() != 45 {
-		t.Fatalf("%d phases, %d minutes; want %d and 45", len(Track), TrackMinutes(), len(want))
+	if len(Track()) != len(want) || TrackMinutes() != 45 {
+		t.Fatalf("%d phases, %d minutes; want %d and 45", len(Track()), TrackMinutes(), len(want))
 	}
-	if last := Track[len(Track)-1]; !strings.Contains(strings.Join(last.Checklist, " "), "Ask your own questions") {
+	if last := Track()[len(Track())-1]; !strings.Contains(strings.Join(last.Checklist, " "), "Ask your own questions") {
 		t.Errorf("the last phase leaves no time for the candidate's questions: %q", last.Title)
 	}
-	if !strings.Contains(strings.Join(Track[1].Checklist, " "), "own targets: the latency") {
+	if !strings.Contains(strings.Join(Track()[1].Checklist, " "), "own targets: the latency") {
 		t.Error("the requirements do not ask for the limiter's own latency, availability and accuracy targets")
 	}
-	for i, p := range Track {
+	for i, p := range Track() {
 		if p.Minutes != want[i] || p.Title == "" || p.SayFirst == "" || p.Draw == "" || len(p.Checklist) < 3 || len(p.Probes) == 0 {
 			t.Errorf("phase %d: %+v", i+1, p)
 		}
 	}
 	// The design phase draws the request path and lets the candidate
 	// choose the API's shape.
-	design := Track[2]
+	design := Track()[2]
 	for _, s := range []string{"ShouldRateLimit(domain, descriptors, hits)", "edge / WAF", "a library call, a middleware, a sidecar", "Redis Cluster", "overrides"} {
 		if !strings.Contains(design.SayFirst+design.Draw+strings.Join(design.Checklist, " "), s) {
 			t.Errorf("the design phase does not mention %q", s)
@@ -261,12 +261,12 @@ func TestPushbackHasTheTenPromptsWithProof(t *testing.T) {
 func TestLongFormRunsEveryPromptOnTheTrack(t *testing.T) {
 	for _, p := range Mock() {
 		long := LongForm(p)
-		if len(long) != len(Track) {
-			t.Fatalf("%s: %d phases on the track, want %d", p.Name, len(long), len(Track))
+		if len(long) != len(Track()) {
+			t.Fatalf("%s: %d phases on the track, want %d", p.Name, len(long), len(Track()))
 		}
 		for i, ph := range long {
 			if len(ph.Questions) == 0 || len(ph.Checklist) < 2 || len(ph.Checklist) > 9 {
-				t.Errorf("%s phase %d (%s): %d questions, %d points", p.Name, i+1, Track[i].Title, len(ph.Questions), len(ph.Checklist))
+				t.Errorf("%s phase %d (%s): %d questions, %d points", p.Name, i+1, Track()[i].Title, len(ph.Questions), len(ph.Checklist))
 			}
 			for _, pt := range ph.Checklist {
 				if !strings.Contains(courseText(pt.Chapter), strings.ToLower(pt.Cue)) {
@@ -278,7 +278,7 @@ func TestLongFormRunsEveryPromptOnTheTrack(t *testing.T) {
 		for i, ph := range long {
 			thrown += len(ph.Pushback)
 			if i > 0 && len(ph.Pushback) == 0 {
-				t.Errorf("%s phase %d (%s): no pushback", p.Name, i+1, Track[i].Title)
+				t.Errorf("%s phase %d (%s): no pushback", p.Name, i+1, Track()[i].Title)
 			}
 			if len(ph.Pushback) > 3 {
 				t.Errorf("%s phase %d: %d pushbacks, more than an interviewer throws in one phase", p.Name, i+1, len(ph.Pushback))

@@ -82,7 +82,7 @@ func TestWorkedAnswerPerPrompt(t *testing.T) {
 // phase out whole.
 func TestWorkedAnswerFollowsTheTrack(t *testing.T) {
 	want := []string{}
-	for _, ph := range Track {
+	for _, ph := range Track() {
 		want = append(want, ph.Title)
 	}
 	want = append(want, FootnotesHeading)
@@ -98,10 +98,10 @@ func TestWorkedAnswerFollowsTheTrack(t *testing.T) {
 			t.Errorf("%s: headings %q, want %q", p.Name, got, want)
 		}
 		total := 0
-		for i := range Track {
+		for i := range Track() {
 			part := WorkedPhase(p.Name, i)
 			if len(strings.Fields(part)) < 200 {
-				t.Errorf("%s phase %d (%s): %d words, want a spoken answer of at least 200", p.Name, i, Track[i].Title, len(strings.Fields(part)))
+				t.Errorf("%s phase %d (%s): %d words, want a spoken answer of at least 200", p.Name, i, Track()[i].Title, len(strings.Fields(part)))
 			}
 			if strings.Contains(prose(part), "\n## ") || strings.HasPrefix(part, "## ") {
 				t.Errorf("%s phase %d runs into the next phase", p.Name, i)
@@ -111,7 +111,7 @@ func TestWorkedAnswerFollowsTheTrack(t *testing.T) {
 		if total < len(md)/2 {
 			t.Errorf("%s: the phases hold %d of %d bytes", p.Name, total, len(md))
 		}
-		for _, bad := range []int{-1, len(Track)} {
+		for _, bad := range []int{-1, len(Track())} {
 			if WorkedPhase(p.Name, bad) != "" {
 				t.Errorf("%s: WorkedPhase(%d) is not empty", p.Name, bad)
 			}
@@ -127,7 +127,7 @@ func TestWorkedAnswerFollowsTheTrack(t *testing.T) {
 // Redis Cluster, the region and the metrics.
 func TestWorkedAnswerWhiteboard(t *testing.T) {
 	for _, p := range Mock() {
-		board := subsection(WorkedPhase(p.Name, len(Track)-1), "The final whiteboard")
+		board := subsection(WorkedPhase(p.Name, len(Track())-1), "The final whiteboard")
 		start, end := strings.Index(board, "```\n"), strings.LastIndex(board, "\n```")
 		if start < 0 || end <= start {
 			t.Errorf("%s: no diagram under the wrap-up's final whiteboard", p.Name)
@@ -184,7 +184,7 @@ func TestWorkedAnswerCapacityUsesThePrompt(t *testing.T) {
 func TestWorkedAnswerKeepsLabFiguresInFootnotes(t *testing.T) {
 	lab := []string{"5.8 µs", "5.79", "173k", "79k", "71k", "47 µs", "18 µs", "17.4 ns", "235 B", "224 to 384", "135 µs"}
 	for _, p := range Mock() {
-		for i := range Track {
+		for i := range Track() {
 			for _, f := range lab {
 				if strings.Contains(WorkedPhase(p.Name, i), f) {
 					t.Errorf("%s phase %d says the lab figure %q aloud", p.Name, i, f)

@@ -116,10 +116,10 @@ func mockPlan(prompts []interview.Prompt, short bool) interviewPlan {
 		for i, ph := range phases {
 			var iph interviewPhase
 			if short {
-				step := interview.Skeleton[min(i, len(interview.Skeleton)-1)]
+				step := interview.Skeleton()[min(i, len(interview.Skeleton())-1)]
 				iph = interviewPhase{Title: step.Title, Minutes: step.Minutes}
 			} else {
-				step := interview.Track[min(i, len(interview.Track)-1)]
+				step := interview.Track()[min(i, len(interview.Track())-1)]
 				iph = interviewPhase{Title: step.Title, Minutes: step.Minutes, SayFirst: step.SayFirst, Draw: step.Draw,
 					ModelAnswer: interview.WorkedPhase(p.Name, i)}
 			}

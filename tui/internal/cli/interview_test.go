@@ -75,11 +75,11 @@ func TestInterviewJSONPrintsTheTrackWithPushback(t *testing.T) {
 	for i, p := range plan.Prompts {
 		want := interview.Mock()[i]
 		long := interview.LongForm(want)
-		if p.Name != want.Name || p.Ask != want.Ask || len(p.Phases) != len(interview.Track) {
+		if p.Name != want.Name || p.Ask != want.Ask || len(p.Phases) != len(interview.Track()) {
 			t.Fatalf("prompt %d: %+v", i, p)
 		}
 		for j, ph := range p.Phases {
-			step := interview.Track[j]
+			step := interview.Track()[j]
 			if ph.Title != step.Title || ph.Minutes != step.Minutes || ph.SayFirst != step.SayFirst || ph.Draw != step.Draw ||
 				strings.Join(ph.Questions, "|") != strings.Join(long[j].Questions, "|") || len(ph.Checklist) != len(long[j].Checklist) {
 				t.Errorf("%s phase %d: %+v", p.Name, j+1, ph)
@@ -143,7 +143,7 @@ func TestInterviewJSONShortFormIsTheSkeleton(t *testing.T) {
 			t.Fatalf("prompt %d: %+v", i, p)
 		}
 		for j, ph := range p.Phases {
-			if ph.Title != interview.Skeleton[j].Title || ph.Minutes != interview.Skeleton[j].Minutes || ph.SayFirst != "" ||
+			if ph.Title != interview.Skeleton()[j].Title || ph.Minutes != interview.Skeleton()[j].Minutes || ph.SayFirst != "" ||
 				len(ph.Checklist) != len(want.Phases[j].Checklist) || ph.Questions[0] != want.Phases[j].Questions[0] {
 				t.Errorf("%s phase %d: %+v", p.Name, j+1, ph)
 			}
@@ -260,11 +260,11 @@ func TestInterviewJSONCarriesWorkedAnswerAndRubric(t *testing.T) {
 		if n := len(strings.Fields(p.WorkedAnswer)); n < 1500 {
 			t.Errorf("%s: worked_answer has %d words, want at least 1,500", p.Name, n)
 		}
-		if len(p.Rubric) != len(interview.Track) {
-			t.Errorf("%s: %d rubric rows, want %d", p.Name, len(p.Rubric), len(interview.Track))
+		if len(p.Rubric) != len(interview.Track()) {
+			t.Errorf("%s: %d rubric rows, want %d", p.Name, len(p.Rubric), len(interview.Track()))
 			continue
 		}
-		for i, ph := range interview.Track {
+		for i, ph := range interview.Track() {
 			if !strings.Contains(p.WorkedAnswer, "\n## "+ph.Title+"\n") {
 				t.Errorf("%s: worked_answer has no heading for %q", p.Name, ph.Title)
 			}

@@ -43,11 +43,11 @@ func TestChapter07OpensTheWorkedAnswers(t *testing.T) {
 	seen := map[string]bool{}
 	for range course.AnswerHeadings(0) {
 		m = appPress(m, "]")
-		for _, ph := range interview.Track {
+		for _, ph := range interview.Track() {
 			seen[ph.Title] = seen[ph.Title] || strings.Contains(m.View(), "## "+ph.Title)
 		}
 	}
-	for _, ph := range interview.Track {
+	for _, ph := range interview.Track() {
 		if !seen[ph.Title] {
 			t.Errorf("] never brought the phase %q to the screen", ph.Title)
 		}

@@ -51,7 +51,7 @@ func TestMockKeyAnsweringEscDoesNothingElse(t *testing.T) {
 // tui interview prints them.
 func TestMockPhasesShowSayFirstAndDraw(t *testing.T) {
 	m := appPress(appNew(t, 80, 24), "M", "enter")
-	for j, tp := range interview.Track[:2] {
+	for j, tp := range interview.Track()[:2] {
 		f := flatText(m.View())
 		for _, want := range []string{"Say first " + tp.SayFirst, "Draw " + tp.Draw} {
 			if !strings.Contains(f, want) {

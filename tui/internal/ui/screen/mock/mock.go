@@ -146,12 +146,12 @@ func (m Model) form() string {
 func (m Model) plan(p interview.Prompt) ([]interview.MockPhase, []step, []string) {
 	var steps []step
 	if m.short {
-		for _, s := range interview.Skeleton {
+		for _, s := range interview.Skeleton() {
 			steps = append(steps, step{s.Title, s.Minutes})
 		}
 		return p.Phases, steps, nil
 	}
-	for _, s := range interview.Track {
+	for _, s := range interview.Track() {
 		steps = append(steps, step{s.Title, s.Minutes})
 	}
 	weak := func(card string) bool { return m.store.P.Cards[card].Last == "missed" }
