@@ -11,7 +11,6 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/ratelimit-course/ratelimit/chapters"
-	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
 	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
 )
 
@@ -83,8 +82,10 @@ func loadPlan(fsys fs.FS, name string) (Plan, error) {
 
 // checkPlan is what a plan must hold: its id, title and intro; steps with
 // unique ids, what to do and say, positive minutes and a chapter of the
-// course; and each step's place real: a README section for reading and
-// exercises, drill cards that exist, a lab scenario, a screen, a mock form.
+// course; and each step's place named: drill cards that exist, a screen,
+// a mock form, a section or a lab scenario. That the section and the
+// scenario exist is TestStepsPointAtRealPlaces's to say: a README edit
+// fails a test, it does not stop the app.
 func checkPlan(p Plan) []error {
 	var errs []error
 	fail := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
@@ -123,16 +124,16 @@ func checkPlan(p Plan) []error {
 	return errs
 }
 
-// checkPlace checks that the place a step of its kind opens exists.
+// checkPlace checks that a step names the place its kind opens.
 func checkPlace(s Step) error {
 	ok := false
 	switch s.Kind {
 	case Read, Exercise:
-		_, ok = Section(s.Chapter, s.Section)
+		ok = s.Section != ""
 	case Cards:
 		ok = len(s.Cards) > 0
 	case Lab:
-		_, ok = lab.ScenarioByName(s.Open)
+		ok = s.Open != ""
 	case Screen:
 		ok = slices.Contains([]string{OpenPath, OpenWorst, OpenPrefetch, OpenCluster}, s.Open)
 	case Mock:

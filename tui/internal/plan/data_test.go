@@ -32,7 +32,7 @@ func TestPlanChecksCatchFaults(t *testing.T) {
 		{"no chapter 12", "      chapter: 2\n", "      chapter: 12\n", "chapter 12 is not a chapter"},
 		{"unknown kind", "      kind: screen\n", "      kind: film\n", `kind "film"`},
 		{"unknown mock form", "      open: 15-minute\n", "      open: 30-minute\n", "no such place"},
-		{"unknown section", "      section: The idea\n", "      section: The ideas\n", "no such place"},
+		{"read step without section", "      section: The idea\n", "", "no such place"},
 		{"unknown card", "        - 01/the 429 contract\n", "        - 01/the 430 contract\n", `no drill card "01/the 430 contract"`},
 		{"missing say", "      say: I can draw it on the board without notes.\n", "", `say ""`},
 	} {
