@@ -3,7 +3,7 @@ GO      ?= go
 PKGS    := ./...
 CH      ?= 02
 
-.PHONY: tui test test-short vet bench bench-peers bench-redis-peers bench-redis exercise fmt serve
+.PHONY: tui test test-short vet lint-docs bench bench-peers bench-redis-peers bench-redis exercise fmt serve
 
 ## tui: start the interactive course. Built, then run as itself (not under
 ## `go run`), so it is the terminal's own process and ends when the terminal does.
@@ -24,8 +24,8 @@ tui:
 serve:
 	$(GO) run ./tui serve
 
-## test: everything, with the race detector (Redis tests need Redis: see README)
-test: vet
+## test: the docs' lints, then everything with the race detector (Redis tests need Redis: see README)
+test: vet lint-docs
 	@unformatted=$$(gofmt -l chapters tui internal core); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed on:"; echo "$$unformatted"; exit 1; fi
 	$(GO) test -race -count=1 -timeout 25m $(PKGS)
@@ -43,6 +43,12 @@ vet:
 	$(GO) vet -tags exercise06 $(PKGS)
 	$(GO) vet -tags exercise09 $(PKGS)
 	$(GO) vet -tags exercise10 $(PKGS)
+
+## lint-docs: the prose lints, in one place (internal/doclint): no text tells its history
+## (internal/history's phrases), no Markdown file over 450 lines; and every doc comment
+## names its identifier (internal/doccheck). go test ./... runs them too.
+lint-docs:
+	$(GO) test -count=1 ./internal/doclint/ ./internal/history/ ./internal/doccheck/
 
 ## bench: every in-memory algorithm beside x/time/rate on the same clock, then each
 ## package's ratios to it (internal/benchratio)

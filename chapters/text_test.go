@@ -114,27 +114,12 @@ func TestEveryPartFileIsListed(t *testing.T) {
 	}
 }
 
-// TestNoChapterFileOver450Lines: the repository's rule for every file, held
-// here for every Markdown file under chapters/, the chapters' text and the
-// guides, which is what grows past it; a longer chapter goes on in a part
-// file, a longer guide in another guide.
-func TestNoChapterFileOver450Lines(t *testing.T) {
-	found, err := filepath.Glob("*/*.md")
-	if err != nil || len(found) < 10 {
-		t.Fatalf("chapter files: %v (%v)", found, err)
-	}
+// TestEveryGuideExists: each guide named above is a file of its chapter
+// (internal/doclint holds the Markdown's length and prose lints).
+func TestEveryGuideExists(t *testing.T) {
 	for g := range guides {
-		if !slices.Contains(found, filepath.FromSlash(g)) {
-			t.Errorf("guide %s is missing", g)
-		}
-	}
-	for _, f := range found {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if lines := strings.Count(string(b), "\n"); lines > 450 {
-			t.Errorf("%s: %d lines, want at most 450", f, lines)
+		if _, err := os.Stat(filepath.FromSlash(g)); err != nil {
+			t.Errorf("guide %s is missing: %v", g, err)
 		}
 	}
 }

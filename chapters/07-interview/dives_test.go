@@ -12,10 +12,10 @@ import (
 // together too), every point taught where it says, and a drill card.
 func TestEveryPromptHasABankOfDeepDives(t *testing.T) {
 	cards := map[string]bool{}
-	for _, q := range Drill {
+	for _, q := range Drill() {
 		cards[q.ID] = true
 	}
-	for _, p := range Mock {
+	for _, p := range Mock() {
 		bank := DivesFor(p)
 		if len(bank) < 6 || len(bank) != len(p.Dives) {
 			t.Errorf("%s: %d deep dives of %d named, want at least 6, all known", p.Name, len(bank), len(p.Dives))
@@ -78,7 +78,7 @@ func TestPushbackHasTheStaffProbes(t *testing.T) {
 			t.Errorf("no pushback %q", id)
 			continue
 		}
-		if q.Phase < 1 || q.Phase >= len(Track) {
+		if q.Phase < 1 || q.Phase >= len(Track()) {
 			t.Errorf("%s: thrown in phase %d", id, q.Phase)
 		}
 	}

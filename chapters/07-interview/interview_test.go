@@ -81,11 +81,11 @@ func TestREADMEMatchesData(t *testing.T) {
 }
 
 func TestSkeletonIsFifteenMinutesInFourSteps(t *testing.T) {
-	if len(Skeleton) != 4 {
-		t.Fatalf("%d steps, want 4", len(Skeleton))
+	if len(Skeleton()) != 4 {
+		t.Fatalf("%d steps, want 4", len(Skeleton()))
 	}
 	want := []int{3, 5, 4, 3}
-	for i, s := range Skeleton {
+	for i, s := range Skeleton() {
 		if s.Minutes != want[i] || s.Title == "" || len(s.Points) == 0 {
 			t.Errorf("step %d: %+v", i+1, s)
 		}
@@ -128,8 +128,8 @@ func TestE19_SelectionTableRows(t *testing.T) {
 }
 
 func TestDrillCoversEveryChapter(t *testing.T) {
-	if len(Drill) < 45 {
-		t.Fatalf("%d questions, want at least 45", len(Drill))
+	if len(Drill()) < 45 {
+		t.Fatalf("%d questions, want at least 45", len(Drill()))
 	}
 	got := strings.Join(DrillChapters(), " ")
 	if want := "01 02 03 04 05 06 07 08 09"; got != want {
@@ -147,7 +147,7 @@ func TestDrillCoversEveryChapter(t *testing.T) {
 		"grpc and streaming", "app-limited guard", "two million per second", "429 below the limit",
 		"one region down", "tight retry loop"}
 	have := map[string]bool{}
-	for _, q := range Drill {
+	for _, q := range Drill() {
 		if have[q.Topic] {
 			t.Errorf("two cards on %q", q.Topic)
 		}
@@ -175,7 +175,7 @@ func TestDrillCoversEveryChapter(t *testing.T) {
 
 func card(t *testing.T, topic string) Question {
 	t.Helper()
-	for _, q := range Drill {
+	for _, q := range Drill() {
 		if q.Topic == topic {
 			return q
 		}

@@ -12,7 +12,7 @@ func courseText(ch string) string {
 	var b strings.Builder
 	n := int(ch[0]-'0')*10 + int(ch[1]-'0')
 	b.WriteString(chapters.README(n))
-	for _, q := range Drill {
+	for _, q := range Drill() {
 		if q.Chapter == ch {
 			b.WriteString("\n" + q.Q + "\n" + q.A)
 		}
@@ -23,11 +23,11 @@ func courseText(ch string) string {
 // Every prompt runs the whole skeleton: one phase per step, each with
 // questions to ask and points to tick.
 func TestMockPromptsFollowTheSkeleton(t *testing.T) {
-	if len(Mock) < 4 {
-		t.Fatalf("%d prompts, want at least 4 (per-user API, login, LLM gateway, partner API)", len(Mock))
+	if len(Mock()) < 4 {
+		t.Fatalf("%d prompts, want at least 4 (per-user API, login, LLM gateway, partner API)", len(Mock()))
 	}
 	seen := map[string]bool{}
-	for _, p := range Mock {
+	for _, p := range Mock() {
 		if p.Name == "" || p.Title == "" || p.Ask == "" {
 			t.Errorf("prompt %+v lacks a name, title or question", p.Name)
 		}
@@ -35,14 +35,14 @@ func TestMockPromptsFollowTheSkeleton(t *testing.T) {
 			t.Errorf("prompt name %q used twice", p.Name)
 		}
 		seen[p.Name] = true
-		if len(p.Phases) != len(Skeleton) {
-			t.Errorf("%s: %d phases, want one per skeleton step (%d)", p.Name, len(p.Phases), len(Skeleton))
+		if len(p.Phases) != len(Skeleton()) {
+			t.Errorf("%s: %d phases, want one per skeleton step (%d)", p.Name, len(p.Phases), len(Skeleton()))
 			continue
 		}
 		for i, ph := range p.Phases {
 			if len(ph.Questions) == 0 || len(ph.Checklist) < 2 {
 				t.Errorf("%s phase %d (%s): %d questions, %d points; want at least 1 and 2",
-					p.Name, i+1, Skeleton[i].Title, len(ph.Questions), len(ph.Checklist))
+					p.Name, i+1, Skeleton()[i].Title, len(ph.Questions), len(ph.Checklist))
 			}
 			if len(ph.Checklist) > 9 {
 				t.Errorf("%s phase %d: %d points, more than the keys 1-9 can tick", p.Name, i+1, len(ph.Checklist))
@@ -54,7 +54,7 @@ func TestMockPromptsFollowTheSkeleton(t *testing.T) {
 // A point is the course's: the chapter it names teaches it, in its README or
 // its drill cards, in the words of the cue.
 func TestMockPointsAreTaughtWhereTheySay(t *testing.T) {
-	for _, p := range Mock {
+	for _, p := range Mock() {
 		for i, ph := range p.Phases {
 			for _, pt := range ph.Checklist {
 				if len(pt.Chapter) != 2 || pt.Chapter < "01" || pt.Chapter > "09" {
@@ -102,7 +102,7 @@ func TestMockFiguresMatchTheCourse(t *testing.T) {
 	if _, ok := MockPrompt("no-such-prompt"); ok {
 		t.Error("MockPrompt found a prompt that does not exist")
 	}
-	if got := MockNames(); len(got) != len(Mock) || got[0] != Mock[0].Name {
+	if got := MockNames(); len(got) != len(Mock()) || got[0] != Mock()[0].Name {
 		t.Errorf("MockNames = %v", got)
 	}
 }

@@ -60,10 +60,10 @@ func TestFirstPrinciplesNumbers(t *testing.T) {
 // interviewText is every text chapter 07 says, each with where it is said.
 func interviewText() map[string]string {
 	out := map[string]string{}
-	for _, s := range Skeleton {
+	for _, s := range Skeleton() {
 		out["skeleton "+s.Title] = strings.Join(append([]string{s.Title}, s.Points...), "\n")
 	}
-	for _, p := range Track {
+	for _, p := range Track() {
 		var b strings.Builder
 		b.WriteString(p.Title + "\n" + p.SayFirst + "\n" + p.Draw + "\n" + strings.Join(p.Checklist, "\n"))
 		for _, q := range p.Probes {
@@ -71,10 +71,10 @@ func interviewText() map[string]string {
 		}
 		out["track "+p.Title] = b.String()
 	}
-	for _, q := range Drill {
+	for _, q := range Drill() {
 		out["card "+q.ID] = q.Q + "\n" + q.SayFirst + "\n" + q.A
 	}
-	for _, p := range Mock {
+	for _, p := range Mock() {
 		var b strings.Builder
 		b.WriteString(p.Ask)
 		for _, ph := range p.Phases {
@@ -85,7 +85,7 @@ func interviewText() map[string]string {
 		}
 		out["mock "+p.Name] = b.String()
 	}
-	for _, p := range Pushback {
+	for _, p := range Pushback() {
 		out["pushback "+p.ID] = p.Prompt + "\n" + strings.Join(p.Strong, "\n")
 	}
 	for _, h := range Path {
@@ -126,7 +126,7 @@ func TestDerivedFiguresAreWhatTheTextSays(t *testing.T) {
 	shards, shards2m := figure("200,000/s"), figure("2,000,000/s")
 	bytesTB, gbTB, gbRepl := figure("token bucket: MEMORY"), figure("10 M token-bucket keys, one copy"), figure("10 M token-bucket keys, primary")
 	logEntry := figure("sliding log")
-	step2, step3 := "skeleton "+Skeleton[1].Title, "skeleton "+Skeleton[2].Title
+	step2, step3 := "skeleton "+Skeleton()[1].Title, "skeleton "+Skeleton()[2].Title
 	for _, f := range []string{bytesTB, strings.TrimSuffix(gbTB, " GB"), "32 to 123 B"} {
 		says(step2, f)
 	}

@@ -17,16 +17,16 @@ func TestRubricPerPromptAndPhase(t *testing.T) {
 		"rollout and migration":      {"rollout", "rolls", "shadow mode", "migration"},
 		"cost":                       {"cost", "bill"},
 	}
-	for _, p := range Mock {
+	for _, p := range Mock() {
 		rows := RubricFor(p.Name)
-		if len(rows) != len(Track) {
-			t.Errorf("%s: %d rubric rows, want one per phase (%d)", p.Name, len(rows), len(Track))
+		if len(rows) != len(Track()) {
+			t.Errorf("%s: %d rubric rows, want one per phase (%d)", p.Name, len(rows), len(Track()))
 			continue
 		}
 		var staff strings.Builder
 		for i, r := range rows {
-			if r.Phase != Track[i].Title {
-				t.Errorf("%s row %d is for %q, want %q", p.Name, i, r.Phase, Track[i].Title)
+			if r.Phase != Track()[i].Title {
+				t.Errorf("%s row %d is for %q, want %q", p.Name, i, r.Phase, Track()[i].Title)
 			}
 			if len(strings.Fields(r.Senior)) < 15 || len(strings.Fields(r.Staff)) < 15 {
 				t.Errorf("%s %s: senior %d words, staff %d; want a sentence or more each", p.Name, r.Phase, len(strings.Fields(r.Senior)), len(strings.Fields(r.Staff)))
@@ -49,7 +49,7 @@ func TestRubricPerPromptAndPhase(t *testing.T) {
 	if RubricFor("no-such-prompt") != nil {
 		t.Error("an unknown prompt has a rubric")
 	}
-	if len(rubric) != len(Mock) {
-		t.Errorf("%d rubrics for %d prompts", len(rubric), len(Mock))
+	if len(loaded.rubric) != len(Mock()) {
+		t.Errorf("%d rubrics for %d prompts", len(loaded.rubric), len(Mock()))
 	}
 }

@@ -70,11 +70,11 @@ var publishedIDs = []string{
 }
 
 func TestDrillIDsAreStableAndUnique(t *testing.T) {
-	if len(Drill) != len(publishedIDs) {
-		t.Fatalf("%d cards, %d published ids: a new card must add its id to publishedIDs", len(Drill), len(publishedIDs))
+	if len(Drill()) != len(publishedIDs) {
+		t.Fatalf("%d cards, %d published ids: a new card must add its id to publishedIDs", len(Drill()), len(publishedIDs))
 	}
 	byID := map[string]Question{}
-	for _, q := range Drill {
+	for _, q := range Drill() {
 		if q.ID == "" {
 			t.Errorf("card %q has no id", q.Topic)
 		}
@@ -100,10 +100,10 @@ func TestDrillIDsAreStableAndUnique(t *testing.T) {
 
 // Every card opens with one sentence to say first, then the proof.
 func TestDrillCardsSayOneSentenceFirst(t *testing.T) {
-	if len(Drill) < 45 {
-		t.Fatalf("%d cards, want at least 45", len(Drill))
+	if len(Drill()) < 45 {
+		t.Fatalf("%d cards, want at least 45", len(Drill()))
 	}
-	for _, q := range Drill {
+	for _, q := range Drill() {
 		s := q.SayFirst
 		n := len(strings.Fields(s))
 		if n < 4 || n > 30 || !strings.HasSuffix(s, ".") || strings.Contains(strings.TrimSuffix(s, "."), ". ") {
@@ -120,23 +120,23 @@ func TestDrillCardsSayOneSentenceFirst(t *testing.T) {
 // questions at the end.
 func TestTrackIsFortyFiveMinutesAsARealInterview(t *testing.T) {
 	want := []int{3, 7, 15, 15, 5}
-	if len(Track) != len(want) || TrackMinutes() != 45 {
-		t.Fatalf("%d phases, %d minutes; want %d and 45", len(Track), TrackMinutes(), len(want))
+	if len(Track()) != len(want) || TrackMinutes() != 45 {
+		t.Fatalf("%d phases, %d minutes; want %d and 45", len(Track()), TrackMinutes(), len(want))
 	}
-	if last := Track[len(Track)-1]; !strings.Contains(strings.Join(last.Checklist, " "), "Ask your own questions") {
+	if last := Track()[len(Track())-1]; !strings.Contains(strings.Join(last.Checklist, " "), "Ask your own questions") {
 		t.Errorf("the last phase leaves no time for the candidate's questions: %q", last.Title)
 	}
-	if !strings.Contains(strings.Join(Track[1].Checklist, " "), "own targets: the latency") {
+	if !strings.Contains(strings.Join(Track()[1].Checklist, " "), "own targets: the latency") {
 		t.Error("the requirements do not ask for the limiter's own latency, availability and accuracy targets")
 	}
-	for i, p := range Track {
+	for i, p := range Track() {
 		if p.Minutes != want[i] || p.Title == "" || p.SayFirst == "" || p.Draw == "" || len(p.Checklist) < 3 || len(p.Probes) == 0 {
 			t.Errorf("phase %d: %+v", i+1, p)
 		}
 	}
 	// The design phase draws the request path and lets the candidate
 	// choose the API's shape.
-	design := Track[2]
+	design := Track()[2]
 	for _, s := range []string{"ShouldRateLimit(domain, descriptors, hits)", "edge / WAF", "a library call, a middleware, a sidecar", "Redis Cluster", "overrides"} {
 		if !strings.Contains(design.SayFirst+design.Draw+strings.Join(design.Checklist, " "), s) {
 			t.Errorf("the design phase does not mention %q", s)
@@ -203,8 +203,8 @@ func testNames(t *testing.T) map[string]bool {
 func TestPushbackHasTheTenPromptsWithProof(t *testing.T) {
 	required := []string{"rules-change-weekly", "two-million-rps", "why-not-only-edge", "region-down", "redis-down",
 		"429-below-limit", "cgnat", "llm-tokens", "tight-retry-loop", "how-know-works"}
-	if len(Pushback) < 10 {
-		t.Fatalf("%d pushbacks, want at least 10", len(Pushback))
+	if len(Pushback()) < 10 {
+		t.Fatalf("%d pushbacks, want at least 10", len(Pushback()))
 	}
 	for _, id := range required {
 		if _, ok := PushbackByID(id); !ok {
@@ -212,13 +212,13 @@ func TestPushbackHasTheTenPromptsWithProof(t *testing.T) {
 		}
 	}
 	cards := map[string]bool{}
-	for _, q := range Drill {
+	for _, q := range Drill() {
 		cards[q.ID] = true
 	}
 	tests := testNames(t)
 	cite := regexp.MustCompile(`Test\w+`)
 	seen := map[string]bool{}
-	for _, p := range Pushback {
+	for _, p := range Pushback() {
 		if seen[p.ID] {
 			t.Errorf("pushback %q twice", p.ID)
 		}
@@ -239,7 +239,7 @@ func TestPushbackHasTheTenPromptsWithProof(t *testing.T) {
 		}
 	}
 	thrown := map[string]bool{}
-	for _, m := range Mock {
+	for _, m := range Mock() {
 		if len(m.Pushback) < 3 || len(PushbackFor(m)) != len(m.Pushback) {
 			t.Errorf("prompt %s throws %v; want at least 3 known pushbacks", m.Name, m.Pushback)
 		}
@@ -247,7 +247,7 @@ func TestPushbackHasTheTenPromptsWithProof(t *testing.T) {
 			thrown[id] = true
 		}
 	}
-	for _, p := range Pushback {
+	for _, p := range Pushback() {
 		if !thrown[p.ID] {
 			t.Errorf("no prompt throws %q", p.ID)
 		}
@@ -259,14 +259,14 @@ func TestPushbackHasTheTenPromptsWithProof(t *testing.T) {
 // point taught where it says, and its pushbacks woven through the phases:
 // at least one in every phase after the introduction, each thrown once.
 func TestLongFormRunsEveryPromptOnTheTrack(t *testing.T) {
-	for _, p := range Mock {
+	for _, p := range Mock() {
 		long := LongForm(p)
-		if len(long) != len(Track) {
-			t.Fatalf("%s: %d phases on the track, want %d", p.Name, len(long), len(Track))
+		if len(long) != len(Track()) {
+			t.Fatalf("%s: %d phases on the track, want %d", p.Name, len(long), len(Track()))
 		}
 		for i, ph := range long {
 			if len(ph.Questions) == 0 || len(ph.Checklist) < 2 || len(ph.Checklist) > 9 {
-				t.Errorf("%s phase %d (%s): %d questions, %d points", p.Name, i+1, Track[i].Title, len(ph.Questions), len(ph.Checklist))
+				t.Errorf("%s phase %d (%s): %d questions, %d points", p.Name, i+1, Track()[i].Title, len(ph.Questions), len(ph.Checklist))
 			}
 			for _, pt := range ph.Checklist {
 				if !strings.Contains(courseText(pt.Chapter), strings.ToLower(pt.Cue)) {
@@ -278,7 +278,7 @@ func TestLongFormRunsEveryPromptOnTheTrack(t *testing.T) {
 		for i, ph := range long {
 			thrown += len(ph.Pushback)
 			if i > 0 && len(ph.Pushback) == 0 {
-				t.Errorf("%s phase %d (%s): no pushback", p.Name, i+1, Track[i].Title)
+				t.Errorf("%s phase %d (%s): no pushback", p.Name, i+1, Track()[i].Title)
 			}
 			if len(ph.Pushback) > 3 {
 				t.Errorf("%s phase %d: %d pushbacks, more than an interviewer throws in one phase", p.Name, i+1, len(ph.Pushback))

@@ -36,18 +36,18 @@ func WorkedAnswer(prompt string) (string, bool) {
 }
 
 // WorkedPhase is the part of the worked answer under the heading of
-// Track[phase] (phase counts from 0, in Track order), without the heading
+// loaded.track[phase] (phase counts from 0, in Track order), without the heading
 // itself and up to the next "## " heading; "" when the prompt, the phase or
 // the heading does not exist.
 func WorkedPhase(prompt string, phase int) string {
-	if phase < 0 || phase >= len(Track) {
+	if phase < 0 || phase >= len(loaded.track) {
 		return ""
 	}
 	md, ok := WorkedAnswer(prompt)
 	if !ok {
 		return ""
 	}
-	return section(md, Track[phase].Title)
+	return section(md, loaded.track[phase].Title)
 }
 
 // section is the text under the level-two heading "## title", up to the

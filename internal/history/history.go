@@ -53,6 +53,9 @@ func Find(text string) []Passage {
 		if strings.EqualFold(phrase, "used to") && usage.MatchString(flat[:m[0]]) {
 			continue
 		}
+		if m[1] < len(flat) && isWordByte(flat[m[1]-1]) && isWordByte(flat[m[1]]) {
+			continue // the start of a longer word: "used tokens"
+		}
 		found = append(found, Passage{
 			Phrase:  phrase,
 			Line:    lineOf(text, len(strings.Fields(flat[:m[0]]))),
@@ -60,6 +63,12 @@ func Find(text string) []Passage {
 		})
 	}
 	return found
+}
+
+// isWordByte reports whether b is an ASCII letter or digit, a byte that
+// continues a word.
+func isWordByte(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
 }
 
 // lineOf returns the 1-based line of text on which its word number w

@@ -103,7 +103,7 @@ func parseDrillFlags(args []string) (drillOptions, error) {
 // drillSelect applies the chapter filter, the shuffle and --n.
 func drillSelect(o drillOptions) []interview.Question {
 	var qs []interview.Question
-	for _, q := range interview.Drill {
+	for _, q := range interview.Drill() {
 		if o.chapter == "" || q.Chapter == o.chapter {
 			qs = append(qs, q)
 		}
@@ -141,7 +141,7 @@ func writeDrill(w io.Writer, o drillOptions, qs []interview.Question) {
 			fmt.Fprintln(w, l)
 		}
 	}
-	print(text.WrapHanging(fmt.Sprintf("Interview drill: %d of %d questions (%s).", len(qs), len(interview.Drill), mode), o.width, "", ""))
+	print(text.WrapHanging(fmt.Sprintf("Interview drill: %d of %d questions (%s).", len(qs), len(interview.Drill()), mode), o.width, "", ""))
 	const indent = "    "
 	for i, q := range qs {
 		fmt.Fprintln(w)

@@ -37,10 +37,10 @@ func TestDrillPrintsEveryQuestionAt80Columns(t *testing.T) {
 	}
 	checkWidth(t, out, 80)
 	all := flat(out)
-	if len(interview.Drill) < 15 {
-		t.Fatalf("only %d questions", len(interview.Drill))
+	if len(interview.Drill()) < 15 {
+		t.Fatalf("only %d questions", len(interview.Drill()))
 	}
-	for i, q := range interview.Drill {
+	for i, q := range interview.Drill() {
 		head := fmt.Sprintf("Q%d. [ch %s, %s] %s", i+1, q.Chapter, q.Topic, flat(q.Q))
 		if !strings.Contains(all, head) {
 			t.Errorf("question %d missing: %q", i+1, head)
@@ -68,18 +68,18 @@ func TestDrillFlags(t *testing.T) {
 	if a != b {
 		t.Error("--shuffle --seed 7 is not repeatable")
 	}
-	if a == plain || count(a) != len(interview.Drill) {
+	if a == plain || count(a) != len(interview.Drill()) {
 		t.Error("--shuffle must reorder and keep every question")
 	}
 
 	out, _, _ = runCmd(t, "drill", "--answers=false")
-	if strings.Contains(out, "A: ") || count(out) != len(interview.Drill) {
+	if strings.Contains(out, "A: ") || count(out) != len(interview.Drill()) {
 		t.Error("--answers=false must print every question and no answer")
 	}
 
 	out, _, _ = runCmd(t, "drill", "--chapter", "6")
 	want := 0
-	for _, q := range interview.Drill {
+	for _, q := range interview.Drill() {
 		if q.Chapter == "06" {
 			want++
 		}
@@ -155,10 +155,10 @@ func TestDrillJSON(t *testing.T) {
 		return cards
 	}
 	all := decode("--json")
-	if len(all) != len(interview.Drill) {
-		t.Fatalf("%d cards, want %d", len(all), len(interview.Drill))
+	if len(all) != len(interview.Drill()) {
+		t.Fatalf("%d cards, want %d", len(all), len(interview.Drill()))
 	}
-	for i, q := range interview.Drill {
+	for i, q := range interview.Drill() {
 		want := map[string]string{"id": q.ID, "chapter": q.Chapter, "topic": q.Topic, "question": q.Q, "say_first": q.SayFirst, "answer": q.A}
 		if fmt.Sprint(all[i]) != fmt.Sprint(want) {
 			t.Errorf("card %d: %v, want %v", i+1, all[i], want)

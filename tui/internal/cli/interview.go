@@ -116,10 +116,10 @@ func mockPlan(prompts []interview.Prompt, short bool) interviewPlan {
 		for i, ph := range phases {
 			var iph interviewPhase
 			if short {
-				step := interview.Skeleton[min(i, len(interview.Skeleton)-1)]
+				step := interview.Skeleton()[min(i, len(interview.Skeleton())-1)]
 				iph = interviewPhase{Title: step.Title, Minutes: step.Minutes}
 			} else {
-				step := interview.Track[min(i, len(interview.Track)-1)]
+				step := interview.Track()[min(i, len(interview.Track())-1)]
 				iph = interviewPhase{Title: step.Title, Minutes: step.Minutes, SayFirst: step.SayFirst, Draw: step.Draw,
 					ModelAnswer: interview.WorkedPhase(p.Name, i)}
 			}
@@ -171,7 +171,7 @@ func runInterview(args []string, stdout, stderr io.Writer) int {
 	if err == nil && (width < 40 || width > 200) {
 		err = core.BadParam("width", width, "an integer from 40 to 200")
 	}
-	prompts := interview.Mock
+	prompts := interview.Mock()
 	if err == nil && c.isSet("prompt") {
 		p, ok := interview.MockPrompt(name)
 		if !ok {

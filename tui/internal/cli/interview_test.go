@@ -62,17 +62,17 @@ func decodeInterview(t *testing.T, args ...string) interviewJSON {
 // and its bank of deep dives.
 func TestInterviewJSONPrintsTheTrackWithPushback(t *testing.T) {
 	plan := decodeInterview(t)
-	if plan.Form != "45-minute" || plan.Minutes != 45 || len(plan.Prompts) != len(interview.Mock) {
-		t.Fatalf("form %q, minutes %d, %d prompts; want 45-minute, 45 and %d", plan.Form, plan.Minutes, len(plan.Prompts), len(interview.Mock))
+	if plan.Form != "45-minute" || plan.Minutes != 45 || len(plan.Prompts) != len(interview.Mock()) {
+		t.Fatalf("form %q, minutes %d, %d prompts; want 45-minute, 45 and %d", plan.Form, plan.Minutes, len(plan.Prompts), len(interview.Mock()))
 	}
 	for i, p := range plan.Prompts {
-		want := interview.Mock[i]
+		want := interview.Mock()[i]
 		long := interview.LongForm(want)
-		if p.Name != want.Name || p.Ask != want.Ask || len(p.Phases) != len(interview.Track) {
+		if p.Name != want.Name || p.Ask != want.Ask || len(p.Phases) != len(interview.Track()) {
 			t.Fatalf("prompt %d: %+v", i, p)
 		}
 		for j, ph := range p.Phases {
-			step := interview.Track[j]
+			step := interview.Track()[j]
 			if ph.Title != step.Title || ph.Minutes != step.Minutes || ph.SayFirst != step.SayFirst || ph.Draw != step.Draw ||
 				strings.Join(ph.Questions, "|") != strings.Join(long[j].Questions, "|") || len(ph.Checklist) != len(long[j].Checklist) {
 				t.Errorf("%s phase %d: %+v", p.Name, j+1, ph)
@@ -127,16 +127,16 @@ func TestInterviewJSONPrintsTheTrackWithPushback(t *testing.T) {
 // no pushback.
 func TestInterviewJSONShortFormIsTheSkeleton(t *testing.T) {
 	plan := decodeInterview(t, "--short")
-	if plan.Form != "15-minute" || plan.Minutes != 15 || len(plan.Prompts) != len(interview.Mock) {
-		t.Fatalf("form %q, minutes %d, %d prompts; want 15-minute, 15 and %d", plan.Form, plan.Minutes, len(plan.Prompts), len(interview.Mock))
+	if plan.Form != "15-minute" || plan.Minutes != 15 || len(plan.Prompts) != len(interview.Mock()) {
+		t.Fatalf("form %q, minutes %d, %d prompts; want 15-minute, 15 and %d", plan.Form, plan.Minutes, len(plan.Prompts), len(interview.Mock()))
 	}
 	for i, p := range plan.Prompts {
-		want := interview.Mock[i]
+		want := interview.Mock()[i]
 		if p.Name != want.Name || p.Ask != want.Ask || len(p.Phases) != 4 || len(p.Pushback) != 0 || p.WorkedAnswer != "" || p.Rubric != nil {
 			t.Fatalf("prompt %d: %+v", i, p)
 		}
 		for j, ph := range p.Phases {
-			if ph.Title != interview.Skeleton[j].Title || ph.Minutes != interview.Skeleton[j].Minutes || ph.SayFirst != "" ||
+			if ph.Title != interview.Skeleton()[j].Title || ph.Minutes != interview.Skeleton()[j].Minutes || ph.SayFirst != "" ||
 				len(ph.Checklist) != len(want.Phases[j].Checklist) || ph.Questions[0] != want.Phases[j].Questions[0] {
 				t.Errorf("%s phase %d: %+v", p.Name, j+1, ph)
 			}
@@ -171,7 +171,7 @@ func TestInterviewTextFitsTheWidth(t *testing.T) {
 			}
 		}
 		flat := flatDrill(out)
-		for _, p := range interview.Mock {
+		for _, p := range interview.Mock() {
 			phases := interview.LongForm(p)
 			if c.short {
 				phases = p.Phases
@@ -219,9 +219,9 @@ func TestInterviewBadFlagsExit2WithOneLine(t *testing.T) {
 func TestDrillMissedFirstUsesTheSavedScores(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	st, _ := progress.Load()
-	last := interview.Drill[len(interview.Drill)-1]
+	last := interview.Drill()[len(interview.Drill())-1]
 	st.Score(last.ID, false)
-	st.Score(interview.Drill[0].ID, true)
+	st.Score(interview.Drill()[0].ID, true)
 	if err := st.Save(); err != nil {
 		t.Fatal(err)
 	}
@@ -233,9 +233,9 @@ func TestDrillMissedFirstUsesTheSavedScores(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &cards); err != nil {
 		t.Fatal(err)
 	}
-	if cards[0]["topic"] != last.Topic || cards[len(cards)-1]["topic"] != interview.Drill[0].Topic {
+	if cards[0]["topic"] != last.Topic || cards[len(cards)-1]["topic"] != interview.Drill()[0].Topic {
 		t.Errorf("order: first %q, last %q; want the missed %q first and the got %q last",
-			cards[0]["topic"], cards[len(cards)-1]["topic"], last.Topic, interview.Drill[0].Topic)
+			cards[0]["topic"], cards[len(cards)-1]["topic"], last.Topic, interview.Drill()[0].Topic)
 	}
 }
 
@@ -253,11 +253,11 @@ func TestInterviewJSONCarriesWorkedAnswerAndRubric(t *testing.T) {
 		if n := len(strings.Fields(p.WorkedAnswer)); n < 1500 {
 			t.Errorf("%s: worked_answer has %d words, want at least 1,500", p.Name, n)
 		}
-		if len(p.Rubric) != len(interview.Track) {
-			t.Errorf("%s: %d rubric rows, want %d", p.Name, len(p.Rubric), len(interview.Track))
+		if len(p.Rubric) != len(interview.Track()) {
+			t.Errorf("%s: %d rubric rows, want %d", p.Name, len(p.Rubric), len(interview.Track()))
 			continue
 		}
-		for i, ph := range interview.Track {
+		for i, ph := range interview.Track() {
 			if !strings.Contains(p.WorkedAnswer, "\n## "+ph.Title+"\n") {
 				t.Errorf("%s: worked_answer has no heading for %q", p.Name, ph.Title)
 			}

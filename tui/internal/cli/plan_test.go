@@ -76,7 +76,7 @@ func TestPlanText(t *testing.T) {
 	if !strings.HasPrefix(s, "One evening · 69 minutes · 17 steps\n") || strings.Contains(s, "One week") {
 		t.Fatalf("the evening's heading:\n%s", s)
 	}
-	for _, st := range plan.Evening.Steps {
+	for _, st := range plan.Evening().Steps {
 		if !strings.Contains(flat(s), flat(st.Where())) || !strings.Contains(flat(s), flat(st.Say)) {
 			t.Errorf("step %s: its place %q or what to say is missing", st.ID, st.Where())
 		}

@@ -51,7 +51,7 @@ func TestProgressFromEmptyToScored(t *testing.T) {
 	st, _ := progress.Load()
 	st.Score("06/double spend", true)
 	st.Score("06/fail open or closed", false)
-	pr := interview.Mock[0]
+	pr := interview.Mock()[0]
 	iv := progress.Interview{Prompt: pr.Name, Form: "15-minute", Phases: make([]progress.Phase, len(pr.Phases))}
 	iv.Phases[0].Ticked = []int{0}
 	st.P.Interviews = append(st.P.Interviews, iv)

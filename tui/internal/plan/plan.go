@@ -43,24 +43,24 @@ const (
 
 // Step is one thing to do.
 type Step struct {
-	ID      string
-	Kind    Kind
-	Chapter int    // 1 to 10
-	What    string // what to do, in a line
-	Minutes int    // for Read, the section's words at WordsPerMinute, rounded up
-	Say     string // what the candidate can say after it
+	ID      string `yaml:"id"`      // unique in its plan: the key of saved progress
+	Kind    Kind   `yaml:"kind"`    // what to do: read, lab, screen, cards, exercise or mock
+	Chapter int    `yaml:"chapter"` // 1 to 10
+	What    string `yaml:"what"`    // what to do, in a line
+	Minutes int    `yaml:"minutes"` // for Read, the section's words at WordsPerMinute, rounded up
+	Say     string `yaml:"say"`     // what the candidate can say after it
 
-	Section string   // Read and Exercise: a level-2 heading of the chapter's README
-	Open    string   // Lab: a scenario name; Screen: Open*; Mock: MockShort or MockTrack
-	Cards   []string // Cards: drill card ids (interview.Question.ID)
+	Section string   `yaml:"section,omitempty"` // Read and Exercise: a level-2 heading of the chapter's README
+	Open    string   `yaml:"open,omitempty"`    // Lab: a scenario name; Screen: Open*; Mock: MockShort or MockTrack
+	Cards   []string `yaml:"cards,omitempty"`   // Cards: drill card ids (interview.Question.ID)
 }
 
 // Plan is a titled list of steps.
 type Plan struct {
-	ID    string
-	Title string
-	Intro string // who it is for, in a sentence
-	Steps []Step
+	ID    string `yaml:"id"`    // its name on the command line: evening, week
+	Title string `yaml:"title"` // a few words
+	Intro string `yaml:"intro"` // who it is for, in a sentence
+	Steps []Step `yaml:"steps"` // in order
 }
 
 // Minutes is the sum of the plan's steps' minutes.
@@ -73,7 +73,7 @@ func (p Plan) Minutes() int {
 }
 
 // Plans are the course's plans, shortest first.
-func Plans() []Plan { return []Plan{Evening, Week} }
+func Plans() []Plan { return []Plan{Evening(), Week()} }
 
 // ByID is the plan called id.
 func ByID(id string) (Plan, bool) {

@@ -94,7 +94,7 @@ func TestReadingMinutesComeFromTheText(t *testing.T) {
 		}
 		t.Logf("%s: %d minutes, %d words read", p.ID, p.Minutes(), words)
 	}
-	if m := Evening.Minutes(); m > 150 {
+	if m := Evening().Minutes(); m > 150 {
 		t.Errorf("the evening plan takes %d minutes, more than 150", m)
 	}
 }
@@ -112,7 +112,7 @@ func mustSection(t *testing.T, s Step) string {
 // its race and a failure mode (06), the request path and the API (07, 10),
 // and it ends with the 15-minute mock.
 func TestEveningReachesEveryPhase(t *testing.T) {
-	has := func(pred func(Step) bool) bool { return slices.ContainsFunc(Evening.Steps, pred) }
+	has := func(pred func(Step) bool) bool { return slices.ContainsFunc(Evening().Steps, pred) }
 	reads := func(ch int, words ...string) func(Step) bool {
 		return func(s Step) bool {
 			if s.Kind != Read || s.Chapter != ch {
@@ -145,7 +145,7 @@ func TestEveningReachesEveryPhase(t *testing.T) {
 			t.Errorf("the evening plan does not reach %s", c.phase)
 		}
 	}
-	if last := Evening.Steps[len(Evening.Steps)-1]; last.Kind != Mock || last.Open != MockShort {
+	if last := Evening().Steps[len(Evening().Steps)-1]; last.Kind != Mock || last.Open != MockShort {
 		t.Errorf("the evening ends with %s %q, not the 15-minute mock", last.Kind, last.Open)
 	}
 }
@@ -155,7 +155,7 @@ func TestEveningReachesEveryPhase(t *testing.T) {
 func TestWeekCoversTheCourse(t *testing.T) {
 	read := map[int]bool{}
 	var exercises []int
-	for _, s := range Week.Steps {
+	for _, s := range Week().Steps {
 		if s.Kind == Read {
 			read[s.Chapter] = true
 		}
@@ -186,7 +186,7 @@ func TestWeekCoversTheCourse(t *testing.T) {
 	if len(want) == 0 || !slices.Equal(exercises, want) {
 		t.Errorf("the week's exercises are chapters %v, want the Makefile's %v", exercises, want)
 	}
-	if last := Week.Steps[len(Week.Steps)-1]; last.Kind != Mock || last.Open != MockTrack {
+	if last := Week().Steps[len(Week().Steps)-1]; last.Kind != Mock || last.Open != MockTrack {
 		t.Errorf("the week ends with %s %q, not the 45-minute track", last.Kind, last.Open)
 	}
 }
@@ -195,7 +195,7 @@ func TestWeekCoversTheCourse(t *testing.T) {
 // scenario, a screen; ids are unique within a plan.
 func TestStepsPointAtRealPlaces(t *testing.T) {
 	ids := map[string]bool{}
-	for _, q := range interview.Drill {
+	for _, q := range interview.Drill() {
 		ids[q.ID] = true
 	}
 	for _, p := range Plans() {
@@ -259,14 +259,14 @@ func TestTheREADMEListsTheEvening(t *testing.T) {
 	}
 	_, sec, _ := strings.Cut(string(b), "\n## Plans\n")
 	sec, _, _ = strings.Cut(sec, "\n## ")
-	for _, s := range Evening.Steps {
+	for _, s := range Evening().Steps {
 		row := fmt.Sprintf("| %s | %d | %s |", s.ID, s.Minutes, s.What)
 		if !strings.Contains(sec, row) || !strings.Contains(sec, s.Where()) {
 			t.Errorf("the README's Plans section lacks %q at %s", row, s.Where())
 		}
 	}
-	for _, want := range []string{fmt.Sprintf("**One evening** (%d minutes", Evening.Minutes()),
-		fmt.Sprintf("**One week** (%d steps, %d minutes", len(Week.Steps), Week.Minutes())} {
+	for _, want := range []string{fmt.Sprintf("**One evening** (%d minutes", Evening().Minutes()),
+		fmt.Sprintf("**One week** (%d steps, %d minutes", len(Week().Steps), Week().Minutes())} {
 		if !strings.Contains(sec, want) {
 			t.Errorf("the README's Plans section lacks %q", want)
 		}
@@ -278,7 +278,7 @@ func TestTheREADMEListsTheEvening(t *testing.T) {
 // saved under the chapter's README.md counts for it as one under its file.
 func TestReadMarkUnderReadmeCountsForAPart(t *testing.T) {
 	var step Step
-	for _, s := range Week.Steps {
+	for _, s := range Week().Steps {
 		if s.ID == "w34" {
 			step = s
 		}

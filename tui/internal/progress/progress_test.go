@@ -18,11 +18,11 @@ func TestScoresSavedBeforeIDsStillRead(t *testing.T) {
 	if note != "" {
 		t.Fatalf("the old file was not read: %s", note)
 	}
-	if len(st.P.Cards) != len(interview.Drill) {
-		t.Fatalf("%d saved scores for %d cards", len(st.P.Cards), len(interview.Drill))
+	if len(st.P.Cards) != len(interview.Drill()) {
+		t.Fatalf("%d saved scores for %d cards", len(st.P.Cards), len(interview.Drill()))
 	}
 	missed := 0
-	for i, q := range interview.Drill {
+	for i, q := range interview.Drill() {
 		sc, ok := st.P.Cards[q.ID]
 		if !ok || sc.Got+sc.Missed != 1 {
 			t.Errorf("card %q: its old score is not found under its ID", q.ID)
@@ -34,9 +34,9 @@ func TestScoresSavedBeforeIDsStillRead(t *testing.T) {
 			missed++
 		}
 	}
-	order := DrillOrder(interview.Drill, st.P.Cards)
+	order := DrillOrder(interview.Drill(), st.P.Cards)
 	for k, i := range order[:missed] {
-		if st.P.Cards[interview.Drill[i].ID].Last != "missed" {
+		if st.P.Cards[interview.Drill()[i].ID].Last != "missed" {
 			t.Fatalf("deck position %d is not a missed card", k)
 		}
 	}

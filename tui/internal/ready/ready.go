@@ -81,7 +81,7 @@ func Of(p progress.Saved) Report {
 		byChapter[ch] = i
 		r.Topics = append(r.Topics, Topic{Chapter: ch, Title: title(ch)})
 	}
-	for _, q := range interview.Drill {
+	for _, q := range interview.Drill() {
 		t := &r.Topics[byChapter[q.Chapter]]
 		t.Cards++
 		if c := p.Cards[q.ID]; c.Got+c.Missed > 0 {

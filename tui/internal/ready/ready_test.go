@@ -23,8 +23,8 @@ func TestNothingSavedIsZeroEverywhere(t *testing.T) {
 			t.Errorf("topic %s with nothing saved: %+v", tp.Chapter, tp)
 		}
 	}
-	if cards != len(interview.Drill) {
-		t.Errorf("the topics hold %d cards, the drill %d", cards, len(interview.Drill))
+	if cards != len(interview.Drill()) {
+		t.Errorf("the topics hold %d cards, the drill %d", cards, len(interview.Drill()))
 	}
 	for _, p := range r.Plans {
 		if p.Done != 0 || p.DoneMinutes != 0 || p.Steps == 0 {
@@ -47,7 +47,7 @@ func TestScoresAndAMockShow(t *testing.T) {
 	st.Score("01/the 429 contract", true)
 	st.Score("01/placement", false)
 	st.Score("01/placement", true)
-	pr := interview.Mock[0]
+	pr := interview.Mock()[0]
 	iv := progress.Interview{Prompt: pr.Name, Form: plan.MockShort}
 	for j := range pr.Phases {
 		ph := progress.Phase{}

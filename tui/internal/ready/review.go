@@ -30,7 +30,7 @@ func lastMock(p progress.Saved) ([]point, string) {
 	}
 	iv := p.Interviews[len(p.Interviews)-1]
 	var pr interview.Prompt
-	for _, q := range interview.Mock {
+	for _, q := range interview.Mock() {
 		if q.Name == iv.Prompt {
 			pr = q
 		}
@@ -66,7 +66,7 @@ func next(p progress.Saved, topics []Topic, n int) []Review {
 			out = append(out, r)
 		}
 	}
-	for _, q := range interview.Drill {
+	for _, q := range interview.Drill() {
 		if p.Cards[q.ID].Last == "missed" {
 			add(q.Chapter, Review{What: "card " + q.ID + ": " + q.Q, Where: "tui D (missed cards come first)",
 				Why: "missed the last time you answered it"})

@@ -46,21 +46,21 @@ func TestWorstFromTheMenuLoadsIntoTheLab(t *testing.T) {
 // back to 02 (one shared chapter screen came back on 05).
 func TestEscReturnsToTheChapterItCameFrom(t *testing.T) {
 	m := appPress(appNew(t, 80, 24), "2")
-	if m.scr() != scrChapter || course.Chapters[m.chapter().Chapter()].Num != 2 {
+	if m.scr() != scrChapter || course.Chapters()[m.chapter().Chapter()].Num != 2 {
 		t.Fatalf("2 opens %s", m.scr())
 	}
 	if m = appPress(m, "enter"); m.scr() != scrLab {
 		t.Fatalf("chapter 02's first link opens %s, want the lab", m.scr())
 	}
-	if m = appPress(m, "i"); m.scr() != scrChapter || course.Chapters[m.chapter().Chapter()].Num != 5 {
+	if m = appPress(m, "i"); m.scr() != scrChapter || course.Chapters()[m.chapter().Chapter()].Num != 5 {
 		t.Fatalf("i opens %s", m.scr())
 	}
 	if m = appPress(m, "esc"); m.scr() != scrLab {
 		t.Fatalf("esc from chapter 05 lands on %s, want the lab", m.scr())
 	}
 	m = appPress(m, "esc")
-	if m.scr() != scrChapter || course.Chapters[m.chapter().Chapter()].Num != 2 {
-		t.Fatalf("esc from the lab lands on %s chapter %d, want chapter 02", m.scr(), course.Chapters[m.chapter().Chapter()].Num)
+	if m.scr() != scrChapter || course.Chapters()[m.chapter().Chapter()].Num != 2 {
+		t.Fatalf("esc from the lab lands on %s chapter %d, want chapter 02", m.scr(), course.Chapters()[m.chapter().Chapter()].Num)
 	}
 	appWant(t, m.View(), "02 · Fixed window")
 }
@@ -148,7 +148,7 @@ func TestDrillSessionScoreAndEndOfDeck(t *testing.T) {
 // "give 1." / "50 / 2.47"), at any width, in colour or not.
 func TestChapterTextNeverSplitsANumber(t *testing.T) {
 	split := regexp.MustCompile(`\d[.,]$`)
-	for i, c := range course.Chapters {
+	for i, c := range course.Chapters() {
 		for _, w := range []int{78, 80, 100, 120} {
 			for _, plain := range []bool{true, false} {
 				lines := strings.Split(ansi.Strip(course.Text(i, w, plain, true)), "\n")

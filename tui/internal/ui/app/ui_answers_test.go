@@ -24,12 +24,12 @@ func TestChapter07OpensTheWorkedAnswers(t *testing.T) {
 			if first < 0 {
 				first = i
 			}
-			if want := "worked answer: " + interview.Mock[l.Scenario].Name; l.Label != want || l.Scenario != i-first {
+			if want := "worked answer: " + interview.Mock()[l.Scenario].Name; l.Label != want || l.Scenario != i-first {
 				t.Errorf("link %d: %q to answer %d, want %q to %d", i, l.Label, l.Scenario, want, i-first)
 			}
 		}
 	}
-	if first < 0 || len(links)-first != len(interview.Mock) || len(links) > 9 {
+	if first < 0 || len(links)-first != len(interview.Mock()) || len(links) > 9 {
 		t.Fatalf("chapter 07 links %+v: want one per worked answer, all with a number key", links)
 	}
 	m := appPress(appNew(t, 80, 24), "7")
@@ -43,11 +43,11 @@ func TestChapter07OpensTheWorkedAnswers(t *testing.T) {
 	seen := map[string]bool{}
 	for range course.AnswerHeadings(0) {
 		m = appPress(m, "]")
-		for _, ph := range interview.Track {
+		for _, ph := range interview.Track() {
 			seen[ph.Title] = seen[ph.Title] || strings.Contains(m.View(), "## "+ph.Title)
 		}
 	}
-	for _, ph := range interview.Track {
+	for _, ph := range interview.Track() {
 		if !seen[ph.Title] {
 			t.Errorf("] never brought the phase %q to the screen", ph.Title)
 		}
@@ -69,7 +69,7 @@ func TestChapter07OpensTheWorkedAnswers(t *testing.T) {
 			t.Errorf("a row of %d columns: %q", w, l)
 		}
 	}
-	if m = appPress(m, "esc"); m.scr() != scrChapter || course.Chapters[m.chapter().Chapter()].Num != 7 || m.chapter().Answer() != -1 {
+	if m = appPress(m, "esc"); m.scr() != scrChapter || course.Chapters()[m.chapter().Chapter()].Num != 7 || m.chapter().Answer() != -1 {
 		t.Fatalf("esc from an answer lands on %s", m.scr())
 	}
 }

@@ -27,7 +27,7 @@ func TestDrillOffersScoringOnceRevealed(t *testing.T) {
 // topic has a row of its own.
 func TestDrillHeaderWholeAt80(t *testing.T) {
 	m := appPress(appNew(t, 80, 24), "D")
-	q := interview.Drill[0]
+	q := interview.Drill()[0]
 	f := m.View()
 	appCheckFrame(t, f, 80, 24)
 	title := strings.Split(f, "\n")[0]

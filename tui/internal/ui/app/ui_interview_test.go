@@ -37,7 +37,7 @@ func TestDrillCardSaysFirstThenFollowsUp(t *testing.T) {
 // Every card's say-first sentence and the end of its answer fit 80x24.
 func TestDrillCardsSayFirstFitTheScreen(t *testing.T) {
 	m := appPress(appNew(t, 80, 24), "D")
-	for i := range interview.Drill {
+	for i := range interview.Drill() {
 		m = m.withTop(m.cards().At(i, true))
 		q, _ := m.cards().Card()
 		f := flatText(m.View())

@@ -343,7 +343,7 @@ func TestPrefetchE13OnScreen(t *testing.T) {
 // i in the lab opens chapter 05 at its suggested path; esc comes back.
 func TestLabSuggestedPathIsTheChapter(t *testing.T) {
 	m := appPress(labOn(t, 80, 24, "E4"), "i")
-	if m.scr() != scrChapter || course.Chapters[m.chapter().Chapter()].Num != 5 {
+	if m.scr() != scrChapter || course.Chapters()[m.chapter().Chapter()].Num != 5 {
 		t.Fatalf("i opens chapter 05: screen %s", m.scr())
 	}
 	rows := strings.Split(m.View(), "\n")

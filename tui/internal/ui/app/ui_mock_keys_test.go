@@ -51,7 +51,7 @@ func TestMockKeyAnsweringEscDoesNothingElse(t *testing.T) {
 // tui interview prints them.
 func TestMockPhasesShowSayFirstAndDraw(t *testing.T) {
 	m := appPress(appNew(t, 80, 24), "M", "enter")
-	for j, tp := range interview.Track[:2] {
+	for j, tp := range interview.Track()[:2] {
 		f := flatText(m.View())
 		for _, want := range []string{"Say first " + tp.SayFirst, "Draw " + tp.Draw} {
 			if !strings.Contains(f, want) {
@@ -78,7 +78,7 @@ func TestMockSummaryScrollsToEveryMissedPoint(t *testing.T) {
 		m = appPress(m, "down")
 		seen += " " + flatText(m.View())
 	}
-	p := interview.Mock[0]
+	p := interview.Mock()[0]
 	long := interview.LongFormWith(p, m.mock().Dives())
 	for j, ph := range long {
 		for _, pt := range ph.Checklist {
@@ -96,7 +96,7 @@ func TestMockSummaryScrollsToEveryMissedPoint(t *testing.T) {
 // cut every question at the edge ("…").
 func TestMockChooserShowsTheQuestionWhole(t *testing.T) {
 	m := appPress(appNew(t, 80, 24), "M")
-	for i, p := range interview.Mock {
+	for i, p := range interview.Mock() {
 		f := m.View()
 		appLacks(t, f, "…")
 		if !strings.Contains(flatText(f), flatText("“"+p.Ask+"”")) {

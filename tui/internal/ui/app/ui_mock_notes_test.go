@@ -15,7 +15,7 @@ import (
 // transcript holding both.
 func TestMockKeepsWhatYouSaid(t *testing.T) {
 	m := appPress(appNew(t, 80, 24), "M", "down", "enter") // the login question
-	p := interview.Mock[1]
+	p := interview.Mock()[1]
 	appWant(t, m.View(), "Phase 1 of 5", "tab notes")
 	m = appPress(m, "tab")
 	if !m.typing() {
@@ -95,12 +95,12 @@ func TestMockKeepsWhatYouSaid(t *testing.T) {
 	md := out.String()
 	for _, want := range []string{
 		"# Mock interview: " + p.Title,
-		"## Phase 1: " + interview.Track[0].Title,
+		"## Phase 1: " + interview.Track()[0].Title,
 		"> " + said + "\n> then 2 tries\n",
 		"### A strong answer\n\nSenior: " + interview.RubricFor(p.Name)[0].Senior,
 		strings.Join(strings.Fields(interview.WorkedPhase(p.Name, 0))[:8], " "),
 		"- [ ] " + p.Phases[0].Checklist[0].Text + " (chapter " + p.Phases[0].Checklist[0].Chapter + ", to review)",
-		"### 1. \"" + push.Prompt + "\" (in " + interview.Track[1].Title + "; answered)\n\nYour answer:\n\n> fail closed: 429 then 503?\n",
+		"### 1. \"" + push.Prompt + "\" (in " + interview.Track()[1].Title + "; answered)\n\nYour answer:\n\n> fail closed: 429 then 503?\n",
 		"- " + push.Strong[len(push.Strong)-1],
 	} {
 		if !strings.Contains(md, want) {

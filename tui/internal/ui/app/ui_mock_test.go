@@ -34,7 +34,7 @@ func TestMockEscAsksThenEndsThenGoesBack(t *testing.T) {
 // Every phase of every prompt fits 80×24 in the short form: the clock, the
 // last question and the last point stay on screen.
 func TestMockEveryPhaseFitsTheScreen(t *testing.T) {
-	for i, p := range interview.Mock {
+	for i, p := range interview.Mock() {
 		m := appPress(appNew(t, 80, 24), "M", "f")
 		for range i {
 			m = appPress(m, "down")
@@ -64,7 +64,7 @@ func TestMockEveryPhaseFitsTheScreen(t *testing.T) {
 // The drill scores cards; missed ones come first after a restart.
 func TestDrillScoresSurviveARestart(t *testing.T) {
 	m := appPress(appNew(t, 80, 24), "D")
-	first, second := interview.Drill[0], interview.Drill[1]
+	first, second := interview.Drill()[0], interview.Drill()[1]
 	m = appPress(m, "m")
 	appWant(t, m.View(), "show what to say first")
 	m = appPress(m, "space", "y") // card 1: got it

@@ -150,7 +150,7 @@ func TestReadyScreenAfterDrillAndMock(t *testing.T) {
 
 	// The drill: the first card got, the second missed (both chapter 01).
 	m = appPress(m, "esc", "D", "space", "y", "space", "m", "esc")
-	second := interview.Drill[1]
+	second := interview.Drill()[1]
 	// A 15-minute mock on the first question, the first point ticked.
 	m = appPress(m, "M", "f", "enter", "1", "n", "enter", "n", "enter", "n", "enter", "n", "enter")
 	if m.mock().Running() {

@@ -140,7 +140,7 @@ func TestReaderChapter09OffersNoUnrelatedExample(t *testing.T) {
 func TestReaderKeepsNumbersWithTheirUnits(t *testing.T) {
 	end := regexp.MustCompile(`[0-9]$`)
 	start := regexp.MustCompile(`^([0-9]{3}\b|(s|ms|µs|ns|min|%|shared|cores|KB|MB|GB)([ ,.;:)]|$))`)
-	for i, c := range course.Chapters {
+	for i, c := range course.Chapters() {
 		for _, w := range []int{80, 100} {
 			for _, plain := range []bool{true, false} {
 				lines := strings.Split(ansi.Strip(course.Text(i, w, plain, true)), "\n")

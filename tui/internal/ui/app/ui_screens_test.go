@@ -21,7 +21,7 @@ func TestMenuListsEveryChapterAndFilters(t *testing.T) {
 	m := appNew(t, 80, 24)
 	f := m.View()
 	appCheckFrame(t, f, 80, 24)
-	for i, c := range course.Chapters {
+	for i, c := range course.Chapters() {
 		appWant(t, f, fmt.Sprintf("%02d · ", c.Num), course.Infos()[i].Title)
 	}
 	appWant(t, f, "Mock interview", "Question cards", "/ filter")
@@ -36,7 +36,7 @@ func TestMenuListsEveryChapterAndFilters(t *testing.T) {
 	appWant(t, f, "04 · Buckets")
 	appLacks(t, f, "02 · Fixed window")
 	m = appPress(m, "enter")
-	if m.scr() != scrChapter || course.Chapters[m.chapter().Chapter()].Num != 4 {
+	if m.scr() != scrChapter || course.Chapters()[m.chapter().Chapter()].Num != 4 {
 		t.Fatalf("enter on the filtered entry opens chapter 04: screen %s", m.scr())
 	}
 	m = appPress(m, "esc")
@@ -47,7 +47,7 @@ func TestMenuListsEveryChapterAndFilters(t *testing.T) {
 	appWant(t, m.View(), "02 · Fixed window") // esc clears the filter
 
 	m = appPress(m, "3")
-	if m.scr() != scrChapter || course.Chapters[m.chapter().Chapter()].Num != 3 {
+	if m.scr() != scrChapter || course.Chapters()[m.chapter().Chapter()].Num != 3 {
 		t.Fatal("a digit opens that chapter")
 	}
 }
@@ -56,7 +56,7 @@ func TestMenuListsEveryChapterAndFilters(t *testing.T) {
 // the markdown marks are not, and no line of a code block is wrapped.
 func TestChapterTextRenderedWithCodeWhole(t *testing.T) {
 	fence := regexp.MustCompile("(?s)```[a-z]*\n(.*?)```")
-	for i, c := range course.Chapters {
+	for i, c := range course.Chapters() {
 		if c.README == "" {
 			continue
 		}
@@ -81,7 +81,7 @@ func TestChapterTextRenderedWithCodeWhole(t *testing.T) {
 // the line above, with text after it (the double wrap glamour does at
 // hyphens and in tight lists).
 func TestChapterProseWrapsWithoutOrphans(t *testing.T) {
-	for i, c := range course.Chapters {
+	for i, c := range course.Chapters() {
 		lines := strings.Split(ansi.Strip(course.Text(i, 80, true, true)), "\n")
 		for j := 1; j+1 < len(lines); j++ {
 			l := strings.TrimSpace(lines[j])
@@ -145,8 +145,8 @@ func TestChapterOpensItsWorkedExamplesAndEscReturns(t *testing.T) {
 		}
 		appWant(t, m.View(), "("+c.example+")")
 		m = appPress(m, "esc")
-		if m.scr() != scrChapter || course.Chapters[m.chapter().Chapter()].Num != c.chapter {
-			t.Fatalf("esc from the lab opened from chapter %d lands on screen %s chapter %d", c.chapter, m.scr(), course.Chapters[m.chapter().Chapter()].Num)
+		if m.scr() != scrChapter || course.Chapters()[m.chapter().Chapter()].Num != c.chapter {
+			t.Fatalf("esc from the lab opened from chapter %d lands on screen %s chapter %d", c.chapter, m.scr(), course.Chapters()[m.chapter().Chapter()].Num)
 		}
 	}
 	// From the menu, L opens the lab and esc goes back to the menu.
@@ -287,7 +287,7 @@ func TestBurstOfRunesIsKeys(t *testing.T) {
 // The drill cards: reveal, score, and the model answer fits the screen.
 func TestDrillCardsFitTheScreen(t *testing.T) {
 	m := appPress(appNew(t, 80, 24), "D")
-	for i := range interview.Drill {
+	for i := range interview.Drill() {
 		m = m.withTop(m.cards().At(i, true))
 		q, _ := m.cards().Card()
 		f := flatText(m.View())

@@ -15,12 +15,12 @@ func TestMenuHasChapterTen(t *testing.T) {
 	f := m.View()
 	appCheckFrame(t, f, 80, 24)
 	appWant(t, f, "01 · ", "10 · The limiter as a service", "11 chapters")
-	if n := len(course.Chapters); n != 11 {
+	if n := len(course.Chapters()); n != 11 {
 		t.Fatalf("the course has %d chapters, want 11", n)
 	}
 
 	m = appPress(m, "0")
-	if m.scr() != scrChapter || course.Chapters[m.chapter().Chapter()].Num != 10 {
+	if m.scr() != scrChapter || course.Chapters()[m.chapter().Chapter()].Num != 10 {
 		t.Fatalf("0 opens chapter 10: screen %s", m.scr())
 	}
 	appCheckFrame(t, m.View(), 80, 24)
@@ -32,7 +32,7 @@ func TestMenuHasChapterTen(t *testing.T) {
 	appWant(t, m.View(), "10 · The limiter as a service")
 	appLacks(t, m.View(), "02 · Fixed window")
 	m = appPress(m, "enter")
-	if m.scr() != scrChapter || course.Chapters[m.chapter().Chapter()].Num != 10 {
+	if m.scr() != scrChapter || course.Chapters()[m.chapter().Chapter()].Num != 10 {
 		t.Fatalf("enter on the filtered entry opens chapter 10: screen %s", m.scr())
 	}
 }
@@ -153,7 +153,7 @@ func TestServiceScreenByKeys(t *testing.T) {
 	wantFlat(t, flat, "api fails open", "path_/search* api.path_/search*, 20 a minute (token-bucket)",
 		"payments fails closed", "account payments.account, 3 a minute (fixed-window)")
 	m = appPress(m, "esc")
-	if m.scr() != scrChapter || course.Chapters[m.chapter().Chapter()].Num != 10 {
+	if m.scr() != scrChapter || course.Chapters()[m.chapter().Chapter()].Num != 10 {
 		t.Fatalf("esc from the service screen lands on %s, want chapter 10", m.scr())
 	}
 	m = appPress(m, "esc", "S")

@@ -23,7 +23,7 @@ type Answer struct {
 // Answers are the worked answers, in the order of the mock's prompts.
 var Answers = sync.OnceValue(func() []Answer {
 	var out []Answer
-	for _, p := range interview.Mock {
+	for _, p := range interview.Mock() {
 		if md, ok := interview.WorkedAnswer(p.Name); ok {
 			out = append(out, Answer{p.Name, p.Title, md})
 		}

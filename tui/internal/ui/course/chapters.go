@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/ratelimit-course/ratelimit/chapters"
 	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen"
 	"github.com/yuin/goldmark/ast"
@@ -25,21 +24,6 @@ type Entry struct {
 	README string
 }
 
-// Chapters is the course in order.
-var Chapters = []Entry{
-	{1, chapters.README(1)},
-	{2, chapters.README(2)},
-	{3, chapters.README(3)},
-	{4, chapters.README(4)},
-	{5, chapters.README(5)},
-	{6, chapters.README(6)},
-	{7, chapters.README(7)},
-	{8, chapters.README(8)},
-	{9, chapters.README(9)},
-	{10, chapters.README(10)},
-	{11, chapters.README(11)},
-}
-
 // PrefetchExample is the worked example the prefetch screen opens on.
 const PrefetchExample = "E13"
 
@@ -51,8 +35,8 @@ type Info struct {
 }
 
 var Infos = sync.OnceValue(func() []Info {
-	out := make([]Info, len(Chapters))
-	for i, c := range Chapters {
+	out := make([]Info, len(chapterList))
+	for i, c := range chapterList {
 		out[i] = describeChapter(c)
 	}
 	return out
@@ -153,7 +137,7 @@ func firstSentence(s string) string {
 
 // Index is the index into Chapters of chapter num, or -1.
 func Index(num int) int {
-	for i, c := range Chapters {
+	for i, c := range chapterList {
 		if c.Num == num {
 			return i
 		}

@@ -19,7 +19,7 @@ type Heading struct {
 }
 
 // Headings are chapter idx's headings below its title, in order.
-func Headings(idx int) []Heading { return headingsOf(Chapters[idx].README) }
+func Headings(idx int) []Heading { return headingsOf(chapterList[idx].README) }
 
 // headingsOf are a markdown text's headings below its title, in order.
 func headingsOf(md string) []Heading {

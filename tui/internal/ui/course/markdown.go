@@ -320,11 +320,11 @@ func Text(idx, w int, plain, dark bool) string {
 	if s, ok := mdCache.m[k]; ok {
 		return s
 	}
-	s, err := renderMarkdown(figuresFromRoot(Chapters[idx].README, chapters.Dir(Chapters[idx].Num)), w, plain, dark)
+	s, err := renderMarkdown(figuresFromRoot(chapterList[idx].README, chapters.Dir(chapterList[idx].Num)), w, plain, dark)
 	if err != nil {
 		s = "This chapter's text could not be rendered: " + err.Error()
 	}
-	if strings.TrimSpace(Chapters[idx].README) == "" {
+	if strings.TrimSpace(chapterList[idx].README) == "" {
 		s = "This chapter's text is not written yet."
 	}
 	mdCache.m[k] = s

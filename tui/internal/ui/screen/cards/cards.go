@@ -25,7 +25,7 @@ type Model struct {
 	help  help.Model
 	store *progress.Store
 
-	order  []int // indices into interview.Drill, missed cards first
+	order  []int // indices into interview.Drill(), missed cards first
 	i      int   // position in order
 	reveal bool  // the sentence to say first is shown
 	follow bool  // and the follow-up: the full answer
@@ -43,7 +43,7 @@ func New(th *widget.Theme, store *progress.Store) Model {
 // Open deals the cards for this session: missed last time first, then
 // those not scored yet, then those got, each group in course order.
 func (m Model) Open() Model {
-	m.order = progress.DrillOrder(interview.Drill, m.store.P.Cards)
+	m.order = progress.DrillOrder(interview.Drill(), m.store.P.Cards)
 	m.i, m.reveal, m.follow, m.note = 0, false, false, ""
 	m.got, m.missed, m.end = 0, 0, false
 	if missed := m.missedCount(); missed > 0 {
@@ -57,7 +57,7 @@ func (m Model) Open() Model {
 
 func (m Model) missedCount() int {
 	n := 0
-	for _, q := range interview.Drill {
+	for _, q := range interview.Drill() {
 		if m.store.P.Cards[q.ID].Last == "missed" {
 			n++
 		}
@@ -69,7 +69,7 @@ func (m Model) card() (interview.Question, bool) {
 	if len(m.order) == 0 {
 		return interview.Question{}, false
 	}
-	return interview.Drill[m.order[m.i]], true
+	return interview.Drill()[m.order[m.i]], true
 }
 
 // Update moves between cards, reveals, and scores.
@@ -160,7 +160,7 @@ func (m Model) score(q interview.Question, got bool) (Model, tea.Cmd) {
 func (m Model) nextChapter(chapter string) Model {
 	n := len(m.order)
 	for k := 1; k < n; k++ {
-		if j := (m.i + k) % n; interview.Drill[m.order[j]].Chapter != chapter {
+		if j := (m.i + k) % n; interview.Drill()[m.order[j]].Chapter != chapter {
 			m.i, m.reveal, m.follow = j, false, false
 			break
 		}
@@ -270,7 +270,7 @@ func (m Model) OpenIDs(ids []string) Model {
 	m = m.Open()
 	var order []int
 	for _, id := range ids {
-		for i, q := range interview.Drill {
+		for i, q := range interview.Drill() {
 			if q.ID == id {
 				order = append(order, i)
 			}

@@ -18,7 +18,7 @@ import (
 // / filters it. Under the list, the selected chapter's first sentence.
 
 // menuItem is one entry: a chapter (chapter >= 0, an index into
-// course.Chapters) or a screen.
+// course.Chapters()) or a screen.
 type menuItem struct {
 	title, desc string
 	body        string // a chapter's text, for the filter (filter.go)
@@ -70,7 +70,7 @@ func menuItems(entries []Entry) []list.Item {
 			}
 			desc += " [" + l.Label + "]"
 		}
-		items = append(items, menuItem{title: info.Title, desc: desc, body: course.Chapters[i].README, chapter: i})
+		items = append(items, menuItem{title: info.Title, desc: desc, body: course.Chapters()[i].README, chapter: i})
 	}
 	for _, e := range entries {
 		items = append(items, menuItem{title: e.Key + "  " + e.Title, desc: e.Desc, chapter: -1, view: e.Kind})
@@ -231,7 +231,7 @@ func (m Model) View() string {
 	if m.note != "" {
 		footer = append(footer, widget.WrapRows(th, widget.StQueued, m.note, w, 2)...)
 	} else {
-		footer = append(footer, th.Paint(widget.StDim, fmt.Sprintf("new here? %s: a plan for one evening or one week · %d chapters", m.keyOf("plan"), len(course.Chapters))))
+		footer = append(footer, th.Paint(widget.StDim, fmt.Sprintf("new here? %s: a plan for one evening or one week · %d chapters", m.keyOf("plan"), len(course.Chapters()))))
 	}
 	footer = append(footer, widget.HelpLine(m.help, m.Keys(), w))
 	return widget.Frame(body, footer, w, m.h)

@@ -78,7 +78,7 @@ type Model struct {
 	state  State
 	list   list.Model // the prompts
 	short  bool       // the 15-minute short form instead of the track
-	prompt int        // index into interview.Mock
+	prompt int        // index into interview.Mock()
 	phases []interview.MockPhase
 	steps  []step
 	dives  []string // the deep dives chosen (the track only)
@@ -147,12 +147,12 @@ func (m Model) form() string {
 func (m Model) plan(p interview.Prompt) ([]interview.MockPhase, []step, []string) {
 	var steps []step
 	if m.short {
-		for _, s := range interview.Skeleton {
+		for _, s := range interview.Skeleton() {
 			steps = append(steps, step{s.Title, s.Minutes})
 		}
 		return p.Phases, steps, nil
 	}
-	for _, s := range interview.Track {
+	for _, s := range interview.Track() {
 		steps = append(steps, step{s.Title, s.Minutes})
 	}
 	weak := func(card string) bool { return m.store.P.Cards[card].Last == "missed" }
@@ -205,8 +205,8 @@ func New(th *widget.Theme, store *saved.Store) Model {
 // Choose shows the prompts, each with how it went last time.
 func (m Model) Choose() Model {
 	m.state = Choosing
-	items := make([]list.Item, len(interview.Mock))
-	for i, p := range interview.Mock {
+	items := make([]list.Item, len(interview.Mock()))
+	for i, p := range interview.Mock() {
 		last := ""
 		for _, r := range m.store.P.Interviews {
 			if r.Prompt == p.Name && (r.Form == m.form() || (r.Form == "" && m.short)) {
@@ -226,11 +226,11 @@ const askRows = 5
 // listRows are the chooser list's rows: its title and one row a prompt,
 // within what the title bar, the form's line, the question under the list
 // and the keys leave.
-func (m Model) listRows() int { return max(min(m.h-3-askRows-1, len(interview.Mock)+4), 3) }
+func (m Model) listRows() int { return max(min(m.h-3-askRows-1, len(interview.Mock())+4), 3) }
 
 // start runs prompt i from its first phase.
 func (m Model) start(i int) (Model, tea.Cmd) {
-	p := interview.Mock[i]
+	p := interview.Mock()[i]
 	m.state, m.prompt, m.phase, m.note = OnClock, i, 0, ""
 	m.phases, m.steps, m.dives = m.plan(p)
 	m.drawn, m.top = false, 0
@@ -296,7 +296,7 @@ func (m Model) stopEarly() Model {
 // finish builds the summary; Update returns the commands that save it
 // and write its transcript.
 func (m Model) finish() Model {
-	p := interview.Mock[m.prompt]
+	p := interview.Mock()[m.prompt]
 	r := saved.Interview{Prompt: p.Name, Form: m.form(), At: time.Now().UTC(), Dives: m.dives}
 	for j, ph := range m.phases {
 		pr := saved.Phase{Seconds: int(m.used[j].Round(time.Second) / time.Second)}

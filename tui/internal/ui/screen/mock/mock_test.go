@@ -80,16 +80,16 @@ func runClock(t *testing.T, m Model, d time.Duration) Model {
 func TestMockInterviewRunsOnTheClock(t *testing.T) {
 	m := press(newModel(t), "f")
 	f := m.View()
-	for _, p := range interview.Mock {
+	for _, p := range interview.Mock() {
 		uitest.Want(t, f, p.Title)
 	}
 	m = press(m, "down", "enter") // the login question
-	p := interview.Mock[1]
+	p := interview.Mock()[1]
 	if m.state != OnClock || m.prompt != 1 {
 		t.Fatalf("enter starts the interview on the chosen prompt: state %d prompt %d", m.state, m.prompt)
 	}
 	f = m.View()
-	uitest.Want(t, f, "Phase 1 of 4", interview.Skeleton[0].Title, "3:00 left", p.Phases[0].Questions[0][:30])
+	uitest.Want(t, f, "Phase 1 of 4", interview.Skeleton()[0].Title, "3:00 left", p.Phases[0].Questions[0][:30])
 	for _, pt := range p.Phases[0].Checklist {
 		uitest.Want(t, f, pt.Text[:20])
 	}
@@ -140,9 +140,9 @@ func TestMockInterviewRunsOnTheClock(t *testing.T) {
 	}
 	uitest.Want(t, f, fmt.Sprintf("%d of %d points covered", covered, points))
 	for _, c := range []struct{ row, used, planned, covered string }{
-		{"1 " + interview.Skeleton[0].Title, "3:00", "3:00", fmt.Sprintf("2 of %d", len(p.Phases[0].Checklist))},
-		{"2 " + interview.Skeleton[1].Title, "1:00", "5:00", fmt.Sprintf("0 of %d", len(p.Phases[1].Checklist))},
-		{"3 " + interview.Skeleton[2].Title, "0:00", "4:00", fmt.Sprintf("%d of %d", len(p.Phases[2].Checklist), len(p.Phases[2].Checklist))},
+		{"1 " + interview.Skeleton()[0].Title, "3:00", "3:00", fmt.Sprintf("2 of %d", len(p.Phases[0].Checklist))},
+		{"2 " + interview.Skeleton()[1].Title, "1:00", "5:00", fmt.Sprintf("0 of %d", len(p.Phases[1].Checklist))},
+		{"3 " + interview.Skeleton()[2].Title, "0:00", "4:00", fmt.Sprintf("%d of %d", len(p.Phases[2].Checklist), len(p.Phases[2].Checklist))},
 	} {
 		row := uitest.Row(f, c.row)
 		if !strings.Contains(row, c.used) || !strings.Contains(row, c.planned) || !strings.Contains(row, c.covered) {
@@ -238,13 +238,13 @@ func TestMockChoosesTheTrackOrTheShortForm(t *testing.T) {
 	m := newModel(t)
 	uitest.Want(t, m.View(), "45-minute track: 5 phases, pushback in each", "f switches to the 15-minute short form")
 	m = press(m, "enter")
-	p := interview.Mock[0]
-	if m.short || len(m.phases) != len(interview.Track) || len(m.dives) != interview.DivesRun {
+	p := interview.Mock()[0]
+	if m.short || len(m.phases) != len(interview.Track()) || len(m.dives) != interview.DivesRun {
 		t.Fatalf("enter starts the short form (%v), %d phases or %d dives", m.short, len(m.phases), len(m.dives))
 	}
-	uitest.Want(t, m.View(), "Phase 1 of 5", interview.Track[0].Title, "3:00 left")
+	uitest.Want(t, m.View(), "Phase 1 of 5", interview.Track()[0].Title, "3:00 left")
 	long := interview.LongFormWith(p, m.dives)
-	for j, st := range interview.Track {
+	for j, st := range interview.Track() {
 		if m.planned(j) != time.Duration(st.Minutes)*time.Minute {
 			t.Errorf("phase %d planned %v, want %d min", j+1, m.planned(j), st.Minutes)
 		}
@@ -258,7 +258,7 @@ func TestMockChoosesTheTrackOrTheShortForm(t *testing.T) {
 	if !m.short || m.planned(0) != 3*time.Minute || len(m.dives) != 0 || len(m.pushes(1)) != 0 {
 		t.Fatalf("f then enter: short %v, phase 1 planned %v, dives %v", m.short, m.planned(0), m.dives)
 	}
-	uitest.Want(t, m.View(), interview.Skeleton[0].Title, "3:00 left")
+	uitest.Want(t, m.View(), interview.Skeleton()[0].Title, "3:00 left")
 }
 
 // The deep dives drawn are the candidate's weakest drill cards first.
@@ -318,7 +318,7 @@ func TestMockPushbackIsThrownInEachPhase(t *testing.T) {
 	}
 	m = press(m, "n", "enter")
 	pushes := m.pushes(1)
-	if len(pushes) < 2 || !slices.Equal(idsOf(pushes), idsOf(interview.LongForm(interview.Mock[0])[1].Pushback)) {
+	if len(pushes) < 2 || !slices.Equal(idsOf(pushes), idsOf(interview.LongForm(interview.Mock()[0])[1].Pushback)) {
 		t.Fatalf("the requirements throw %v", idsOf(pushes))
 	}
 	uitest.Want(t, uitest.Flat(m.View()), fmt.Sprintf("b: %d pushback", len(pushes)))
@@ -383,7 +383,7 @@ func idsOf(ps []interview.Push) []string {
 // reaches the last point and shows it; every pushback's whole strong
 // answer and its proof fit.
 func TestMockTrackEveryPhaseFitsTheScreen(t *testing.T) {
-	for i, p := range interview.Mock {
+	for i, p := range interview.Mock() {
 		m := newModel(t)
 		for range i {
 			m = press(m, "down")
@@ -435,7 +435,7 @@ func TestMockPhaseTimeOutIsAnnounced(t *testing.T) {
 	if m.phase != 0 || m.state != Between {
 		t.Fatalf("the timeout of phase 1 leaves phase %d, state %d, not its review", m.phase+1, m.state)
 	}
-	uitest.Want(t, uitest.Flat(m.View()), "time is up for phase 1: enter starts phase 2, "+interview.Track[1].Title)
+	uitest.Want(t, uitest.Flat(m.View()), "time is up for phase 1: enter starts phase 2, "+interview.Track()[1].Title)
 	if m = press(m, "down"); strings.Contains(m.View(), "time is up") {
 		t.Error("the notice outlives the next key")
 	}

@@ -129,7 +129,7 @@ func (m Model) typedRows(label, s string, n int) []string {
 func strongAnswer(prompt string, phase int) string {
 	p, ok := interview.MockPrompt(prompt)
 	phases := interview.LongForm(p)
-	if !ok || phase < 0 || phase >= len(phases) || phase >= len(interview.Track) {
+	if !ok || phase < 0 || phase >= len(phases) || phase >= len(interview.Track()) {
 		return ""
 	}
 	var b strings.Builder
@@ -140,7 +140,7 @@ func strongAnswer(prompt string, phase int) string {
 		b.WriteString(withoutDiagrams(w))
 		return b.String()
 	}
-	tp := interview.Track[phase]
+	tp := interview.Track()[phase]
 	b.WriteString(tp.SayFirst + "\n\n")
 	if phase == deepDives {
 		for _, c := range tp.Checklist {
@@ -187,5 +187,5 @@ func (m Model) strongFor(j int) string {
 	if m.short && j < len(shortToTrack) {
 		j = shortToTrack[j]
 	}
-	return strongAnswer(interview.Mock[m.prompt].Name, j)
+	return strongAnswer(interview.Mock()[m.prompt].Name, j)
 }

@@ -12,7 +12,7 @@ import (
 // phase's time, notes, points ticked and missed and a strong answer, each
 // pushback's answer beside the strong one.
 func (m Model) transcript(r saved.Interview) transcript.Transcript {
-	p := interview.Mock[m.prompt]
+	p := interview.Mock()[m.prompt]
 	t := transcript.Transcript{Prompt: p.Name, Title: p.Title, Ask: p.Ask, Form: m.form(), At: r.At}
 	for j, ph := range m.phases {
 		tp := transcript.Phase{Title: m.steps[j].Title, Planned: m.planned(j), Used: m.used[j], Notes: m.notes[j]}

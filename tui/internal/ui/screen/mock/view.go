@@ -36,7 +36,7 @@ func (m Model) View() string {
 	if m.state == Choosing {
 		return widget.Frame(m.chooserRows(title), footer, w, m.h)
 	}
-	p := interview.Mock[m.prompt]
+	p := interview.Mock()[m.prompt]
 	title += th.Paint(widget.StDim, " · ") + th.Paint(widget.StLabel, p.Title)
 	body := []string{widget.TitleBar(th, title, w)}
 	if m.state == Done {
@@ -77,9 +77,9 @@ func (m Model) View() string {
 // key that switches it, the prompts, and the selected prompt's question.
 func (m Model) chooserRows(title string) []string {
 	th, w := m.th, m.w
-	form := fmt.Sprintf("   %d-minute track: %d phases, pushback in each", interview.TrackMinutes(), len(interview.Track))
+	form := fmt.Sprintf("   %d-minute track: %d phases, pushback in each", interview.TrackMinutes(), len(interview.Track()))
 	if m.short {
-		form = fmt.Sprintf("   %d-minute short form: %d phases", interview.SkeletonMinutes(), len(interview.Skeleton))
+		form = fmt.Sprintf("   %d-minute short form: %d phases", interview.SkeletonMinutes(), len(interview.Skeleton()))
 	}
 	other := "the 15-minute short form"
 	if m.short {
@@ -244,10 +244,10 @@ func (m Model) questionRows(ph interview.MockPhase, n int) []string {
 // guideRows are what the track says to open the phase with and what to put
 // on the board, as tui interview prints them (the short form has neither).
 func (m Model) guideRows() []string {
-	if m.short || m.phase >= len(interview.Track) {
+	if m.short || m.phase >= len(interview.Track()) {
 		return nil
 	}
-	th, w, tp := m.th, m.w, interview.Track[m.phase]
+	th, w, tp := m.th, m.w, interview.Track()[m.phase]
 	var out []string
 	for _, g := range []struct{ label, text string }{{"Say first ", tp.SayFirst}, {"Draw      ", tp.Draw}} {
 		if g.text == "" {

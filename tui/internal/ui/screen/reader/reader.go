@@ -28,7 +28,7 @@ type Model struct {
 	w, h  int
 	help  help.Model
 	vp    viewport.Model
-	idx   int // index into course.Chapters
+	idx   int // index into course.Chapters()
 	keys  keyMap
 	plain bool // render without colour (NO_COLOR, or no colour terminal)
 	dark  bool
@@ -145,7 +145,7 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 		m.vp.SetYOffset(y)
 		return m, nil
 	case tea.KeyMsg:
-		n := len(course.Chapters)
+		n := len(course.Chapters())
 		switch {
 		case key.Matches(msg, m.keys.Top):
 			m.vp.GotoTop()
@@ -298,5 +298,5 @@ func (m Model) ReadThrough() (num int, headings []string, end bool) {
 		}
 		start, title = i, h
 	}
-	return course.Chapters[m.idx].Num, headings, m.vp.AtBottom()
+	return course.Chapters()[m.idx].Num, headings, m.vp.AtBottom()
 }
