@@ -67,6 +67,10 @@ var publishedIDs = []string{
 	"07/429 below the limit",
 	"07/one region down",
 	"07/tight retry loop",
+	// Chapter 11: no shared store.
+	"11/no shared store",
+	"11/a join moves 1/(N+1)",
+	"11/GLOBAL bound",
 }
 
 func TestDrillIDsAreStableAndUnique(t *testing.T) {

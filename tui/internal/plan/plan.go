@@ -45,7 +45,7 @@ const (
 type Step struct {
 	ID      string `yaml:"id"`      // unique in its plan: the key of saved progress
 	Kind    Kind   `yaml:"kind"`    // what to do: read, lab, screen, cards, exercise or mock
-	Chapter int    `yaml:"chapter"` // 1 to 10
+	Chapter int    `yaml:"chapter"` // 1 to 11
 	What    string `yaml:"what"`    // what to do, in a line
 	Minutes int    `yaml:"minutes"` // for Read, the section's words at WordsPerMinute, rounded up
 	Say     string `yaml:"say"`     // what the candidate can say after it

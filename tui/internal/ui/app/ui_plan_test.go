@@ -113,12 +113,12 @@ func TestPlanStepsOpenTheirPlaces(t *testing.T) {
 // other steps refuse x with a word. The menu's reset forgets the marks.
 func TestPlanWeekExerciseMarkedByHand(t *testing.T) {
 	m := appPress(appNew(t, 80, 24), "G", "tab")
-	appWant(t, m.View(), "Study plan · One week · 666 min · 0 of 66 steps done")
+	appWant(t, m.View(), "Study plan · One week · 719 min · 0 of 69 steps done")
 	appCheckFrame(t, m.View(), 80, 24)
 	m = appPress(m, "x")
 	appWant(t, m.View(), "x marks exercises only")
 	m = appPress(stepTo(t, m, "w09"), "x")
-	appWant(t, m.View(), "chapter 02's exercise marked written", "▸ ✓ w09", "1 of 66 steps done")
+	appWant(t, m.View(), "chapter 02's exercise marked written", "▸ ✓ w09", "1 of 69 steps done")
 	if st, _ := progress.Load(); !st.P.Exercises["02"] {
 		t.Fatal("the mark is not saved")
 	}
@@ -131,7 +131,7 @@ func TestPlanWeekExerciseMarkedByHand(t *testing.T) {
 	appWant(t, flatText(m.View()), "## Run the exercise", "make exercise CH=02 in a shell")
 	// The plan screen comes back on the week it showed.
 	m = appPress(m, "esc", "esc", "ctrl+r", "ctrl+r", "G")
-	appWant(t, m.View(), "One week", "0 of 66 steps done", "· w09")
+	appWant(t, m.View(), "One week", "0 of 69 steps done", "· w09")
 }
 
 // Y shows what is weak: with nothing saved every topic is zero; after a
