@@ -62,7 +62,7 @@ exercise:
 ifeq ($(and $(filter 1,$(words $(CH))),$(filter $(EXERCISES),$(CHN))),)
 	$(error make exercise: no exercise for CH=$(CH): accepted CH=02, 03, 04, 06, 09 or 10 (2, 3, 4, 6 and 9 work too))
 endif
-	$(if $(filter 09 10,$(CHN)),,REQUIRE_REDIS=1 )$(GO) test -count=1 -tags $(EXTAG) ./chapters/$(CHN)-*/
+	$(if $(filter 09 10,$(CHN)),,REQUIRE_REDIS=1 )$(GO) test -count=1 -tags $(EXTAG) ./chapters/$(CHN)-*/ $(if $(filter 10,$(CHN)),./chapters/10-*/rules/)
 
 fmt:
 	gofmt -w chapters tui internal core

@@ -19,6 +19,8 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/ratelimit-course/ratelimit/core"
+
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
 )
 
 const drainRules = "domain: d\ndescriptors:\n  - key: k\n    rate_limit: {unit: day, requests_per_unit: 10}\n"
@@ -48,7 +50,7 @@ func holdStore(s *Service) (entered <-chan string, release func()) {
 	in, rel := make(chan string, 16), make(chan struct{})
 	cur := s.cur.Load()
 	a := *cur
-	a.counters = map[*Rule]counter{}
+	a.counters = map[*rules.Rule]counter{}
 	for r, c := range cur.counters {
 		a.counters[r] = heldCounter{counter: c, entered: in, release: rel}
 	}

@@ -10,6 +10,8 @@ import (
 	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
 	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 	"github.com/ratelimit-course/ratelimit/core"
+
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
 )
 
 // nodeGuards is chapter 06's Guard per store node, made on a node's first
@@ -77,8 +79,8 @@ func (s *Service) newGuard(timeout time.Duration) (*nodeGuards, error) {
 			Patience: s.o.StorePatience,
 			Breaker:  distributed.BreakerConfig{Failures: 3, Cooldown: time.Second},
 			Classes: map[string]distributed.ClassPolicy{
-				string(FailOpen):   distributed.OpenPolicy(wide, wide),
-				string(FailClosed): distributed.ClosedPolicy(),
+				string(rules.FailOpen):   distributed.OpenPolicy(wide, wide),
+				string(rules.FailClosed): distributed.ClosedPolicy(),
 			},
 			Now: s.o.Now, // the breaker's cooldown on the service's clock
 		})
@@ -119,7 +121,7 @@ var errFailedOpen = errors.New("store unavailable, failed open")
 // count asks the rule's counter (cost 0: Peek), through the Guard of the
 // node that holds key for a remote store, and records the store's latency
 // and failures.
-func (s *Service) count(ctx context.Context, c counter, d *domainRules, key string, cost int) (core.Decision, error) {
+func (s *Service) count(ctx context.Context, c counter, d *rules.Domain, key string, cost int) (core.Decision, error) {
 	mode := s.failureModeOf(d)
 	if s.guard == nil {
 		dec, err := s.ask(ctx, c, key, cost)
@@ -155,7 +157,7 @@ func (s *Service) count(ctx context.Context, c counter, d *domainRules, key stri
 	case call.full:
 		return core.Decision{}, s.full(d, mode)
 	}
-	s.health.ok(d.name, node)
+	s.health.ok(d.Name(), node)
 	return out.Decision, nil
 }
 
@@ -163,19 +165,19 @@ func (s *Service) count(ctx context.Context, c counter, d *domainRules, key stri
 // by the domain's failure mode, as an outage is answered: errFailedOpen for
 // open, ErrUnavailable (503) for closed; a full store is never taken for
 // the client's own limit (OVER_LIMIT).
-func (s *Service) full(d *domainRules, mode FailureMode) error {
-	s.m.storeFull.WithLabelValues(d.name, string(mode)).Inc()
-	if mode == FailOpen {
+func (s *Service) full(d *rules.Domain, mode rules.FailureMode) error {
+	s.m.storeFull.WithLabelValues(d.Name(), string(mode)).Inc()
+	if mode == rules.FailOpen {
 		return errFailedOpen
 	}
 	return fmt.Errorf("%w: %w", ErrUnavailable, errStoreFull)
 }
 
 // failed counts a decision the store (its node) could not make.
-func (s *Service) failed(d *domainRules, node string, mode FailureMode, err error) {
+func (s *Service) failed(d *rules.Domain, node string, mode rules.FailureMode, err error) {
 	s.m.storeErrs.Inc()
-	s.m.failures.WithLabelValues(d.name, string(mode)).Inc()
-	s.health.failed(d.name, node, mode, err)
+	s.m.failures.WithLabelValues(d.Name(), string(mode)).Inc()
+	s.health.failed(d.Name(), node, mode, err)
 }
 
 // ask decides cost on c, or with cost 0 reads what the key has left, and

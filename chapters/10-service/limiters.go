@@ -4,6 +4,8 @@ import (
 	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
 	sliding "github.com/ratelimit-course/ratelimit/chapters/03-sliding"
 	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
+
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
 )
 
 // limiterMaker builds each algorithm's limiter from its chapter's Config,
@@ -19,15 +21,15 @@ type limiterMaker[T any] interface {
 // newLimiter is where a rule becomes a limiter: L = requests_per_unit per
 // unit for the windows; C = requests_per_unit, refilled over one unit, for
 // the buckets (so a full bucket is the same budget as a window).
-func newLimiter[T any](r *Rule, m limiterMaker[T]) (T, error) {
+func newLimiter[T any](r *rules.Rule, m limiterMaker[T]) (T, error) {
 	w, l := r.Unit.Window(), int(r.RequestsPerUnit)
 	bucket := buckets.Config{Capacity: l, Rate: float64(l) / w.Seconds()}
 	switch r.Algorithm {
-	case AlgoSlidingCounter:
+	case rules.AlgoSlidingCounter:
 		return m.slidingCounter(sliding.Config{Window: w, Limit: l})
-	case AlgoTokenBucket:
+	case rules.AlgoTokenBucket:
 		return m.tokenBucket(bucket)
-	case AlgoGCRA:
+	case rules.AlgoGCRA:
 		return m.gcra(bucket)
 	}
 	return m.fixedWindow(fixedwindow.Config{Window: w, Limit: l})

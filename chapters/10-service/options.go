@@ -7,18 +7,20 @@ import (
 	"time"
 
 	"github.com/ratelimit-course/ratelimit/core"
+
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
 )
 
 // Options configures a Service. The zero value is a service on the example
 // rules and the in-memory store, with no listener.
 type Options struct {
-	Config       string      // rules file or directory; "" = the chapter's example rules (embedded)
-	RedisAddr    string      // "" and no RedisCluster: in-memory store
-	RedisCluster []string    // seed nodes of a Redis Cluster
-	HTTPAddr     string      // e.g. "127.0.0.1:0"; "" = no HTTP listener
-	GRPCAddr     string      // e.g. "127.0.0.1:0"; "" = no gRPC listener
-	DebugAddr    string      // pprof at /debug/pprof/, on a loopback address only (debug.go); "" = none
-	FailureMode  FailureMode // the default for domains that set none ("" = FailOpen)
+	Config       string            // rules file or directory; "" = the chapter's example rules (embedded)
+	RedisAddr    string            // "" and no RedisCluster: in-memory store
+	RedisCluster []string          // seed nodes of a Redis Cluster
+	HTTPAddr     string            // e.g. "127.0.0.1:0"; "" = no HTTP listener
+	GRPCAddr     string            // e.g. "127.0.0.1:0"; "" = no gRPC listener
+	DebugAddr    string            // pprof at /debug/pprof/, on a loopback address only (debug.go); "" = none
+	FailureMode  rules.FailureMode // the default for domains that set none ("" = FailOpen)
 
 	// StoreTimeout is one store call's deadline, enforced by chapter 06's
 	// Guard (0: DefaultStoreTimeout).
@@ -124,9 +126,9 @@ const (
 // value outside what the service accepts, naming the option.
 func (o Options) withDefaults() (Options, error) {
 	if o.FailureMode == "" {
-		o.FailureMode = FailOpen
+		o.FailureMode = rules.FailOpen
 	}
-	if _, err := ParseFailureMode(string(o.FailureMode)); err != nil {
+	if _, err := rules.ParseFailureMode(string(o.FailureMode)); err != nil {
 		return o, err
 	}
 	if o.DebugAddr != "" {

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"sync/atomic"
 	"time"
+
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
 )
 
 // Outage is a switch that takes the store down, so that a learner (or a
@@ -59,14 +61,14 @@ func (s *Service) Breaker() string {
 // FailureMode is what domain answers while the store is down: FailOpen or
 // FailClosed (the service's default for a domain that sets none, or for a
 // domain the rules do not name).
-func (s *Service) FailureMode(domain string) FailureMode {
-	return s.failureModeOf(s.cur.Load().rules.domains[domain])
+func (s *Service) FailureMode(domain string) rules.FailureMode {
+	return s.failureModeOf(s.cur.Load().rules.Domain(domain))
 }
 
 // failureModeOf is the failure mode of d (nil: a domain without rules).
-func (s *Service) failureModeOf(d *domainRules) FailureMode {
-	if d != nil && d.failureMode != "" {
-		return d.failureMode
+func (s *Service) failureModeOf(d *rules.Domain) rules.FailureMode {
+	if d != nil && d.FailureMode() != "" {
+		return d.FailureMode()
 	}
 	return s.o.FailureMode
 }

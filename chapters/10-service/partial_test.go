@@ -19,6 +19,8 @@ import (
 
 	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
+
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
 )
 
 // partialCallers and partialRounds shape the load: each phase (before the
@@ -155,7 +157,7 @@ func keyNodes(t *testing.T, s *Service, cl redistest.Cluster, domain string) []s
 	cc.ReloadState(context.Background())
 	nodes := make([]string, partialKeys)
 	for i := range nodes {
-		id := redisID(unit + counterKey(domain, []Entry{{Key: "k", Value: fmt.Sprint(i)}}))
+		id := redisID(unit + counterKey(domain, []rules.Entry{{Key: "k", Value: fmt.Sprint(i)}}))
 		m, err := cc.MasterForKey(context.Background(), distributed.Key(id, ""))
 		if err != nil {
 			t.Fatal(err)

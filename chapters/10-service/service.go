@@ -2,11 +2,12 @@ package service
 
 import (
 	"context"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
 )
 
 // Service is the rate limit service: Envoy's RateLimitService over gRPC and
@@ -39,8 +40,8 @@ type Service struct {
 // active is one loaded rule set and each rule's counter, swapped whole on a
 // reload: a request sees one rule set from start to end.
 type active struct {
-	rules       *RuleSet
-	counters    map[*Rule]counter
+	rules       *rules.RuleSet
+	counters    map[*rules.Rule]counter
 	domainNames []string
 }
 
@@ -55,7 +56,7 @@ func Start(ctx context.Context, o Options) (*Service, error) {
 		deny: newDenyCache[denyKey](o.DenyCache), stop: make(chan struct{}), slots: make(chan struct{}, o.MaxStoreCalls)}
 	s.health = newStoreHealth(s.o.logger, time.Now)
 	s.check = newStoreCheck()
-	rules, err := LoadRules(o.Config)
+	set, err := rules.LoadRules(o.Config)
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +64,7 @@ func Start(ctx context.Context, o Options) (*Service, error) {
 		return nil, err
 	}
 	s.m.reg.MustRegister(s.st.collectors()...)
-	a, err := s.compile(rules)
+	a, err := s.compile(set)
 	if err != nil {
 		_ = s.st.close()
 		return nil, err
@@ -108,24 +109,21 @@ func (s *Service) openStore(ctx context.Context) error {
 
 // compile builds (or, for a rule whose identity is unchanged, finds) each
 // rule's counter, and lets the store forget the rules that are gone.
-func (s *Service) compile(rules *RuleSet) (*active, error) {
-	a := &active{rules: rules, counters: map[*Rule]counter{}}
-	keep := map[ruleID]bool{}
-	for _, r := range rules.rules {
+func (s *Service) compile(set *rules.RuleSet) (*active, error) {
+	a := &active{rules: set, counters: map[*rules.Rule]counter{}}
+	keep := map[rules.ID]bool{}
+	for _, r := range set.Rules() {
 		if r.Unlimited || r.RequestsPerUnit == 0 {
 			continue
 		}
 		c, err := s.st.counter(r)
 		if err != nil {
-			return nil, &RuleError{File: r.File, Line: r.Line, Field: "rate_limit", Msg: err.Error()}
+			return nil, &rules.RuleError{File: r.File, Line: r.Line, Field: "rate_limit", Msg: err.Error()}
 		}
 		a.counters[r] = c
-		keep[r.id()] = true
+		keep[r.ID()] = true
 	}
-	for name := range rules.domains {
-		a.domainNames = append(a.domainNames, name)
-	}
-	sort.Strings(a.domainNames)
+	a.domainNames = set.DomainNames()
 	s.st.retain(keep)
 	return a, nil
 }
@@ -143,7 +141,7 @@ func (s *Service) DebugAddr() string { return s.srv.addr(s.srv.debugLn) }
 func (s *Service) AdminAddr() string { return s.srv.addr(s.srv.adminLn) }
 
 // Rules is the rule set in force.
-func (s *Service) Rules() *RuleSet { return s.cur.Load().rules }
+func (s *Service) Rules() *rules.RuleSet { return s.cur.Load().rules }
 
 // Close stops the listeners, lets the calls in flight finish (up to
 // DrainTimeout, then cuts them and reports it), and stops the watcher and

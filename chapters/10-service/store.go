@@ -7,6 +7,8 @@ import (
 
 	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 	"github.com/ratelimit-course/ratelimit/core"
+
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
 )
 
 // counter decides one rule's requests for any number of keys: one of the
@@ -23,12 +25,12 @@ type counter interface {
 // counts of a rule that did not change survive a reload.
 type store interface {
 	// counter returns the rule's limiter (r has a limit: not unlimited, > 0).
-	counter(r *Rule) (counter, error)
+	counter(r *rules.Rule) (counter, error)
 	// remote reports whether the store is across the network: its calls go
 	// through chapter 06's Guard, and a request's calls are made at once.
 	remote() bool
 	// retain drops the counters of every rule not in keep.
-	retain(keep map[ruleID]bool)
+	retain(keep map[rules.ID]bool)
 	// collectors are the store's own metrics (none in memory).
 	collectors() []prometheus.Collector
 	// describe is the one line the service prints at start.

@@ -15,6 +15,8 @@ import (
 	sliding "github.com/ratelimit-course/ratelimit/chapters/03-sliding"
 	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
 	"github.com/ratelimit-course/ratelimit/core"
+
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
 )
 
 // keyed is what every core.Keyed offers, whatever its algorithm.
@@ -43,7 +45,7 @@ type memoryStore struct {
 	refused atomic.Int64 // new keys refused while full
 
 	mu       sync.Mutex
-	counters map[ruleID]*memCounter
+	counters map[rules.ID]*memCounter
 	all      atomic.Pointer[[]*memCounter]
 	stop     chan struct{}
 	wg       sync.WaitGroup
@@ -55,7 +57,7 @@ type memoryStore struct {
 type memCounter struct {
 	k     keyed
 	store *memoryStore
-	rule  *Rule
+	rule  *rules.Rule
 
 	carryMu sync.Mutex                 // one key's count is carried once
 	prev    atomic.Pointer[memCounter] // nil once no count is left to carry
@@ -154,7 +156,7 @@ func (m *memoryStore) sweep() {
 // bounds the keys held (0: no bound). log hears when the store fills up and
 // when it has room again.
 func newMemoryStore(now func() time.Time, sweep time.Duration, maxKeys int, log io.Writer) *memoryStore {
-	m := &memoryStore{now: now, maxKeys: maxKeys, log: log, counters: map[ruleID]*memCounter{}, stop: make(chan struct{})}
+	m := &memoryStore{now: now, maxKeys: maxKeys, log: log, counters: map[rules.ID]*memCounter{}, stop: make(chan struct{})}
 	m.all.Store(&[]*memCounter{})
 	m.wg.Add(1)
 	go func() {
@@ -173,10 +175,10 @@ func newMemoryStore(now func() time.Time, sweep time.Duration, maxKeys int, log 
 	return m
 }
 
-func (m *memoryStore) counter(r *Rule) (counter, error) {
+func (m *memoryStore) counter(r *rules.Rule) (counter, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	id := r.id()
+	id := r.ID()
 	if c, ok := m.counters[id]; ok {
 		return c, nil
 	}
@@ -198,7 +200,7 @@ func (m *memoryStore) counter(r *Rule) (counter, error) {
 
 // sameCount reports whether c counted what r counts: the same path, unit
 // and algorithm, whatever the limit.
-func (c *memCounter) sameCount(r *Rule) bool {
+func (c *memCounter) sameCount(r *rules.Rule) bool {
 	return c.rule.Path == r.Path && c.rule.Unit == r.Unit && c.rule.Algorithm == r.Algorithm
 }
 
@@ -242,7 +244,7 @@ func (m *memoryStore) remote() bool { return false }
 
 func (m *memoryStore) collectors() []prometheus.Collector { return nil }
 
-func (m *memoryStore) retain(keep map[ruleID]bool) {
+func (m *memoryStore) retain(keep map[rules.ID]bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for id := range m.counters {

@@ -15,6 +15,8 @@ import (
 	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
 	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 	"github.com/ratelimit-course/ratelimit/core"
+
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
 )
 
 // redisStore keeps every count in Redis or a Redis Cluster: each rule is
@@ -81,7 +83,7 @@ func newRedisStore(ctx context.Context, c redisConfig) (*redisStore, error) {
 	return s, nil
 }
 
-func (s *redisStore) counter(r *Rule) (counter, error) {
+func (s *redisStore) counter(r *rules.Rule) (counter, error) {
 	lim, err := newLimiter[counter](r, redisLimiters{s.scripts})
 	if err != nil {
 		return nil, err
@@ -131,9 +133,9 @@ func (c redisCounter) Peek(ctx context.Context, key string) (core.Decision, erro
 // in a cluster (chapter 06, E21).
 func redisID(key string) string { return url.QueryEscape(key) }
 
-func (s *redisStore) remote() bool           { return true }
-func (s *redisStore) retain(map[ruleID]bool) {}
-func (s *redisStore) describe() string       { return "store: " + s.where }
+func (s *redisStore) remote() bool             { return true }
+func (s *redisStore) retain(map[rules.ID]bool) {}
+func (s *redisStore) describe() string         { return "store: " + s.where }
 
 // collectors report chapter 06's Batcher: the pipelines it sent, the script
 // calls they carried, and the calls sent alone because nothing else was in
