@@ -12,7 +12,7 @@ import (
 //	go test -run '^$' -fuzz FuzzRules -fuzztime 30s ./chapters/10-service/rules/
 func FuzzRules(f *testing.F) {
 	f.Add([]byte(e32Rules), "api_key", "a")
-		f.Add([]byte("domain: d\ndescriptors:\n  - key: k\n    value: v*\n    descriptors:\n      - key: x\n        rate_limit: {unit: second, requests_per_unit: 1}\n"), "k", "vv")
+	f.Add([]byte("domain: d\ndescriptors:\n  - key: k\n    value: v*\n    descriptors:\n      - key: x\n        rate_limit: {unit: second, requests_per_unit: 1}\n"), "k", "vv")
 	f.Fuzz(func(t *testing.T, b []byte, key, value string) {
 		set := &RuleSet{domains: map[string]*Domain{}}
 		err := set.add("f.yaml", b)
