@@ -98,14 +98,11 @@ func (s *Service) newGuard(timeout time.Duration) (*nodeGuards, error) {
 // not open for it), and full says so.
 type storeCall struct {
 	s    *Service
-	c    counter
+	c    Counter
 	full bool // the in-memory store had no room for the key
 }
 
 func (sc *storeCall) AllowN(ctx context.Context, key string, cost int) (core.Decision, error) {
-	if sc.s.o.Outage.Down() {
-		return core.Decision{}, ErrStoreDown
-	}
 	d, err := sc.s.ask(ctx, sc.c, key, cost)
 	if errors.Is(err, errStoreFull) {
 		sc.full = true
@@ -121,7 +118,7 @@ var errFailedOpen = errors.New("store unavailable, failed open")
 // count asks the rule's counter (cost 0: Peek), through the Guard of the
 // node that holds key for a remote store, and records the store's latency
 // and failures.
-func (s *Service) count(ctx context.Context, c counter, d *rules.Domain, key string, cost int) (core.Decision, error) {
+func (s *Service) count(ctx context.Context, c Counter, d *rules.Domain, key string, cost int) (core.Decision, error) {
 	mode := s.failureModeOf(d)
 	if s.guard == nil {
 		dec, err := s.ask(ctx, c, key, cost)
@@ -182,7 +179,7 @@ func (s *Service) failed(d *rules.Domain, node string, mode rules.FailureMode, e
 
 // ask decides cost on c, or with cost 0 reads what the key has left, and
 // counts the call.
-func (s *Service) ask(ctx context.Context, c counter, key string, cost int) (core.Decision, error) {
+func (s *Service) ask(ctx context.Context, c Counter, key string, cost int) (core.Decision, error) {
 	s.m.storeCalls.Inc()
 	if cost == 0 {
 		return c.Peek(ctx, key)

@@ -44,9 +44,6 @@ type Options struct {
 	// DenyCache is how many over-limit keys the deny cache remembers
 	// (0: DefaultDenyCache; negative: no deny cache).
 	DenyCache int
-	// NoBatch sends each script call on its own round trip instead of
-	// sharing pipelines (for E35's comparison).
-	NoBatch bool
 	// ReloadEvery is how often the rules are checked for a change
 	// (0: DefaultReloadEvery; negative: never).
 	ReloadEvery time.Duration
@@ -58,8 +55,11 @@ type Options struct {
 	LogFormat string
 	// LogLevel drops the records below it (the zero value: info).
 	LogLevel slog.Level
-	// Outage, if set, is a switch that takes the store down (outage.go).
-	Outage *Outage
+	// Store, if set, is the store the service counts in, built by the
+	// caller: NewMemoryStore, or a store behind an Outage switch (outage.go).
+	// The service closes it. With a Store, the Redis fields stay empty and
+	// MaxKeys is the store's own (MemoryOptions).
+	Store Store
 	// ResponseHeaders adds RateLimit-Limit, -Remaining and -Reset to every
 	// response with a limit, as the reference's LIMIT_RESPONSE_HEADERS_ENABLED (headers.go).
 	ResponseHeaders bool
@@ -99,8 +99,9 @@ type Options struct {
 	RedisEvictionCheckEvery time.Duration
 	redis                   *redisConn // built from the fields above by withDefaults; nil = in memory
 
-	limits serverLimits // the transports' timeouts and caps (listen.go); zero: the constants
-	logger *slog.Logger // the log, built on Log by withLogger (log.go)
+	noBatch bool         // each script call on its own round trip, not in shared pipelines (E35's comparison, in the tests)
+	limits  serverLimits // the transports' timeouts and caps (listen.go); zero: the constants
+	logger  *slog.Logger // the log, built on Log by withLogger (log.go)
 }
 
 // Defaults of Options.
@@ -136,13 +137,9 @@ func (o Options) withDefaults() (Options, error) {
 			return o, err
 		}
 	}
-	redis, err := o.redisConn() // redisconn.go
+	o, err := o.withStore()
 	if err != nil {
 		return o, err
-	}
-	o.redis = redis
-	if o.RedisEvictionCheckEvery == 0 {
-		o.RedisEvictionCheckEvery = DefaultEvictionCheckEvery
 	}
 	if o.MaxConnsPerClient < 0 || o.MaxConnsPerClient > MaxConns {
 		return o, core.BadParam("max conns per client", o.MaxConnsPerClient, fmt.Sprintf("1 to %d (MaxConns) connections", MaxConns))
@@ -184,4 +181,21 @@ func (o Options) withDefaults() (Options, error) {
 		o.Now = time.Now
 	}
 	return o.withLogger() // log.go
+}
+
+// withStore builds the Redis connection from the Redis fields (redisconn.go),
+// refusing them beside a Store given.
+func (o Options) withStore() (Options, error) {
+	redis, err := o.redisConn()
+	if err != nil {
+		return o, err
+	}
+	o.redis = redis
+	if o.Store != nil && redis != nil {
+		return o, core.BadParam("store", "a Store and a Redis", "one of them: Options.Store or the Redis fields")
+	}
+	if o.RedisEvictionCheckEvery == 0 {
+		o.RedisEvictionCheckEvery = DefaultEvictionCheckEvery
+	}
+	return o, nil
 }

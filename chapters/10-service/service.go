@@ -14,7 +14,7 @@ import (
 // the same request as JSON over HTTP, answered from the rules and a store.
 type Service struct {
 	o      Options
-	st     store
+	st     Store
 	guard  *nodeGuards   // a Guard per store node; nil for the in-memory store
 	slots  chan struct{} // a place per store call in flight (MaxStoreCalls)
 	deny   *denyCache[denyKey]
@@ -41,13 +41,24 @@ type Service struct {
 // reload: a request sees one rule set from start to end.
 type active struct {
 	rules       *rules.RuleSet
-	counters    map[*rules.Rule]counter
+	counters    map[*rules.Rule]Counter
 	domainNames []string
 }
 
 // Start loads the rules, opens the store and the listeners, and starts the
-// reload watcher. Close stops them all.
+// reload watcher. Close stops them all. A store given in Options.Store is
+// the service's from here: closed by Close, or by Start when it fails.
 func Start(ctx context.Context, o Options) (*Service, error) {
+	s, err := startService(ctx, o)
+	if err != nil && s == nil && o.Store != nil {
+		_ = o.Store.Close()
+	}
+	return s, err
+}
+
+// startService is Start, which closes o.Store once more when it fails (Close
+// twice does nothing).
+func startService(ctx context.Context, o Options) (*Service, error) {
 	o, err := o.withDefaults()
 	if err != nil {
 		return nil, err
@@ -63,15 +74,15 @@ func Start(ctx context.Context, o Options) (*Service, error) {
 	if err := s.openStore(ctx); err != nil {
 		return nil, err
 	}
-	s.m.reg.MustRegister(s.st.collectors()...)
+	s.m.reg.MustRegister(s.st.Collectors()...)
 	a, err := s.compile(set)
 	if err != nil {
-		_ = s.st.close()
+		_ = s.st.Close()
 		return nil, err
 	}
 	s.cur.Store(a)
 	s.lastFiles, _ = fingerprint(o.Config)
-	s.o.logger.Info("store opened", "store", strings.TrimPrefix(s.st.describe(), "store: "))
+	s.o.logger.Info("store opened", "store", strings.TrimPrefix(s.st.Describe(), "store: "))
 	s.srv = &server{s: s, limits: o.limits.withDefaults()}
 	if err := s.srv.listen(); err != nil {
 		_ = s.Close()
@@ -88,19 +99,23 @@ func Start(ctx context.Context, o Options) (*Service, error) {
 // openStore picks the store: Redis Cluster, Redis, or memory; a remote store
 // goes behind chapter 06's Guard with one class per failure mode.
 func (s *Service) openStore(ctx context.Context) error {
+	if s.o.Store != nil {
+		s.st = s.o.Store
+		return s.guardOutage()
+	}
 	if s.o.redis == nil {
 		s.st = newMemoryStore(s.o.Now, time.Second, s.o.MaxKeys, s.o.Log)
 		return s.guardOutage()
 	}
 	s.stopRedisLog = routeRedisLog(s.o.logger) // log.go
-	rs, err := newRedisStore(ctx, redisConfig{conn: s.o.redis, patience: s.o.StorePatience, batch: !s.o.NoBatch,
+	rs, err := newRedisStore(ctx, redisConfig{conn: s.o.redis, patience: s.o.StorePatience, batch: !s.o.noBatch,
 		evictionPolicy: s.o.RedisEvictionPolicy, watchEvery: s.o.RedisEvictionCheckEvery, log: s.o.logger})
 	if err != nil {
 		return err
 	}
 	g, err := s.newGuard(s.o.StoreTimeout)
 	if err != nil {
-		_ = rs.close()
+		_ = rs.Close()
 		return err
 	}
 	s.st, s.guard = rs, g
@@ -110,13 +125,13 @@ func (s *Service) openStore(ctx context.Context) error {
 // compile builds (or, for a rule whose identity is unchanged, finds) each
 // rule's counter, and lets the store forget the rules that are gone.
 func (s *Service) compile(set *rules.RuleSet) (*active, error) {
-	a := &active{rules: set, counters: map[*rules.Rule]counter{}}
+	a := &active{rules: set, counters: map[*rules.Rule]Counter{}}
 	keep := map[rules.ID]bool{}
 	for _, r := range set.Rules() {
 		if r.Unlimited || r.RequestsPerUnit == 0 {
 			continue
 		}
-		c, err := s.st.counter(r)
+		c, err := s.st.Counter(r)
 		if err != nil {
 			return nil, &rules.RuleError{File: r.File, Line: r.Line, Field: "rate_limit", Msg: err.Error()}
 		}
@@ -124,7 +139,7 @@ func (s *Service) compile(set *rules.RuleSet) (*active, error) {
 		keep[r.ID()] = true
 	}
 	a.domainNames = set.DomainNames()
-	s.st.retain(keep)
+	s.st.Retain(keep)
 	return a, nil
 }
 
@@ -153,7 +168,7 @@ func (s *Service) Close() error {
 			s.closeErr = s.srv.stop()
 		}
 		s.wg.Wait()
-		if err := s.st.close(); err != nil && s.closeErr == nil {
+		if err := s.st.Close(); err != nil && s.closeErr == nil {
 			s.closeErr = err
 		}
 		if s.stopRedisLog != nil {

@@ -11,29 +11,34 @@ import (
 	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
 )
 
-// counter decides one rule's requests for any number of keys: one of the
+// Counter decides one rule's requests for any number of keys: one of the
 // chapters' limiters, in memory or as a chapter 06 script on Redis. Its
 // AllowN is chapter 06's Remote, so the Guard can stand in front of it.
-type counter interface {
+type Counter interface {
 	distributed.Remote
 	// Peek reads what key has left and counts nothing (a check).
 	Peek(ctx context.Context, key string) (core.Decision, error)
 }
 
-// store builds each rule's counter. A rule's counter is built once per
-// identity (path, unit, limit, algorithm) and kept across reloads, so the
-// counts of a rule that did not change survive a reload.
-type store interface {
-	// counter returns the rule's limiter (r has a limit: not unlimited, > 0).
-	counter(r *rules.Rule) (counter, error)
-	// remote reports whether the store is across the network: its calls go
+// Store builds each rule's Counter: the in-memory store (NewMemoryStore),
+// Redis or a Redis Cluster (from Options' Redis fields), or any of them
+// behind an Outage switch (NewOutage), given in Options.Store. A rule's
+// counter is built once per identity (path, unit, limit, algorithm) and
+// kept across reloads, so the counts of a rule that did not change survive
+// a reload. The service closes the store it was given.
+type Store interface {
+	// Counter returns the rule's limiter (r has a limit: not unlimited, > 0).
+	Counter(r *rules.Rule) (Counter, error)
+	// Remote reports whether the store is across the network: its calls go
 	// through chapter 06's Guard, and a request's calls are made at once.
-	remote() bool
-	// retain drops the counters of every rule not in keep.
-	retain(keep map[rules.ID]bool)
-	// collectors are the store's own metrics (none in memory).
-	collectors() []prometheus.Collector
-	// describe is the one line the service prints at start.
-	describe() string
-	close() error
+	Remote() bool
+	// Retain drops the counters of every rule not in keep.
+	Retain(keep map[rules.ID]bool)
+	// Collectors are the store's own metrics (none in memory).
+	Collectors() []prometheus.Collector
+	// Describe is the one line the service prints at start.
+	Describe() string
+	// Close stops what the store runs and closes its connections; a
+	// second call does nothing.
+	Close() error
 }

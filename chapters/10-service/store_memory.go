@@ -175,7 +175,35 @@ func newMemoryStore(now func() time.Time, sweep time.Duration, maxKeys int, log 
 	return m
 }
 
-func (m *memoryStore) counter(r *rules.Rule) (counter, error) {
+// MemoryOptions configures NewMemoryStore.
+type MemoryOptions struct {
+	Now     func() time.Time // the store's clock (nil: time.Now)
+	MaxKeys int              // the keys it holds at most (0: DefaultMaxKeys)
+	Log     io.Writer        // hears when it fills up and has room again (nil: nothing)
+}
+
+// NewMemoryStore is the store a Service without Redis opens, for
+// Options.Store: behind an Outage switch, say, or on a clock of its own.
+func NewMemoryStore(o MemoryOptions) (Store, error) {
+	if o.MaxKeys == 0 {
+		o.MaxKeys = DefaultMaxKeys
+	}
+	if o.MaxKeys < 0 || o.MaxKeys > 1_000_000_000 {
+		return nil, core.BadParam("max keys", o.MaxKeys, "1 to 1,000,000,000 keys")
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	return newMemoryStore(o.Now, time.Second, o.MaxKeys, o.Log), nil
+}
+
+// Counter is the rule's limiter in this process (one core.Keyed), its
+// counts carried over from the rule's last counter when a reload changed
+// its limit.
+func (m *memoryStore) Counter(r *rules.Rule) (Counter, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	id := r.ID()
@@ -240,11 +268,11 @@ func (memoryLimiters) tokenBucket(c buckets.Config) (keyed, error) {
 
 func (memoryLimiters) gcra(c buckets.Config) (keyed, error) { return buckets.NewGCRALimiter(c) }
 
-func (m *memoryStore) remote() bool { return false }
+func (m *memoryStore) Remote() bool { return false }
 
-func (m *memoryStore) collectors() []prometheus.Collector { return nil }
+func (m *memoryStore) Collectors() []prometheus.Collector { return nil }
 
-func (m *memoryStore) retain(keep map[rules.ID]bool) {
+func (m *memoryStore) Retain(keep map[rules.ID]bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for id := range m.counters {
@@ -255,11 +283,11 @@ func (m *memoryStore) retain(keep map[rules.ID]bool) {
 	m.publish()
 }
 
-func (m *memoryStore) describe() string {
+func (m *memoryStore) Describe() string {
 	return "store: in memory (one process, chapters 02-04; counts are not shared and do not survive a restart)"
 }
 
-func (m *memoryStore) close() error {
+func (m *memoryStore) Close() error {
 	select {
 	case <-m.stop:
 	default:

@@ -83,8 +83,8 @@ func newRedisStore(ctx context.Context, c redisConfig) (*redisStore, error) {
 	return s, nil
 }
 
-func (s *redisStore) counter(r *rules.Rule) (counter, error) {
-	lim, err := newLimiter[counter](r, redisLimiters{s.scripts})
+func (s *redisStore) Counter(r *rules.Rule) (Counter, error) {
+	lim, err := newLimiter[Counter](r, redisLimiters{s.scripts})
 	if err != nil {
 		return nil, err
 	}
@@ -94,19 +94,19 @@ func (s *redisStore) counter(r *rules.Rule) (counter, error) {
 // redisLimiters are chapter 06's scripts, one limiter per rule.
 type redisLimiters struct{ scripts redis.Scripter }
 
-func (m redisLimiters) fixedWindow(c fixedwindow.Config) (counter, error) {
+func (m redisLimiters) fixedWindow(c fixedwindow.Config) (Counter, error) {
 	return distributed.NewFixedWindow(m.scripts, c)
 }
 
-func (m redisLimiters) slidingCounter(c sliding.Config) (counter, error) {
+func (m redisLimiters) slidingCounter(c sliding.Config) (Counter, error) {
 	return distributed.NewSlidingCounter(m.scripts, c)
 }
 
-func (m redisLimiters) tokenBucket(c buckets.Config) (counter, error) {
+func (m redisLimiters) tokenBucket(c buckets.Config) (Counter, error) {
 	return distributed.NewTokenBucket(m.scripts, c)
 }
 
-func (m redisLimiters) gcra(c buckets.Config) (counter, error) {
+func (m redisLimiters) gcra(c buckets.Config) (Counter, error) {
 	return distributed.NewGCRA(m.scripts, c)
 }
 
@@ -116,7 +116,7 @@ func (m redisLimiters) gcra(c buckets.Config) (counter, error) {
 // (chapter 06's window script would otherwise count a per-minute key's old
 // window, whose id is larger, as the current per-hour one until it expired).
 type redisCounter struct {
-	lim  counter
+	lim  Counter
 	unit string
 }
 
@@ -133,14 +133,14 @@ func (c redisCounter) Peek(ctx context.Context, key string) (core.Decision, erro
 // in a cluster (chapter 06, E21).
 func redisID(key string) string { return url.QueryEscape(key) }
 
-func (s *redisStore) remote() bool             { return true }
-func (s *redisStore) retain(map[rules.ID]bool) {}
-func (s *redisStore) describe() string         { return "store: " + s.where }
+func (s *redisStore) Remote() bool             { return true }
+func (s *redisStore) Retain(map[rules.ID]bool) {}
+func (s *redisStore) Describe() string         { return "store: " + s.where }
 
-// collectors report chapter 06's Batcher: the pipelines it sent, the script
+// Collectors report chapter 06's Batcher: the pipelines it sent, the script
 // calls they carried, and the calls sent alone because nothing else was in
 // flight (none without batching).
-func (s *redisStore) collectors() []prometheus.Collector {
+func (s *redisStore) Collectors() []prometheus.Collector {
 	if s.batch == nil {
 		return []prometheus.Collector{s.watch.ok}
 	}
@@ -158,7 +158,7 @@ func (s *redisStore) collectors() []prometheus.Collector {
 	}
 }
 
-func (s *redisStore) close() error {
+func (s *redisStore) Close() error {
 	s.watch.close()
 	if s.batch != nil {
 		s.batch.Close()

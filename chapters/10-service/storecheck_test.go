@@ -98,7 +98,11 @@ func TestHealthFollowsOutage(t *testing.T) {
 	for _, follows := range []bool{true, false} {
 		t.Run(fmt.Sprint("follows=", follows), func(t *testing.T) {
 			o := &Outage{}
-			s := start(t, Options{Outage: o, HealthChecksStore: follows})
+			mem, err := NewMemoryStore(MemoryOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := start(t, Options{Store: o.Wrap(mem), HealthChecksStore: follows})
 			checkHealthFollows(t, s, follows, memoryNode,
 				func() error { o.Set(true); return nil }, func() error { o.Set(false); return nil })
 		})

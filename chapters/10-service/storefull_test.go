@@ -80,7 +80,7 @@ func TestStoreFullAnswersByFailureMode(t *testing.T) {
 // refusals are not store failures: the breaker stays closed and the keys
 // held are counted on.
 func TestStoreFullIsNoOutage(t *testing.T) {
-	s, _ := startInProcess(t, Options{Outage: &Outage{}, MaxKeys: 1})
+	s, _, _ := startBehindOutage(t, Options{MaxKeys: 1})
 	if resp, _, err := explain(t, s, "payments", desc("account", "a1")); summary(resp) != "OK OK:2" || err != nil {
 		t.Fatalf("first key: %s %v, want OK OK:2", summary(resp), err)
 	}

@@ -29,7 +29,7 @@ type storeNode struct {
 // nodeOf names the store node that holds key's count under c: on a Redis
 // Cluster, the master serving the key's hash slot, as go-redis's slot
 // table says (no round trip); otherwise the store's one node.
-func (s *Service) nodeOf(ctx context.Context, c counter, key string) string {
+func (s *Service) nodeOf(ctx context.Context, c Counter, key string) string {
 	rs, ok := s.st.(*redisStore)
 	if !ok {
 		return memoryNode
@@ -55,7 +55,7 @@ func (s *Service) storeNodes(ctx context.Context) []storeNode {
 	rs, ok := s.st.(*redisStore)
 	if !ok {
 		return []storeNode{{addr: memoryNode, ping: func(context.Context) error {
-			if s.o.Outage.Down() {
+			if o, ok := s.st.(*outageStore); ok && o.o.Down() {
 				return ErrStoreDown
 			}
 			return nil
