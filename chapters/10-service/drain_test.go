@@ -21,6 +21,7 @@ import (
 	"github.com/ratelimit-course/ratelimit/core"
 
 	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/store"
 )
 
 const drainRules = "domain: d\ndescriptors:\n  - key: k\n    rate_limit: {unit: day, requests_per_unit: 10}\n"
@@ -29,7 +30,7 @@ const drainRules = "domain: d\ndescriptors:\n  - key: k\n    rate_limit: {unit: 
 // context ends, as a real store call's does): a request in flight for as
 // long as a test needs.
 type heldCounter struct {
-	Counter
+	store.Counter
 	entered chan<- string
 	release <-chan struct{}
 }
@@ -50,7 +51,7 @@ func holdStore(s *Service) (entered <-chan string, release func()) {
 	in, rel := make(chan string, 16), make(chan struct{})
 	cur := s.cur.Load()
 	a := *cur
-	a.counters = map[*rules.Rule]Counter{}
+	a.counters = map[*rules.Rule]store.Counter{}
 	for r, c := range cur.counters {
 		a.counters[r] = heldCounter{Counter: c, entered: in, release: rel}
 	}

@@ -10,6 +10,7 @@ import (
 
 	rlcommon "github.com/envoyproxy/go-control-plane/envoy/extensions/common/ratelimit/v3"
 	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/store"
 )
 
 // startInProcess is a service with no listener on a clock the test steps,
@@ -24,13 +25,13 @@ func startInProcess(t testing.TB, o Options) (*Service, *atomic.Int64) {
 
 // startBehindOutage is startInProcess on the in-memory store behind an
 // Outage switch, on the same clock and holding o.MaxKeys keys.
-func startBehindOutage(t testing.TB, o Options) (*Service, *atomic.Int64, *Outage) {
+func startBehindOutage(t testing.TB, o Options) (*Service, *atomic.Int64, *store.Outage) {
 	t.Helper()
 	clock := new(atomic.Int64)
 	clock.Store(1_800_000_000)
 	o.Now = func() time.Time { return time.Unix(clock.Load(), 0) }
-	out := &Outage{}
-	mem, err := NewMemoryStore(MemoryOptions{Now: o.Now, MaxKeys: o.MaxKeys})
+	out := &store.Outage{}
+	mem, err := store.NewMemory(store.MemoryOptions{Now: o.Now, MaxKeys: o.MaxKeys})
 	if err != nil {
 		t.Fatal(err)
 	}

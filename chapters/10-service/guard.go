@@ -12,6 +12,7 @@ import (
 	"github.com/ratelimit-course/ratelimit/core"
 
 	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/store"
 )
 
 // nodeGuards is chapter 06's Guard per store node, made on a node's first
@@ -64,7 +65,7 @@ func (g *nodeGuards) worst() distributed.BreakerState {
 
 // newGuard is chapter 06's Guard per node in front of the store, with one
 // class per failure mode: a remote store always sits behind it, and the
-// in-memory store does when an Outage is given (outage.go). Each call names
+// in-memory store does when an Outage is given (store/outage.go). Each call names
 // its rule's counter (AllowOn). timeout is one call's deadline; past it a
 // call waits on while its node answers others, for as long as the node is
 // not silent for StorePatience.
@@ -98,13 +99,13 @@ func (s *Service) newGuard(timeout time.Duration) (*nodeGuards, error) {
 // not open for it), and full says so.
 type storeCall struct {
 	s    *Service
-	c    Counter
+	c    store.Counter
 	full bool // the in-memory store had no room for the key
 }
 
 func (sc *storeCall) AllowN(ctx context.Context, key string, cost int) (core.Decision, error) {
 	d, err := sc.s.ask(ctx, sc.c, key, cost)
-	if errors.Is(err, errStoreFull) {
+	if errors.Is(err, store.ErrFull) {
 		sc.full = true
 		return d, nil
 	}
@@ -118,11 +119,11 @@ var errFailedOpen = errors.New("store unavailable, failed open")
 // count asks the rule's counter (cost 0: Peek), through the Guard of the
 // node that holds key for a remote store, and records the store's latency
 // and failures.
-func (s *Service) count(ctx context.Context, c Counter, d *rules.Domain, key string, cost int) (core.Decision, error) {
+func (s *Service) count(ctx context.Context, c store.Counter, d *rules.Domain, key string, cost int) (core.Decision, error) {
 	mode := s.failureModeOf(d)
 	if s.guard == nil {
 		dec, err := s.ask(ctx, c, key, cost)
-		if errors.Is(err, errStoreFull) {
+		if errors.Is(err, store.ErrFull) {
 			return dec, s.full(d, mode)
 		}
 		return dec, err
@@ -167,7 +168,7 @@ func (s *Service) full(d *rules.Domain, mode rules.FailureMode) error {
 	if mode == rules.FailOpen {
 		return errFailedOpen
 	}
-	return fmt.Errorf("%w: %w", ErrUnavailable, errStoreFull)
+	return fmt.Errorf("%w: %w", ErrUnavailable, store.ErrFull)
 }
 
 // failed counts a decision the store (its node) could not make.
@@ -179,7 +180,7 @@ func (s *Service) failed(d *rules.Domain, node string, mode rules.FailureMode, e
 
 // ask decides cost on c, or with cost 0 reads what the key has left, and
 // counts the call.
-func (s *Service) ask(ctx context.Context, c Counter, key string, cost int) (core.Decision, error) {
+func (s *Service) ask(ctx context.Context, c store.Counter, key string, cost int) (core.Decision, error) {
 	s.m.storeCalls.Inc()
 	if cost == 0 {
 		return c.Peek(ctx, key)

@@ -9,6 +9,7 @@ import (
 	"github.com/ratelimit-course/ratelimit/core"
 
 	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/store"
 )
 
 // Options configures a Service. The zero value is a service on the example
@@ -56,10 +57,10 @@ type Options struct {
 	// LogLevel drops the records below it (the zero value: info).
 	LogLevel slog.Level
 	// Store, if set, is the store the service counts in, built by the
-	// caller: NewMemoryStore, or a store behind an Outage switch (outage.go).
+	// caller: store.NewMemory, or a store behind a store.Outage switch.
 	// The service closes it. With a Store, the Redis fields stay empty and
 	// MaxKeys is the store's own (MemoryOptions).
-	Store Store
+	Store store.Store
 	// ResponseHeaders adds RateLimit-Limit, -Remaining and -Reset to every
 	// response with a limit, as the reference's LIMIT_RESPONSE_HEADERS_ENABLED (headers.go).
 	ResponseHeaders bool
@@ -113,10 +114,8 @@ const (
 	// down, and a service short of CPU does not see a healthy store fall
 	// silent for that long.
 	DefaultStorePatience = 500 * time.Millisecond
-	// DefaultMaxKeys holds a million keys: about 400 MB of resident memory
-	// (TestMaxKeysBoundsMemory holds a key to 400 bytes; `tui serve` fed a
-	// million and more grew by 379 MB).
-	DefaultMaxKeys = 1_000_000
+	// DefaultMaxKeys is the in-memory store's bound (store.DefaultMaxKeys).
+	DefaultMaxKeys = store.DefaultMaxKeys
 	// DefaultMaxStoreCalls keeps a pipeline short (the Batcher sends up to
 	// four at once), so that the store answers some call every few hundred
 	// microseconds even under load.

@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"errors"
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/store"
 	"strings"
 	"testing"
 )
@@ -57,7 +58,7 @@ func TestOutageFailureModes(t *testing.T) {
 
 // closeCount is a store that counts its Close calls.
 type closeCount struct {
-	Store
+	store.Store
 	closed int
 }
 
@@ -76,7 +77,7 @@ func TestGivenStoreIsTheService(t *testing.T) {
 		{"rules refused", Options{Config: writeRules(t, "domain: d\nnot_a_field: 1\n")}, "not_a_field"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			mem, err := NewMemoryStore(MemoryOptions{})
+			mem, err := store.NewMemory(store.MemoryOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,13 +8,14 @@ import (
 	"time"
 
 	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/store"
 )
 
 // Service is the rate limit service: Envoy's RateLimitService over gRPC and
 // the same request as JSON over HTTP, answered from the rules and a store.
 type Service struct {
 	o      Options
-	st     Store
+	st     store.Store
 	guard  *nodeGuards   // a Guard per store node; nil for the in-memory store
 	slots  chan struct{} // a place per store call in flight (MaxStoreCalls)
 	deny   *denyCache[denyKey]
@@ -41,7 +42,7 @@ type Service struct {
 // reload: a request sees one rule set from start to end.
 type active struct {
 	rules       *rules.RuleSet
-	counters    map[*rules.Rule]Counter
+	counters    map[*rules.Rule]store.Counter
 	domainNames []string
 }
 
@@ -104,8 +105,9 @@ func (s *Service) openStore(ctx context.Context) error {
 		return s.guardOutage()
 	}
 	if s.o.redis == nil {
-		s.st = newMemoryStore(s.o.Now, time.Second, s.o.MaxKeys, s.o.Log)
-		return s.guardOutage()
+		st, err := store.NewMemory(store.MemoryOptions{Now: s.o.Now, MaxKeys: s.o.MaxKeys, Log: s.o.Log})
+		s.st = st
+		return err
 	}
 	s.stopRedisLog = routeRedisLog(s.o.logger) // log.go
 	rs, err := newRedisStore(ctx, redisConfig{conn: s.o.redis, patience: s.o.StorePatience, batch: !s.o.noBatch,
@@ -125,7 +127,7 @@ func (s *Service) openStore(ctx context.Context) error {
 // compile builds (or, for a rule whose identity is unchanged, finds) each
 // rule's counter, and lets the store forget the rules that are gone.
 func (s *Service) compile(set *rules.RuleSet) (*active, error) {
-	a := &active{rules: set, counters: map[*rules.Rule]Counter{}}
+	a := &active{rules: set, counters: map[*rules.Rule]store.Counter{}}
 	keep := map[rules.ID]bool{}
 	for _, r := range set.Rules() {
 		if r.Unlimited || r.RequestsPerUnit == 0 {

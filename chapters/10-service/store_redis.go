@@ -17,6 +17,7 @@ import (
 	"github.com/ratelimit-course/ratelimit/core"
 
 	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/store"
 )
 
 // redisStore keeps every count in Redis or a Redis Cluster: each rule is
@@ -83,8 +84,8 @@ func newRedisStore(ctx context.Context, c redisConfig) (*redisStore, error) {
 	return s, nil
 }
 
-func (s *redisStore) Counter(r *rules.Rule) (Counter, error) {
-	lim, err := newLimiter[Counter](r, redisLimiters{s.scripts})
+func (s *redisStore) Counter(r *rules.Rule) (store.Counter, error) {
+	lim, err := store.NewLimiter[store.Counter](r, redisLimiters{s.scripts})
 	if err != nil {
 		return nil, err
 	}
@@ -94,19 +95,19 @@ func (s *redisStore) Counter(r *rules.Rule) (Counter, error) {
 // redisLimiters are chapter 06's scripts, one limiter per rule.
 type redisLimiters struct{ scripts redis.Scripter }
 
-func (m redisLimiters) fixedWindow(c fixedwindow.Config) (Counter, error) {
+func (m redisLimiters) FixedWindow(c fixedwindow.Config) (store.Counter, error) {
 	return distributed.NewFixedWindow(m.scripts, c)
 }
 
-func (m redisLimiters) slidingCounter(c sliding.Config) (Counter, error) {
+func (m redisLimiters) SlidingCounter(c sliding.Config) (store.Counter, error) {
 	return distributed.NewSlidingCounter(m.scripts, c)
 }
 
-func (m redisLimiters) tokenBucket(c buckets.Config) (Counter, error) {
+func (m redisLimiters) TokenBucket(c buckets.Config) (store.Counter, error) {
 	return distributed.NewTokenBucket(m.scripts, c)
 }
 
-func (m redisLimiters) gcra(c buckets.Config) (Counter, error) {
+func (m redisLimiters) GCRA(c buckets.Config) (store.Counter, error) {
 	return distributed.NewGCRA(m.scripts, c)
 }
 
@@ -116,7 +117,7 @@ func (m redisLimiters) gcra(c buckets.Config) (Counter, error) {
 // (chapter 06's window script would otherwise count a per-minute key's old
 // window, whose id is larger, as the current per-hour one until it expired).
 type redisCounter struct {
-	lim  Counter
+	lim  store.Counter
 	unit string
 }
 

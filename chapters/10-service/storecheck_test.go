@@ -11,6 +11,7 @@ import (
 
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/store"
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
 )
 
@@ -97,8 +98,8 @@ func checkHealthFollows(t *testing.T, s *Service, follows bool, node string, dow
 func TestHealthFollowsOutage(t *testing.T) {
 	for _, follows := range []bool{true, false} {
 		t.Run(fmt.Sprint("follows=", follows), func(t *testing.T) {
-			o := &Outage{}
-			mem, err := NewMemoryStore(MemoryOptions{})
+			o := &store.Outage{}
+			mem, err := store.NewMemory(store.MemoryOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}

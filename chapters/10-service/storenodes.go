@@ -9,6 +9,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/store"
 )
 
 // memoryNode names the in-memory store, its one node, in the logs and in
@@ -29,7 +30,7 @@ type storeNode struct {
 // nodeOf names the store node that holds key's count under c: on a Redis
 // Cluster, the master serving the key's hash slot, as go-redis's slot
 // table says (no round trip); otherwise the store's one node.
-func (s *Service) nodeOf(ctx context.Context, c Counter, key string) string {
+func (s *Service) nodeOf(ctx context.Context, c store.Counter, key string) string {
 	rs, ok := s.st.(*redisStore)
 	if !ok {
 		return memoryNode
@@ -55,8 +56,8 @@ func (s *Service) storeNodes(ctx context.Context) []storeNode {
 	rs, ok := s.st.(*redisStore)
 	if !ok {
 		return []storeNode{{addr: memoryNode, ping: func(context.Context) error {
-			if o, ok := s.st.(*outageStore); ok && o.o.Down() {
-				return ErrStoreDown
+			if store.OutageOf(s.st).Down() {
+				return store.ErrDown
 			}
 			return nil
 		}}}

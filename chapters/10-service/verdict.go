@@ -11,6 +11,7 @@ import (
 	"github.com/ratelimit-course/ratelimit/core"
 
 	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/store"
 )
 
 // answeredBy is what decided one descriptor's count.
@@ -70,7 +71,7 @@ func (s *Service) verdict(ctx context.Context, a *active, d *rules.Domain, ds de
 	switch {
 	case errors.Is(err, errFailedOpen):
 		return verdict{by: byFailOpen}, nil
-	case errors.Is(err, errStoreFull): // ErrUnavailable too: the failure mode's 503, not a 429
+	case errors.Is(err, store.ErrFull): // ErrUnavailable too: the failure mode's 503, not a 429
 		return verdict{by: byStoreFull}, err
 	case err != nil:
 		return verdict{by: by}, err // the store was asked, and could not decide

@@ -8,6 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	ch10 "github.com/ratelimit-course/ratelimit/chapters/10-service"
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/store"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
 
@@ -24,7 +25,7 @@ var rulesFields = []widget.FieldSpec{{Label: "file", Param: "config", Limit: 200
 func (m *Model) start(config string) (*ch10.Service, error) {
 	clock := m.clock
 	now := func() time.Time { return base.Add(time.Duration(clock.Load())) }
-	mem, err := ch10.NewMemoryStore(ch10.MemoryOptions{Now: now})
+	mem, err := store.NewMemory(store.MemoryOptions{Now: now})
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package service
+package store
 
 import (
 	"context"
@@ -28,10 +28,15 @@ type keyed interface {
 	Len() int
 }
 
-// errStoreFull is the memory store's answer for a new key when it already
+// DefaultMaxKeys holds a million keys: about 400 MB of resident memory
+// (TestMaxKeysBoundsMemory holds a key to 400 bytes; `tui serve` fed a
+// million and more grew by 379 MB).
+const DefaultMaxKeys = 1_000_000
+
+// ErrFull is the memory store's answer for a new key when it already
 // holds MaxKeys: the service answers it by the domain's failure mode. A
 // live counter is never dropped to make room.
-var errStoreFull = errors.New("in-memory store full (--max-keys)")
+var ErrFull = errors.New("in-memory store full (--max-keys)")
 
 // memoryStore keeps every count in this process: chapters 02–04 through
 // core.Keyed, one per rule. Nothing is shared with another process, so two
@@ -92,7 +97,7 @@ func (c *memCounter) room(key string, now time.Time) error {
 	}
 	if full {
 		c.store.refuse()
-		return errStoreFull
+		return ErrFull
 	}
 	c.carry(key, now)
 	return nil
@@ -136,9 +141,9 @@ func (m *memoryStore) refuse() {
 // few keys and refusing a few every sweep, logs one line, not two a sweep.
 const roomAgain = 0.9
 
-// sweep drops every rule's idle keys, and logs when a full store has room
+// Sweep drops every rule's idle keys, and logs when a full store has room
 // again.
-func (m *memoryStore) sweep() {
+func (m *memoryStore) Sweep() {
 	for _, c := range *m.all.Load() {
 		c.k.Sweep(m.now())
 	}
@@ -168,23 +173,23 @@ func newMemoryStore(now func() time.Time, sweep time.Duration, maxKeys int, log 
 			case <-m.stop:
 				return
 			case <-t.C:
-				m.sweep()
+				m.Sweep()
 			}
 		}
 	}()
 	return m
 }
 
-// MemoryOptions configures NewMemoryStore.
+// MemoryOptions configures NewMemory.
 type MemoryOptions struct {
 	Now     func() time.Time // the store's clock (nil: time.Now)
 	MaxKeys int              // the keys it holds at most (0: DefaultMaxKeys)
 	Log     io.Writer        // hears when it fills up and has room again (nil: nothing)
 }
 
-// NewMemoryStore is the store a Service without Redis opens, for
+// NewMemory is the store a Service without Redis opens, for
 // Options.Store: behind an Outage switch, say, or on a clock of its own.
-func NewMemoryStore(o MemoryOptions) (Store, error) {
+func NewMemory(o MemoryOptions) (Store, error) {
 	if o.MaxKeys == 0 {
 		o.MaxKeys = DefaultMaxKeys
 	}
@@ -210,7 +215,7 @@ func (m *memoryStore) Counter(r *rules.Rule) (Counter, error) {
 	if c, ok := m.counters[id]; ok {
 		return c, nil
 	}
-	k, err := newLimiter[keyed](r, memoryLimiters{})
+	k, err := NewLimiter[keyed](r, memoryLimiters{})
 	if err != nil {
 		return nil, err
 	}
@@ -254,19 +259,19 @@ func (m *memoryStore) keys() int {
 // memoryLimiters are chapters 02-04's limiters, one per rule.
 type memoryLimiters struct{}
 
-func (memoryLimiters) fixedWindow(c fixedwindow.Config) (keyed, error) {
+func (memoryLimiters) FixedWindow(c fixedwindow.Config) (keyed, error) {
 	return fixedwindow.NewLimiter(c)
 }
 
-func (memoryLimiters) slidingCounter(c sliding.Config) (keyed, error) {
+func (memoryLimiters) SlidingCounter(c sliding.Config) (keyed, error) {
 	return sliding.NewCounterLimiter(c)
 }
 
-func (memoryLimiters) tokenBucket(c buckets.Config) (keyed, error) {
+func (memoryLimiters) TokenBucket(c buckets.Config) (keyed, error) {
 	return buckets.NewTokenBucketLimiter(c)
 }
 
-func (memoryLimiters) gcra(c buckets.Config) (keyed, error) { return buckets.NewGCRALimiter(c) }
+func (memoryLimiters) GCRA(c buckets.Config) (keyed, error) { return buckets.NewGCRALimiter(c) }
 
 func (m *memoryStore) Remote() bool { return false }
 

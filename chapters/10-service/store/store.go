@@ -1,4 +1,9 @@
-package service
+// Package store is where chapter 10's service counts: the Store interface
+// the service takes, the in-memory store (chapters 02-04's limiters,
+// NewMemory) and the Outage switch that wraps a store to take it down. The
+// Redis and Redis Cluster store still lives in the service's package
+// (store_redis.go), behind the same interface.
+package store
 
 import (
 	"context"
@@ -20,9 +25,10 @@ type Counter interface {
 	Peek(ctx context.Context, key string) (core.Decision, error)
 }
 
-// Store builds each rule's Counter: the in-memory store (NewMemoryStore),
-// Redis or a Redis Cluster (from Options' Redis fields), or any of them
-// behind an Outage switch (NewOutage), given in Options.Store. A rule's
+// Store builds each rule's Counter: the in-memory store (NewMemory), Redis
+// or a Redis Cluster (the service builds it from its Options' Redis
+// fields), or a store behind an Outage switch (Outage.Wrap), given in the
+// service's Options.Store. A rule's
 // counter is built once per identity (path, unit, limit, algorithm) and
 // kept across reloads, so the counts of a rule that did not change survive
 // a reload. The service closes the store it was given.
