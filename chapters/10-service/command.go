@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/store"
 )
 
 // Command is `tui serve`: it starts the service with the flags of
@@ -101,7 +102,7 @@ func serveFlags(o *Options, cluster, mode *string) *flag.FlagSet {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // run writes the errors and the usage itself
 	fs.StringVar(&o.Config, "config", "", "rules file or directory (default: the chapter's example rules)")
-	fs.StringVar(&o.RedisAddr, "redis", "", "Redis as host:port, redis://[user:password@]host:port[/db] or rediss://... for TLS; the password better in "+RedisPasswordEnv+" (default: the in-memory store)")
+	fs.StringVar(&o.RedisAddr, "redis", "", "Redis as host:port, redis://[user:password@]host:port[/db] or rediss://... for TLS; the password better in "+store.RedisPasswordEnv+" (default: the in-memory store)")
 	fs.StringVar(cluster, "redis-cluster", "", "Redis Cluster seed nodes, comma-separated host:port; the user, password and TLS as for --redis (default: none)")
 	fs.StringVar(&o.HTTPAddr, "http", "127.0.0.1:8080", "HTTP address: POST /json, GET /healthcheck, GET /metrics")
 	fs.StringVar(&o.GRPCAddr, "grpc", "127.0.0.1:8081", "gRPC address: envoy.service.ratelimit.v3.RateLimitService, grpc.health.v1.Health, reflection")
@@ -109,7 +110,7 @@ func serveFlags(o *Options, cluster, mode *string) *flag.FlagSet {
 	fs.StringVar(mode, "failure-mode", string(rules.FailOpen), "open or closed, for domains that set no failure_mode")
 	fs.IntVar(&o.MaxKeys, "max-keys", DefaultMaxKeys, "keys the in-memory store holds at most; a new key past it gets its domain's failure mode")
 	fs.DurationVar(&o.StoreTimeout, "store-timeout", DefaultStoreTimeout, "a store call's deadline, past which a silent store is judged down")
-	fs.Func("redis-eviction-policy", evictionUsage, evictionPolicyFlag(&o.RedisEvictionPolicy))
+	fs.Func("redis-eviction-policy", store.EvictionUsage, store.EvictionPolicyFlag(&o.RedisEvictionPolicy))
 	redisFlags(fs, o) // redisflags.go: user, TLS, Sentinel
 	fs.BoolVar(&o.ResponseHeaders, "response-headers", false, "add RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (the descriptor closest to its limit) to each response, for Envoy to pass to the client (default false)")
 	fs.DurationVar(&o.StorePatience, "store-patience", DefaultStorePatience, "how long the store may answer nothing before a waiting decision takes its failure mode")

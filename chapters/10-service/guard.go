@@ -128,7 +128,7 @@ func (s *Service) count(ctx context.Context, c store.Counter, d *rules.Domain, k
 		}
 		return dec, err
 	}
-	node := s.nodeOf(ctx, c, key)
+	node := store.NodeOf(ctx, s.st, c, key)
 	g, err := s.guard.of(node)
 	if err != nil {
 		return core.Decision{}, err

@@ -65,7 +65,7 @@ type Options struct {
 	// response with a limit, as the reference's LIMIT_RESPONSE_HEADERS_ENABLED (headers.go).
 	ResponseHeaders bool
 	// RedisEvictionPolicy states Redis's maxmemory-policy, for a server that
-	// disables CONFIG; "" = read it (eviction.go).
+	// disables CONFIG; "" = read it (store/eviction.go).
 	RedisEvictionPolicy string
 	// AdminAddr serves /healthcheck and /metrics on a listener with its own
 	// cap and timeouts, out of reach of floods on the others (admin.go);
@@ -83,7 +83,7 @@ type Options struct {
 	// either way.
 	HealthChecksStore bool
 
-	// Connecting to Redis (redisconn.go). RedisAddr takes host:port,
+	// Connecting to Redis (store/redisconn.go). RedisAddr takes host:port,
 	// redis://[user:password@]host:port[/db] or rediss://… (TLS).
 	RedisUsername         string   // the ACL user, if the URL names none
 	RedisPassword         string   // if the URL has none; `tui serve` reads REDIS_PASSWORD
@@ -96,9 +96,9 @@ type Options struct {
 	RedisTLSKey           string   // its key
 	RedisTLSServerName    string   // the name the server's certificate must hold ("" = the host dialled)
 	// RedisEvictionCheckEvery is how often the running service reads
-	// maxmemory-policy again (0: DefaultEvictionCheckEvery; negative: never).
+	// maxmemory-policy again (0: store.DefaultEvictionCheckEvery; negative: never).
 	RedisEvictionCheckEvery time.Duration
-	redis                   *redisConn // built from the fields above by withDefaults; nil = in memory
+	redis                   *store.RedisConn // built from the fields above by withDefaults; nil = in memory
 
 	noBatch bool         // each script call on its own round trip, not in shared pipelines (E35's comparison, in the tests)
 	limits  serverLimits // the transports' timeouts and caps (listen.go); zero: the constants
@@ -182,10 +182,13 @@ func (o Options) withDefaults() (Options, error) {
 	return o.withLogger() // log.go
 }
 
-// withStore builds the Redis connection from the Redis fields (redisconn.go),
-// refusing them beside a Store given.
+// withStore builds the Redis connection from the Redis fields
+// (store/redisconn.go), refusing them beside a Store given.
 func (o Options) withStore() (Options, error) {
-	redis, err := o.redisConn()
+	redis, err := store.RedisOptions{RedisAddr: o.RedisAddr, RedisCluster: o.RedisCluster, RedisUsername: o.RedisUsername,
+		RedisPassword: o.RedisPassword, RedisSentinelAddrs: o.RedisSentinelAddrs, RedisSentinelMaster: o.RedisSentinelMaster,
+		RedisSentinelPassword: o.RedisSentinelPassword, RedisTLS: o.RedisTLS, RedisTLSCA: o.RedisTLSCA,
+		RedisTLSCert: o.RedisTLSCert, RedisTLSKey: o.RedisTLSKey, RedisTLSServerName: o.RedisTLSServerName}.Conn()
 	if err != nil {
 		return o, err
 	}
@@ -194,7 +197,7 @@ func (o Options) withStore() (Options, error) {
 		return o, core.BadParam("store", "a Store and a Redis", "one of them: Options.Store or the Redis fields")
 	}
 	if o.RedisEvictionCheckEvery == 0 {
-		o.RedisEvictionCheckEvery = DefaultEvictionCheckEvery
+		o.RedisEvictionCheckEvery = store.DefaultEvictionCheckEvery
 	}
 	return o, nil
 }

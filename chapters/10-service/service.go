@@ -110,8 +110,8 @@ func (s *Service) openStore(ctx context.Context) error {
 		return err
 	}
 	s.stopRedisLog = routeRedisLog(s.o.logger) // log.go
-	rs, err := newRedisStore(ctx, redisConfig{conn: s.o.redis, patience: s.o.StorePatience, batch: !s.o.noBatch,
-		evictionPolicy: s.o.RedisEvictionPolicy, watchEvery: s.o.RedisEvictionCheckEvery, log: s.o.logger})
+	rs, err := store.NewRedis(ctx, store.RedisConfig{Conn: s.o.redis, Patience: s.o.StorePatience, Batch: !s.o.noBatch,
+		EvictionPolicy: s.o.RedisEvictionPolicy, WatchEvery: s.o.RedisEvictionCheckEvery, Log: s.o.logger})
 	if err != nil {
 		return err
 	}

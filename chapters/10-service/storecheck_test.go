@@ -104,7 +104,7 @@ func TestHealthFollowsOutage(t *testing.T) {
 				t.Fatal(err)
 			}
 			s := start(t, Options{Store: o.Wrap(mem), HealthChecksStore: follows})
-			checkHealthFollows(t, s, follows, memoryNode,
+			checkHealthFollows(t, s, follows, store.MemoryNode,
 				func() error { o.Set(true); return nil }, func() error { o.Set(false); return nil })
 		})
 	}

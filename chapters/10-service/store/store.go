@@ -1,8 +1,9 @@
-// Package store is where chapter 10's service counts: the Store interface
-// the service takes, the in-memory store (chapters 02-04's limiters,
-// NewMemory) and the Outage switch that wraps a store to take it down. The
-// Redis and Redis Cluster store still lives in the service's package
-// (store_redis.go), behind the same interface.
+// Package store is where chapter 10's service counts, as the reference's
+// src/limiter and src/redis: the Store interface the service takes, the
+// in-memory store (chapters 02-04's limiters, NewMemory), Redis, Sentinel
+// or a Redis Cluster (chapter 06's scripts, NewRedis, reached as
+// RedisOptions.Conn says) and the Outage switch that wraps a store to
+// take it down.
 package store
 
 import (
