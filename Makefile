@@ -43,6 +43,7 @@ vet:
 	$(GO) vet -tags exercise06 $(PKGS)
 	$(GO) vet -tags exercise09 $(PKGS)
 	$(GO) vet -tags exercise10 $(PKGS)
+	$(GO) vet -tags exercise11 $(PKGS)
 
 ## lint-docs: the prose lints, in one place (internal/doclint): no text tells its history
 ## (internal/history's phrases), no Markdown file over 450 lines; and every doc comment
@@ -79,7 +80,7 @@ exercise:
 ifeq ($(and $(filter 1,$(words $(CH))),$(filter $(EXERCISES),$(CHN))),)
 	$(error make exercise: no exercise for CH=$(CH): accepted CH=02, 03, 04, 06, 09, 10 or 11 (2, 3, 4, 6 and 9 work too))
 endif
-	$(if $(filter 09 10 11,$(CHN)),,REQUIRE_REDIS=1 )$(GO) test -count=1 -tags $(EXTAG) ./chapters/$(CHN)-*/
+	$(if $(filter 09 10 11,$(CHN)),,REQUIRE_REDIS=1 )$(GO) test -count=1 -tags $(EXTAG) ./chapters/$(CHN)-*/ $(if $(filter 10,$(CHN)),./chapters/10-*/rules/)
 
 fmt:
 	gofmt -w chapters tui internal core

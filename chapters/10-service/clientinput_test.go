@@ -10,6 +10,8 @@ import (
 
 	rlcommon "github.com/envoyproxy/go-control-plane/envoy/extensions/common/ratelimit/v3"
 	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
+
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
 )
 
 // clientRules: a key-only rule (each value its own counter), a rule on a
@@ -124,7 +126,7 @@ func TestLongValuesAreCounted(t *testing.T) {
 	if err != nil || summary(resp) != "OK OK:1" {
 		t.Errorf("value b after a was refused: %s, %v; want its own count (OK, 1 left)", summary(resp), err)
 	}
-	if k := counterKey("edge", []Entry{{"hdr", a}}); len(k) > 100 || k == counterKey("edge", []Entry{{"hdr", b}}) {
-		t.Errorf("counter names: %d bytes, a and b equal: %v; want a digest each", len(k), k == counterKey("edge", []Entry{{"hdr", b}}))
+	if k := counterKey("edge", []rules.Entry{{Key: "hdr", Value: a}}); len(k) > 100 || k == counterKey("edge", []rules.Entry{{Key: "hdr", Value: b}}) {
+		t.Errorf("counter names: %d bytes, a and b equal: %v; want a digest each", len(k), k == counterKey("edge", []rules.Entry{{Key: "hdr", Value: b}}))
 	}
 }

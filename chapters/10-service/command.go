@@ -11,6 +11,9 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/store"
 )
 
 // Command is `tui serve`: it starts the service with the flags of
@@ -63,7 +66,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, started f
 	if cluster != "" {
 		o.RedisCluster = strings.Split(cluster, ",")
 	}
-	o.FailureMode = FailureMode(mode) // Start refuses any other than open or closed
+	o.FailureMode = rules.FailureMode(mode) // Start refuses any other than open or closed
 	o.Log = stdout
 	redisEnv(&o) // the passwords, kept out of ps (redisflags.go)
 	s, err := Start(ctx, o)
@@ -77,7 +80,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, started f
 		admin = s.AdminAddr() + " (GET /healthcheck, GET /metrics)"
 	}
 	log.Info("serving", "grpc", s.GRPCAddr(), "http", s.HTTPAddr(), "http_paths", "POST /json, GET /healthcheck, GET /metrics",
-		"admin", admin, "rules", s.Rules().source)
+		"admin", admin, "rules", s.Rules().Source())
 	if s.DebugAddr() != "" {
 		log.Info("debug: pprof on this host only", "url", "http://"+s.DebugAddr()+"/debug/pprof/")
 	}
@@ -99,15 +102,15 @@ func serveFlags(o *Options, cluster, mode *string) *flag.FlagSet {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // run writes the errors and the usage itself
 	fs.StringVar(&o.Config, "config", "", "rules file or directory (default: the chapter's example rules)")
-	fs.StringVar(&o.RedisAddr, "redis", "", "Redis as host:port, redis://[user:password@]host:port[/db] or rediss://... for TLS; the password better in "+RedisPasswordEnv+" (default: the in-memory store)")
+	fs.StringVar(&o.RedisAddr, "redis", "", "Redis as host:port, redis://[user:password@]host:port[/db] or rediss://... for TLS; the password better in "+store.RedisPasswordEnv+" (default: the in-memory store)")
 	fs.StringVar(cluster, "redis-cluster", "", "Redis Cluster seed nodes, comma-separated host:port; the user, password and TLS as for --redis (default: none)")
 	fs.StringVar(&o.HTTPAddr, "http", "127.0.0.1:8080", "HTTP address: POST /json, GET /healthcheck, GET /metrics")
 	fs.StringVar(&o.GRPCAddr, "grpc", "127.0.0.1:8081", "gRPC address: envoy.service.ratelimit.v3.RateLimitService, grpc.health.v1.Health, reflection")
 	fs.StringVar(&o.DebugAddr, "debug", "", "loopback address for pprof at /debug/pprof/, e.g. 127.0.0.1:6060 (default: off; other addresses are refused)")
-	fs.StringVar(mode, "failure-mode", string(FailOpen), "open or closed, for domains that set no failure_mode")
+	fs.StringVar(mode, "failure-mode", string(rules.FailOpen), "open or closed, for domains that set no failure_mode")
 	fs.IntVar(&o.MaxKeys, "max-keys", DefaultMaxKeys, "keys the in-memory store holds at most; a new key past it gets its domain's failure mode")
 	fs.DurationVar(&o.StoreTimeout, "store-timeout", DefaultStoreTimeout, "a store call's deadline, past which a silent store is judged down")
-	fs.Func("redis-eviction-policy", evictionUsage, evictionPolicyFlag(&o.RedisEvictionPolicy))
+	fs.Func("redis-eviction-policy", store.EvictionUsage, store.EvictionPolicyFlag(&o.RedisEvictionPolicy))
 	redisFlags(fs, o) // redisflags.go: user, TLS, Sentinel
 	fs.BoolVar(&o.ResponseHeaders, "response-headers", false, "add RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (the descriptor closest to its limit) to each response, for Envoy to pass to the client (default false)")
 	fs.DurationVar(&o.StorePatience, "store-patience", DefaultStorePatience, "how long the store may answer nothing before a waiting decision takes its failure mode")

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
 )
 
 // TestCounterNameDigestThreshold: a value of 256 bytes (MaxValueLen) names
@@ -19,7 +21,7 @@ func TestCounterNameDigestThreshold(t *testing.T) {
 		digest bool
 	}{{255, false}, {256, false}, {257, true}, {258, true}} {
 		v := strings.Repeat("v", tc.n)
-		es := []Entry{{"hdr", v}}
+		es := []rules.Entry{{Key: "hdr", Value: v}}
 		wantKey, wantName := "4:edge3:hdr"+strconv.Itoa(tc.n)+":"+v, "edge·hdr·"+v
 		if tc.digest {
 			wantKey, wantName = "4:edge3:hdr#"+digest(v), "edge·hdr·sha256:"+digest(v)

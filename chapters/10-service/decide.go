@@ -12,6 +12,8 @@ import (
 
 	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 	"github.com/ratelimit-course/ratelimit/core"
+
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
 )
 
 // What a client controls never turns a request into an error: behind
@@ -48,7 +50,7 @@ var ErrUnavailable = distributed.ErrUnavailable
 // request is a RateLimitRequest read for deciding: its domain's rules and
 // its first MaxDescriptors descriptors.
 type request struct {
-	domain *domainRules
+	domain *rules.Domain
 	descs  []descriptor
 	n      int // descriptors in the request, MaxDescriptors or fewer of them read
 }
@@ -57,12 +59,12 @@ type request struct {
 // rule it counts against (nil: none matched, or it was replaced), the
 // counter's name, and what decided it.
 type descriptor struct {
-	entries   []Entry
+	entries   []rules.Entry
 	hits      int // 0: a check, which counts nothing
-	rule      *Rule
+	rule      *rules.Rule
 	unlimited bool
-	counted   []Entry // entries as the counter names them (domainRules.counted)
-	key       string  // the counter, when rule is not nil (counterKey)
+	counted   []rules.Entry // entries as the counter names them (domainRules.counted)
+	key       string        // the counter, when rule is not nil (counterKey)
 	verdict   verdict
 }
 
@@ -83,12 +85,12 @@ func (a *active) check(req *rls.RateLimitRequest) (request, error) {
 		return request{}, bad("descriptors: the list must not be empty")
 	}
 	read := min(len(ds), MaxDescriptors)
-	r := request{domain: a.rules.domains[req.GetDomain()], descs: make([]descriptor, read), n: len(ds)}
+	r := request{domain: a.rules.Domain(req.GetDomain()), descs: make([]descriptor, read), n: len(ds)}
 	for i, desc := range ds[:read] {
 		d := &r.descs[i]
-		d.entries = make([]Entry, len(desc.GetEntries()))
+		d.entries = make([]rules.Entry, len(desc.GetEntries()))
 		for j, e := range desc.GetEntries() {
-			d.entries[j] = Entry{Key: e.GetKey(), Value: e.GetValue()}
+			d.entries[j] = rules.Entry{Key: e.GetKey(), Value: e.GetValue()}
 		}
 		d.hits = max(1, int(req.GetHitsAddend()))
 		if h := desc.GetHitsAddend(); h != nil {
@@ -101,17 +103,17 @@ func (a *active) check(req *rls.RateLimitRequest) (request, error) {
 // match finds each descriptor's rule (limitsToCheck: the walk, then
 // replaces and unlimited) and names its counter.
 func (r *request) match() {
-	entries := make([][]Entry, len(r.descs))
+	entries := make([][]rules.Entry, len(r.descs))
 	for i := range r.descs {
 		entries[i] = r.descs[i].entries
 	}
-	rules, unlimited := r.domain.limitsToCheck(entries)
+	rules, unlimited := r.domain.LimitsToCheck(entries)
 	for i := range r.descs {
 		d := &r.descs[i]
 		d.rule, d.unlimited = rules[i], unlimited[i]
 		if d.rule != nil {
-			d.counted = r.domain.counted(d.entries)
-			d.key = counterKey(r.domain.name, d.counted)
+			d.counted = r.domain.Counted(d.entries)
+			d.key = counterKey(r.domain.Name(), d.counted)
 		}
 	}
 }
@@ -179,7 +181,7 @@ func (s *Service) answer(ctx context.Context, req *rls.RateLimitRequest) (*rls.R
 // make two descriptors share a counter. A value longer than MaxValueLen is
 // written as '#' and its SHA-256 digest in hex (64 bytes), which no length
 // starts with: two long values share a count only if their digests collide.
-func counterKey(domain string, es []Entry) string {
+func counterKey(domain string, es []rules.Entry) string {
 	b := make([]byte, 0, 64)
 	b = appendCounted(b, domain)
 	for _, e := range es {
@@ -202,7 +204,7 @@ func appendCounted(b []byte, s string) []byte {
 
 // counterName is a counter as a person reads it (Explain): domain, keys and
 // values between '·', a long value as its digest.
-func counterName(domain string, es []Entry) string {
+func counterName(domain string, es []rules.Entry) string {
 	parts := []string{domain}
 	for _, e := range es {
 		v := e.Value

@@ -20,7 +20,7 @@ import (
 // reference. After an error, the error returned is that of the counter the
 // request names first, once every goroutine is done.
 func (s *Service) decideAll(ctx context.Context, a *active, r request, out []*rls.RateLimitResponse_DescriptorStatus) error {
-	if len(r.descs) < 2 || !s.st.remote() { // in order, allocating nothing more
+	if len(r.descs) < 2 || !s.st.Remote() { // in order, allocating nothing more
 		for i := range r.descs {
 			if err := s.decideInto(ctx, a, r, i, out); err != nil {
 				return err

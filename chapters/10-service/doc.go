@@ -9,7 +9,11 @@
 // through chapter 06's Guard, rules reloaded without a restart, and
 // Prometheus metrics. CONTRACT-CLI.md §5 and CONTRACT.md E32–E38 fix what it computes.
 //
-// The matching is walk.go's; built with -tags exercise10 (make exercise
-// CH=10), the learner's exercise.go takes its place, and match.go holds
-// what both share.
+// The packages, split as envoyproxy/ratelimit splits its src/: rules
+// (loading and matching the rules; the exercise), this package (the
+// service: decide, verdict, deny cache, stores, metrics, reload, the
+// transports) and cmd/ratelimit (the service's own binary; `tui serve` is
+// the same Command). The matching is rules/walk.go's; built with -tags
+// exercise10 (make exercise CH=10), the learner's rules/exercise.go takes
+// its place, and rules/match.go holds what both share.
 package service

@@ -19,6 +19,9 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/ratelimit-course/ratelimit/core"
+
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/store"
 )
 
 const drainRules = "domain: d\ndescriptors:\n  - key: k\n    rate_limit: {unit: day, requests_per_unit: 10}\n"
@@ -27,7 +30,7 @@ const drainRules = "domain: d\ndescriptors:\n  - key: k\n    rate_limit: {unit: 
 // context ends, as a real store call's does): a request in flight for as
 // long as a test needs.
 type heldCounter struct {
-	counter
+	store.Counter
 	entered chan<- string
 	release <-chan struct{}
 }
@@ -36,7 +39,7 @@ func (h heldCounter) AllowN(ctx context.Context, key string, cost int) (core.Dec
 	h.entered <- key
 	select {
 	case <-h.release:
-		return h.counter.AllowN(ctx, key, cost)
+		return h.Counter.AllowN(ctx, key, cost)
 	case <-ctx.Done():
 		return core.Decision{}, ctx.Err()
 	}
@@ -48,9 +51,9 @@ func holdStore(s *Service) (entered <-chan string, release func()) {
 	in, rel := make(chan string, 16), make(chan struct{})
 	cur := s.cur.Load()
 	a := *cur
-	a.counters = map[*Rule]counter{}
+	a.counters = map[*rules.Rule]store.Counter{}
 	for r, c := range cur.counters {
-		a.counters[r] = heldCounter{counter: c, entered: in, release: rel}
+		a.counters[r] = heldCounter{Counter: c, entered: in, release: rel}
 	}
 	s.cur.Store(&a)
 	var once sync.Once

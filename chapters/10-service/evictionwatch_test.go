@@ -19,29 +19,29 @@ func TestEvictionWatch(t *testing.T) {
 	addr := spawnRedis(t)
 	var log syncBuffer
 	s := start(t, Options{Config: writeRules(t, limit5), RedisAddr: addr, RedisEvictionCheckEvery: -1, Log: &log})
-	w := s.st.(*redisStore).watch
+	w := s.st.(evictionChecker)
 	admin := redis.NewClient(&redis.Options{Addr: addr})
 	defer admin.Close()
 	ctx := context.Background()
 	const gauge = "ratelimit_redis_eviction_policy_ok"
 	const changed = `policy=allkeys-lru`
 
-	w.check(ctx)
+	w.CheckEviction(ctx)
 	if got := metric(t, s, gauge); got != "1" || strings.Contains(log.String(), "maxmemory-policy") {
 		t.Fatalf("on noeviction: %s %q, log %q; want 1 and nothing logged", gauge, got, log.String())
 	}
 	if err := admin.ConfigSet(ctx, "maxmemory-policy", "allkeys-lru").Err(); err != nil {
 		t.Fatal(err)
 	}
-	w.check(ctx)
-	w.check(ctx)
+	w.CheckEviction(ctx)
+	w.CheckEviction(ctx)
 	if got, n := metric(t, s, gauge), strings.Count(log.String(), changed); got != "0" || n != 1 {
 		t.Errorf("after CONFIG SET allkeys-lru and two checks: %s %q, the change logged %d times; want 0 and once\n%s", gauge, got, n, log.String())
 	}
 	if err := admin.ConfigSet(ctx, "maxmemory-policy", "noeviction").Err(); err != nil {
 		t.Fatal(err)
 	}
-	w.check(ctx)
+	w.CheckEviction(ctx)
 	if got := metric(t, s, gauge); got != "1" || !strings.Contains(log.String(), "noeviction again") {
 		t.Errorf("back on noeviction: %s %q, log %q; want 1 and the way back logged", gauge, got, log.String())
 	}
@@ -72,9 +72,13 @@ func TestEvictionWatchStated(t *testing.T) {
 	var log syncBuffer
 	s := start(t, Options{Config: writeRules(t, limit5), RedisAddr: addr, RedisEvictionPolicy: "noeviction",
 		RedisEvictionCheckEvery: -1, Log: &log})
-	w := s.st.(*redisStore).watch
-	w.check(context.Background())
-	if got := metric(t, s, "ratelimit_redis_eviction_policy_ok"); got != "1" || !w.stopped || strings.Contains(log.String(), "maxmemory-policy") {
-		t.Errorf("CONFIG refused, policy stated: gauge %q, stopped %v, log %q; want 1, stopped, nothing logged", got, w.stopped, log.String())
+	stopped := s.st.(evictionChecker).CheckEviction(context.Background())
+	if got := metric(t, s, "ratelimit_redis_eviction_policy_ok"); got != "1" || !stopped || strings.Contains(log.String(), "maxmemory-policy") {
+		t.Errorf("CONFIG refused, policy stated: gauge %q, stopped %v, log %q; want 1, stopped, nothing logged", got, stopped, log.String())
 	}
+}
+
+// evictionChecker is the Redis store's one check of the eviction policy.
+type evictionChecker interface {
+	CheckEviction(ctx context.Context) (stopped bool)
 }

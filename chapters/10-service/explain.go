@@ -5,47 +5,23 @@ import (
 	"slices"
 
 	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
+
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
 )
 
 // Explain is the service decided step by step, for a learner watching it
 // (the terminal app's service screen): the path each descriptor took
 // through the rule tree, the counter it names, and what answered it. The
-// walk is the decision's own (walk in walk.go, or yours in exercise.go,
-// reporting each step through match.go's report) and the decision is
-// ShouldRateLimit's own; nothing here decides anything.
-
-// How is how one entry moved down one level of a domain's tree.
-type How int
-
-const (
-	NoMatch  How = iota // no child takes the entry: the walk ends, no rule
-	Exact               // the child "key_value"
-	Wildcard            // a child "key_prefix*" whose prefix the value starts with
-	KeyOnly             // the child "key": any value, each its own counter
-)
-
-func (h How) String() string {
-	return [...]string{"no match", "exact value", "wildcard", "key only"}[h]
-}
-
-// Step is one entry's move: how it matched and the child it took (its name
-// in the tree, such as "path_/search*"), the rule on that child if any,
-// and End when that child has no children while entries remain (the walk
-// stops there and matches no rule).
-type Step struct {
-	Entry Entry
-	How   How
-	Node  string
-	Rule  *Rule
-	End   bool
-}
+// walk is the decision's own (rules.Domain.Walk: rules/walk.go's, or
+// yours in rules/exercise.go, reporting each step through rules/match.go)
+// and the decision is ShouldRateLimit's own; nothing here decides anything.
 
 // Trace is how one descriptor of a request was decided.
 type Trace struct {
-	Steps []Step
+	Steps []rules.Step
 	// Rule is the rule the walk ended on (nil: none, so the descriptor is
 	// OK and counted nowhere).
-	Rule *Rule
+	Rule *rules.Rule
 	// Unlimited: Rule is unlimited, OK and counted nowhere.
 	Unlimited bool
 	// ReplacedBy names the matched rule whose replaces drops Rule ("" if
@@ -76,10 +52,10 @@ func (s *Service) Explain(ctx context.Context, req *rls.RateLimitRequest) (*rls.
 	}
 	for i := range r.descs {
 		d, t := &r.descs[i], &traces[i]
-		t.Rule = r.domain.walk(d.entries, func(st Step) { t.Steps = append(t.Steps, st) })
+		t.Rule = r.domain.Walk(d.entries, func(st rules.Step) { t.Steps = append(t.Steps, st) })
 		t.Unlimited = d.unlimited
 		if d.key != "" {
-			t.Key = counterName(r.domain.name, d.counted)
+			t.Key = counterName(r.domain.Name(), d.counted)
 		}
 		t.Deny, t.Store = d.verdict.by == byDenyCache, d.verdict.askedStore()
 	}

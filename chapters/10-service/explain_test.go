@@ -10,6 +10,7 @@ import (
 
 	rlcommon "github.com/envoyproxy/go-control-plane/envoy/extensions/common/ratelimit/v3"
 	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/store"
 )
 
 // startInProcess is a service with no listener on a clock the test steps,
@@ -19,12 +20,35 @@ func startInProcess(t testing.TB, o Options) (*Service, *atomic.Int64) {
 	clock := new(atomic.Int64) // the sweeper reads it on its own goroutine
 	clock.Store(1_800_000_000) // a whole minute: the minute windows start here
 	o.Now = func() time.Time { return time.Unix(clock.Load(), 0) }
+	return mustStart(t, o), clock
+}
+
+// startBehindOutage is startInProcess on the in-memory store behind an
+// Outage switch, on the same clock and holding o.MaxKeys keys.
+func startBehindOutage(t testing.TB, o Options) (*Service, *atomic.Int64, *store.Outage) {
+	t.Helper()
+	clock := new(atomic.Int64)
+	clock.Store(1_800_000_000)
+	o.Now = func() time.Time { return time.Unix(clock.Load(), 0) }
+	out := &store.Outage{}
+	mem, err := store.NewMemory(store.MemoryOptions{Now: o.Now, MaxKeys: o.MaxKeys})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Store = out.Wrap(mem)
+	return mustStart(t, o), clock, out
+}
+
+// mustStart starts a service with no listener of the test's own, closed
+// when the test ends.
+func mustStart(t testing.TB, o Options) *Service {
+	t.Helper()
 	s, err := Start(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = s.Close() })
-	return s, clock
+	return s
 }
 
 func explain(t testing.TB, s *Service, domain string, ds ...*rlcommon.RateLimitDescriptor) (*rls.RateLimitResponse, []Trace, error) {

@@ -10,6 +10,9 @@ import (
 	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
 	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 	"github.com/ratelimit-course/ratelimit/core"
+
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/store"
 )
 
 // nodeGuards is chapter 06's Guard per store node, made on a node's first
@@ -62,7 +65,7 @@ func (g *nodeGuards) worst() distributed.BreakerState {
 
 // newGuard is chapter 06's Guard per node in front of the store, with one
 // class per failure mode: a remote store always sits behind it, and the
-// in-memory store does when an Outage is given (outage.go). Each call names
+// in-memory store does when an Outage is given (store/outage.go). Each call names
 // its rule's counter (AllowOn). timeout is one call's deadline; past it a
 // call waits on while its node answers others, for as long as the node is
 // not silent for StorePatience.
@@ -77,8 +80,8 @@ func (s *Service) newGuard(timeout time.Duration) (*nodeGuards, error) {
 			Patience: s.o.StorePatience,
 			Breaker:  distributed.BreakerConfig{Failures: 3, Cooldown: time.Second},
 			Classes: map[string]distributed.ClassPolicy{
-				string(FailOpen):   distributed.OpenPolicy(wide, wide),
-				string(FailClosed): distributed.ClosedPolicy(),
+				string(rules.FailOpen):   distributed.OpenPolicy(wide, wide),
+				string(rules.FailClosed): distributed.ClosedPolicy(),
 			},
 			Clock: core.NowClock(s.o.Now), // the breaker's cooldown on the service's clock
 		})
@@ -96,16 +99,13 @@ func (s *Service) newGuard(timeout time.Duration) (*nodeGuards, error) {
 // not open for it), and full says so.
 type storeCall struct {
 	s    *Service
-	c    counter
+	c    store.Counter
 	full bool // the in-memory store had no room for the key
 }
 
 func (sc *storeCall) AllowN(ctx context.Context, key string, cost int) (core.Decision, error) {
-	if sc.s.o.Outage.Down() {
-		return core.Decision{}, ErrStoreDown
-	}
 	d, err := sc.s.ask(ctx, sc.c, key, cost)
-	if errors.Is(err, errStoreFull) {
+	if errors.Is(err, store.ErrFull) {
 		sc.full = true
 		return d, nil
 	}
@@ -119,16 +119,16 @@ var errFailedOpen = errors.New("store unavailable, failed open")
 // count asks the rule's counter (cost 0: Peek), through the Guard of the
 // node that holds key for a remote store, and records the store's latency
 // and failures.
-func (s *Service) count(ctx context.Context, c counter, d *domainRules, key string, cost int) (core.Decision, error) {
+func (s *Service) count(ctx context.Context, c store.Counter, d *rules.Domain, key string, cost int) (core.Decision, error) {
 	mode := s.failureModeOf(d)
 	if s.guard == nil {
 		dec, err := s.ask(ctx, c, key, cost)
-		if errors.Is(err, errStoreFull) {
+		if errors.Is(err, store.ErrFull) {
 			return dec, s.full(d, mode)
 		}
 		return dec, err
 	}
-	node := s.nodeOf(ctx, c, key)
+	node := store.NodeOf(ctx, s.st, c, key)
 	g, err := s.guard.of(node)
 	if err != nil {
 		return core.Decision{}, err
@@ -155,7 +155,7 @@ func (s *Service) count(ctx context.Context, c counter, d *domainRules, key stri
 	case call.full:
 		return core.Decision{}, s.full(d, mode)
 	}
-	s.health.ok(d.name, node)
+	s.health.ok(d.Name(), node)
 	return out.Decision, nil
 }
 
@@ -163,24 +163,24 @@ func (s *Service) count(ctx context.Context, c counter, d *domainRules, key stri
 // by the domain's failure mode, as an outage is answered: errFailedOpen for
 // open, ErrUnavailable (503) for closed; a full store is never taken for
 // the client's own limit (OVER_LIMIT).
-func (s *Service) full(d *domainRules, mode FailureMode) error {
-	s.m.storeFull.WithLabelValues(d.name, string(mode)).Inc()
-	if mode == FailOpen {
+func (s *Service) full(d *rules.Domain, mode rules.FailureMode) error {
+	s.m.storeFull.WithLabelValues(d.Name(), string(mode)).Inc()
+	if mode == rules.FailOpen {
 		return errFailedOpen
 	}
-	return fmt.Errorf("%w: %w", ErrUnavailable, errStoreFull)
+	return fmt.Errorf("%w: %w", ErrUnavailable, store.ErrFull)
 }
 
 // failed counts a decision the store (its node) could not make.
-func (s *Service) failed(d *domainRules, node string, mode FailureMode, err error) {
+func (s *Service) failed(d *rules.Domain, node string, mode rules.FailureMode, err error) {
 	s.m.storeErrs.Inc()
-	s.m.failures.WithLabelValues(d.name, string(mode)).Inc()
-	s.health.failed(d.name, node, mode, err)
+	s.m.failures.WithLabelValues(d.Name(), string(mode)).Inc()
+	s.health.failed(d.Name(), node, mode, err)
 }
 
 // ask decides cost on c, or with cost 0 reads what the key has left, and
 // counts the call.
-func (s *Service) ask(ctx context.Context, c counter, key string, cost int) (core.Decision, error) {
+func (s *Service) ask(ctx context.Context, c store.Counter, key string, cost int) (core.Decision, error) {
 	s.m.storeCalls.Inc()
 	if cost == 0 {
 		return c.Peek(ctx, key)

@@ -7,6 +7,8 @@ import (
 
 	corev3 "github.com/envoyproxy/go-control-plane/envoy/config/core/v3"
 	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
+
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
 )
 
 // The response headers of `serve --response-headers`, named as the
@@ -65,7 +67,7 @@ func addResponseHeaders(resp *rls.RateLimitResponse, now time.Time) {
 	}
 	reset := chosen.GetDurationUntilReset().GetSeconds()
 	if chosen.GetDurationUntilReset() == nil {
-		sec := max(Unit(chosen.GetCurrentLimit().GetUnit()).Seconds(), 1) // a unit outside the table counts as a second
+		sec := max(rules.Unit(chosen.GetCurrentLimit().GetUnit()).Seconds(), 1) // a unit outside the table counts as a second
 		reset = sec - now.Unix()%sec
 	}
 	resp.ResponseHeadersToAdd = []*corev3.HeaderValue{

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
+
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
 )
 
 // Helpers of tests in memory and on Redis alike; the files that need Redis
@@ -47,7 +49,7 @@ func windowUnit(t *testing.T, now time.Time) string {
 	}
 	best, bestLeft := "", time.Duration(0)
 	for _, name := range []string{"hour", "day", "week", "month", "year"} {
-		u, _ := parseUnit(name)
+		u, _ := rules.ParseUnit(name)
 		w := u.Window()
 		left := w - time.Duration(now.UnixNano()%int64(w))
 		if left > need {

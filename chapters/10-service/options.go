@@ -7,18 +7,21 @@ import (
 	"time"
 
 	"github.com/ratelimit-course/ratelimit/core"
+
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/store"
 )
 
 // Options configures a Service. The zero value is a service on the example
 // rules and the in-memory store, with no listener.
 type Options struct {
-	Config       string      // rules file or directory; "" = the chapter's example rules (embedded)
-	RedisAddr    string      // "" and no RedisCluster: in-memory store
-	RedisCluster []string    // seed nodes of a Redis Cluster
-	HTTPAddr     string      // e.g. "127.0.0.1:0"; "" = no HTTP listener
-	GRPCAddr     string      // e.g. "127.0.0.1:0"; "" = no gRPC listener
-	DebugAddr    string      // pprof at /debug/pprof/, on a loopback address only (debug.go); "" = none
-	FailureMode  FailureMode // the default for domains that set none ("" = FailOpen)
+	Config       string            // rules file or directory; "" = the chapter's example rules (embedded)
+	RedisAddr    string            // "" and no RedisCluster: in-memory store
+	RedisCluster []string          // seed nodes of a Redis Cluster
+	HTTPAddr     string            // e.g. "127.0.0.1:0"; "" = no HTTP listener
+	GRPCAddr     string            // e.g. "127.0.0.1:0"; "" = no gRPC listener
+	DebugAddr    string            // pprof at /debug/pprof/, on a loopback address only (debug.go); "" = none
+	FailureMode  rules.FailureMode // the default for domains that set none ("" = FailOpen)
 
 	// StoreTimeout is one store call's deadline, enforced by chapter 06's
 	// Guard (0: DefaultStoreTimeout).
@@ -42,9 +45,6 @@ type Options struct {
 	// DenyCache is how many over-limit keys the deny cache remembers
 	// (0: DefaultDenyCache; negative: no deny cache).
 	DenyCache int
-	// NoBatch sends each script call on its own round trip instead of
-	// sharing pipelines (for E35's comparison).
-	NoBatch bool
 	// ReloadEvery is how often the rules are checked for a change
 	// (0: DefaultReloadEvery; negative: never).
 	ReloadEvery time.Duration
@@ -56,13 +56,16 @@ type Options struct {
 	LogFormat string
 	// LogLevel drops the records below it (the zero value: info).
 	LogLevel slog.Level
-	// Outage, if set, is a switch that takes the store down (outage.go).
-	Outage *Outage
+	// Store, if set, is the store the service counts in, built by the
+	// caller: store.NewMemory, or a store behind a store.Outage switch.
+	// The service closes it. With a Store, the Redis fields stay empty and
+	// MaxKeys is the store's own (MemoryOptions).
+	Store store.Store
 	// ResponseHeaders adds RateLimit-Limit, -Remaining and -Reset to every
 	// response with a limit, as the reference's LIMIT_RESPONSE_HEADERS_ENABLED (headers.go).
 	ResponseHeaders bool
 	// RedisEvictionPolicy states Redis's maxmemory-policy, for a server that
-	// disables CONFIG; "" = read it (eviction.go).
+	// disables CONFIG; "" = read it (store/eviction.go).
 	RedisEvictionPolicy string
 	// AdminAddr serves /healthcheck and /metrics on a listener with its own
 	// cap and timeouts, out of reach of floods on the others (admin.go);
@@ -80,7 +83,7 @@ type Options struct {
 	// either way.
 	HealthChecksStore bool
 
-	// Connecting to Redis (redisconn.go). RedisAddr takes host:port,
+	// Connecting to Redis (store/redisconn.go). RedisAddr takes host:port,
 	// redis://[user:password@]host:port[/db] or rediss://… (TLS).
 	RedisUsername         string   // the ACL user, if the URL names none
 	RedisPassword         string   // if the URL has none; `tui serve` reads REDIS_PASSWORD
@@ -93,12 +96,13 @@ type Options struct {
 	RedisTLSKey           string   // its key
 	RedisTLSServerName    string   // the name the server's certificate must hold ("" = the host dialled)
 	// RedisEvictionCheckEvery is how often the running service reads
-	// maxmemory-policy again (0: DefaultEvictionCheckEvery; negative: never).
+	// maxmemory-policy again (0: store.DefaultEvictionCheckEvery; negative: never).
 	RedisEvictionCheckEvery time.Duration
-	redis                   *redisConn // built from the fields above by withDefaults; nil = in memory
+	redis                   *store.RedisConn // built from the fields above by withDefaults; nil = in memory
 
-	limits serverLimits // the transports' timeouts and caps (listen.go); zero: the constants
-	logger *slog.Logger // the log, built on Log by withLogger (log.go)
+	noBatch bool         // each script call on its own round trip, not in shared pipelines (E35's comparison, in the tests)
+	limits  serverLimits // the transports' timeouts and caps (listen.go); zero: the constants
+	logger  *slog.Logger // the log, built on Log by withLogger (log.go)
 }
 
 // Defaults of Options.
@@ -110,10 +114,8 @@ const (
 	// down, and a service short of CPU does not see a healthy store fall
 	// silent for that long.
 	DefaultStorePatience = 500 * time.Millisecond
-	// DefaultMaxKeys holds a million keys: about 400 MB of resident memory
-	// (TestMaxKeysBoundsMemory holds a key to 400 bytes; `tui serve` fed a
-	// million and more grew by 379 MB).
-	DefaultMaxKeys = 1_000_000
+	// DefaultMaxKeys is the in-memory store's bound (store.DefaultMaxKeys).
+	DefaultMaxKeys = store.DefaultMaxKeys
 	// DefaultMaxStoreCalls keeps a pipeline short (the Batcher sends up to
 	// four at once), so that the store answers some call every few hundred
 	// microseconds even under load.
@@ -124,9 +126,9 @@ const (
 // value outside what the service accepts, naming the option.
 func (o Options) withDefaults() (Options, error) {
 	if o.FailureMode == "" {
-		o.FailureMode = FailOpen
+		o.FailureMode = rules.FailOpen
 	}
-	if _, err := ParseFailureMode(string(o.FailureMode)); err != nil {
+	if _, err := rules.ParseFailureMode(string(o.FailureMode)); err != nil {
 		return o, err
 	}
 	if o.DebugAddr != "" {
@@ -134,13 +136,9 @@ func (o Options) withDefaults() (Options, error) {
 			return o, err
 		}
 	}
-	redis, err := o.redisConn() // redisconn.go
+	o, err := o.withStore()
 	if err != nil {
 		return o, err
-	}
-	o.redis = redis
-	if o.RedisEvictionCheckEvery == 0 {
-		o.RedisEvictionCheckEvery = DefaultEvictionCheckEvery
 	}
 	if o.MaxConnsPerClient < 0 || o.MaxConnsPerClient > MaxConns {
 		return o, core.BadParam("max conns per client", o.MaxConnsPerClient, fmt.Sprintf("1 to %d (MaxConns) connections", MaxConns))
@@ -182,4 +180,24 @@ func (o Options) withDefaults() (Options, error) {
 		o.Now = time.Now
 	}
 	return o.withLogger() // log.go
+}
+
+// withStore builds the Redis connection from the Redis fields
+// (store/redisconn.go), refusing them beside a Store given.
+func (o Options) withStore() (Options, error) {
+	redis, err := store.RedisOptions{RedisAddr: o.RedisAddr, RedisCluster: o.RedisCluster, RedisUsername: o.RedisUsername,
+		RedisPassword: o.RedisPassword, RedisSentinelAddrs: o.RedisSentinelAddrs, RedisSentinelMaster: o.RedisSentinelMaster,
+		RedisSentinelPassword: o.RedisSentinelPassword, RedisTLS: o.RedisTLS, RedisTLSCA: o.RedisTLSCA,
+		RedisTLSCert: o.RedisTLSCert, RedisTLSKey: o.RedisTLSKey, RedisTLSServerName: o.RedisTLSServerName}.Conn()
+	if err != nil {
+		return o, err
+	}
+	o.redis = redis
+	if o.Store != nil && redis != nil {
+		return o, core.BadParam("store", "a Store and a Redis", "one of them: Options.Store or the Redis fields")
+	}
+	if o.RedisEvictionCheckEvery == 0 {
+		o.RedisEvictionCheckEvery = store.DefaultEvictionCheckEvery
+	}
+	return o, nil
 }

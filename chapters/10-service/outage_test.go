@@ -1,7 +1,10 @@
 package service
 
 import (
+	"context"
 	"errors"
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/store"
+	"strings"
 	"testing"
 )
 
@@ -11,8 +14,7 @@ import (
 // back, the breaker lets a probe through a second later (on the service's
 // clock) and the count kept from before the outage goes on.
 func TestOutageFailureModes(t *testing.T) {
-	o := &Outage{}
-	s, clock := startInProcess(t, Options{Outage: o})
+	s, clock, o := startBehindOutage(t, Options{})
 	if s.FailureMode("api") != "open" || s.FailureMode("payments") != "closed" || s.FailureMode("nowhere") != "open" {
 		t.Fatalf("failure modes: api %s, payments %s, unnamed %s", s.FailureMode("api"), s.FailureMode("payments"), s.FailureMode("nowhere"))
 	}
@@ -51,5 +53,44 @@ func TestOutageFailureModes(t *testing.T) {
 	clock.Add(1)
 	if got, err := pay(); got != "OK OK:1" || err != nil || s.Breaker() != "closed" {
 		t.Errorf("a second later: %q %v, breaker %s; want OK OK:1 (the count kept), closed", got, err, s.Breaker())
+	}
+}
+
+// closeCount is a store that counts its Close calls.
+type closeCount struct {
+	store.Store
+	closed int
+}
+
+func (c *closeCount) Close() error { c.closed++; return c.Store.Close() }
+
+// TestGivenStoreIsTheService: a Store given in Options is the service's
+// from Start on: a Start that fails closes it, and a Store given with a
+// Redis is refused by name.
+func TestGivenStoreIsTheService(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		o    Options
+		want string
+	}{
+		{"with a Redis", Options{RedisAddr: "127.0.0.1:1"}, "store"},
+		{"rules refused", Options{Config: writeRules(t, "domain: d\nnot_a_field: 1\n")}, "not_a_field"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			mem, err := store.NewMemory(store.MemoryOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			st := &closeCount{Store: mem}
+			tc.o.Store = st
+			s, err := Start(context.Background(), tc.o)
+			if err == nil {
+				_ = s.Close()
+				t.Fatal("Start succeeded")
+			}
+			if !strings.Contains(err.Error(), tc.want) || st.closed == 0 {
+				t.Errorf("%v, closed %d times; want an error naming %q and the store closed", err, st.closed, tc.want)
+			}
+		})
 	}
 }

@@ -19,6 +19,8 @@ import (
 
 	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
+
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
 )
 
 // partialCallers and partialRounds shape the load: each phase (before the
@@ -147,15 +149,15 @@ func partialFailure(t *testing.T, stop string) {
 func keyNodes(t *testing.T, s *Service, cl redistest.Cluster, domain string) []string {
 	t.Helper()
 	a := s.cur.Load()
-	var unit string
+	var ider interface{ ID(key string) string }
 	for _, c := range a.counters {
-		unit = c.(redisCounter).unit
+		ider = c.(interface{ ID(key string) string })
 	}
 	cc := cl.Client(t)
 	cc.ReloadState(context.Background())
 	nodes := make([]string, partialKeys)
 	for i := range nodes {
-		id := redisID(unit + counterKey(domain, []Entry{{Key: "k", Value: fmt.Sprint(i)}}))
+		id := ider.ID(counterKey(domain, []rules.Entry{{Key: "k", Value: fmt.Sprint(i)}}))
 		m, err := cc.MasterForKey(context.Background(), distributed.Key(id, ""))
 		if err != nil {
 			t.Fatal(err)

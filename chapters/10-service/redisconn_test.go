@@ -10,11 +10,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/store"
 	"github.com/ratelimit-course/ratelimit/internal/redisproc"
 )
 
@@ -32,7 +32,7 @@ func TestRedisOptionsRefused(t *testing.T) {
 		{"another scheme", Options{RedisAddr: "http://:" + pw + "@127.0.0.1:1"}, []string{"invalid redis", "rediss://"}},
 		{"query options", Options{RedisAddr: "redis://:" + pw + "@127.0.0.1:1?dial_timeout=1"}, []string{"invalid redis", "no ?options"}},
 		{"bad db", Options{RedisAddr: "redis://127.0.0.1:1/x"}, []string{"invalid redis", "invalid database number"}},
-		{"two passwords", Options{RedisAddr: "redis://:" + pw + "@127.0.0.1:1", RedisPassword: "other"}, []string{"the password once", RedisPasswordEnv}},
+		{"two passwords", Options{RedisAddr: "redis://:" + pw + "@127.0.0.1:1", RedisPassword: "other"}, []string{"the password once", store.RedisPasswordEnv}},
 		{"two users", Options{RedisAddr: "redis://ann:" + pw + "@127.0.0.1:1", RedisUsername: "bob"}, []string{"invalid redis-username bob", "the user once"}},
 		{"redis and cluster", Options{RedisAddr: "127.0.0.1:1", RedisCluster: []string{"127.0.0.1:2"}}, []string{"one of --redis, --redis-cluster or --redis-sentinel"}},
 		{"sentinel without master", Options{RedisSentinelAddrs: []string{"127.0.0.1:1"}}, []string{"invalid redis-sentinel-master", "sentinel monitor NAME"}},
@@ -57,26 +57,6 @@ func TestRedisOptionsRefused(t *testing.T) {
 		if strings.Contains(err.Error(), pw) || strings.Contains(err.Error(), "PING") {
 			t.Errorf("%s: %v shows the password or dialled", tc.name, err)
 		}
-	}
-}
-
-// TestRedisURLParsed: go-redis's ParseURL gives the address, user,
-// password and database; the log line names all but the password.
-func TestRedisURLParsed(t *testing.T) {
-	o, err := Options{RedisAddr: "redis://ann:pa55@10.0.0.7:6380/2"}.withDefaults()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := o.redis
-	if c.addrs[0] != "10.0.0.7:6380" || c.username != "ann" || c.password != "pa55" || c.db != 2 || c.tls != nil {
-		t.Errorf("parsed %+v", *c)
-	}
-	if got, want := c.String(), "Redis 10.0.0.7:6380 (user ann, password set, db 2)"; got != want {
-		t.Errorf("String %q, want %q", got, want)
-	}
-	o, err = Options{RedisAddr: "rediss://10.0.0.7:6380", RedisPassword: "from-env"}.withDefaults()
-	if err != nil || o.redis.password != "from-env" || o.redis.tls == nil || o.redis.tls.ServerName != "" {
-		t.Errorf("rediss:// with the password from the environment: %v %+v", err, o.redis)
 	}
 }
 
@@ -157,7 +137,7 @@ func TestRedisPassword(t *testing.T) {
 		{"url-user", "redis://default:s3cret-pw@" + addr + "/0", ""},
 		{"env", addr, "s3cret-pw"},
 	} {
-		t.Setenv(RedisPasswordEnv, tc.env)
+		t.Setenv(store.RedisPasswordEnv, tc.env)
 		s, code, stderr := serveCLI(t, "--config", rules, "--redis", tc.redis)
 		if s == nil {
 			t.Fatalf("%s: exit %d, stderr %q", tc.name, code, stderr)
@@ -166,18 +146,18 @@ func TestRedisPassword(t *testing.T) {
 			t.Errorf("%s: %d of 8 admitted, want 5", tc.name, got)
 		}
 	}
-	t.Setenv(RedisPasswordEnv, "")
+	t.Setenv(store.RedisPasswordEnv, "")
 	for _, tc := range []struct {
 		name string
 		args []string
 		want []string
 	}{
-		{"no password", []string{"--redis", addr}, []string{"NOAUTH", RedisPasswordEnv, "redis://:PASSWORD@host:port"}},
-		{"no password, policy stated", []string{"--redis", addr, "--redis-eviction-policy", "noeviction"}, []string{"NOAUTH", RedisPasswordEnv}},
-		{"wrong password", []string{"--redis", "redis://:wrong-pw-77@" + addr}, []string{"WRONGPASS", "check " + RedisPasswordEnv}},
+		{"no password", []string{"--redis", addr}, []string{"NOAUTH", store.RedisPasswordEnv, "redis://:PASSWORD@host:port"}},
+		{"no password, policy stated", []string{"--redis", addr, "--redis-eviction-policy", "noeviction"}, []string{"NOAUTH", store.RedisPasswordEnv}},
+		{"wrong password", []string{"--redis", "redis://:wrong-pw-77@" + addr}, []string{"WRONGPASS", "check " + store.RedisPasswordEnv}},
 	} {
 		s, code, stderr := serveCLI(t, append(tc.args, "--config", rules)...)
-		refusedWith(t, tc.name, s, code, stderr, tc.want, []string{evictionFlag, "CONFIG", "wrong-pw-77"})
+		refusedWith(t, tc.name, s, code, stderr, tc.want, []string{"--redis-eviction-policy", "CONFIG", "wrong-pw-77"})
 	}
 }
 
@@ -195,7 +175,7 @@ func TestRedisUnreachable(t *testing.T) {
 		code := run(context.Background(), append([]string{"--redis", addr, "--http", "", "--grpc", "", "--admin", ""}, stated...), &out, &errOut, nil)
 		refusedWith(t, "closed port "+strings.Join(stated, " "), nil, code, errOut.String(),
 			[]string{"Redis " + addr + ": PING failed: connection refused", "check the address and port"},
-			[]string{evictionFlag, "CONFIG", "pool.go"})
+			[]string{"--redis-eviction-policy", "CONFIG", "pool.go"})
 		if want := `msg="connection pool: failed to dial after 1 attempts: dial tcp`; !strings.Contains(out.String(), want) {
 			t.Errorf("stdout (the service's log) %q; want go-redis's line %q in it", out.String(), want)
 		}
@@ -264,32 +244,4 @@ func writeTemp(t *testing.T, name, text string) string {
 		t.Fatal(err)
 	}
 	return p
-}
-
-// TestRedisClientTakesAuthAndTLS: the user, the password and TLS reach the
-// go-redis client of each kind, a Cluster's and Sentinel's primary too.
-func TestRedisClientTakesAuthAndTLS(t *testing.T) {
-	for _, o := range []Options{
-		{RedisAddr: "rediss://ann:pw@127.0.0.1:1"},
-		{RedisCluster: []string{"127.0.0.1:1", "127.0.0.1:2"}, RedisUsername: "ann", RedisPassword: "pw", RedisTLS: true},
-		{RedisSentinelAddrs: []string{"127.0.0.1:1"}, RedisSentinelMaster: "m", RedisUsername: "ann", RedisPassword: "pw", RedisTLS: true},
-	} {
-		o, err := o.withDefaults()
-		if err != nil {
-			t.Fatal(err)
-		}
-		client, _ := o.redis.client(time.Second)
-		var user, pass string
-		var tlsOn bool
-		switch c := client.(type) {
-		case *redis.ClusterClient:
-			user, pass, tlsOn = c.Options().Username, c.Options().Password, c.Options().TLSConfig != nil
-		case *redis.Client:
-			user, pass, tlsOn = c.Options().Username, c.Options().Password, c.Options().TLSConfig != nil
-		}
-		_ = client.Close()
-		if user != "ann" || pass != "pw" || !tlsOn {
-			t.Errorf("%v: a %T with user %q, password %q, TLS %v", o.redis, client, user, pass, tlsOn)
-		}
-	}
 }

@@ -145,8 +145,8 @@ func TestRedisTLS(t *testing.T) {
 			args = append(args, withCert...)
 		}
 		s, code, stderr := serveCLI(t, args...)
-		refusedWith(t, tc.name, s, code, stderr, tc.want, []string{evictionFlag})
+		refusedWith(t, tc.name, s, code, stderr, tc.want, []string{"--redis-eviction-policy"})
 	}
 	s, code, stderr = serveCLI(t, "--redis", "rediss://"+addr, "--redis-tls-ca", ca.file)
-	refusedWith(t, "no client certificate", s, code, stderr, []string{"--redis-tls-cert and --redis-tls-key"}, []string{evictionFlag})
+	refusedWith(t, "no client certificate", s, code, stderr, []string{"--redis-tls-cert and --redis-tls-key"}, []string{"--redis-eviction-policy"})
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
 )
 
 // refMetrics are envoyproxy/ratelimit's per-rule statistics under the names
@@ -73,7 +75,7 @@ func newRefMetrics(reg prometheus.Registerer) *refMetrics {
 // differ (with hits_addend 1 a crossing request starts at the limit, and
 // the reference counts its hit over too). The other algorithms than the
 // fixed window count "used" as limit - remaining.
-func (m *refMetrics) count(rule *Rule, v verdict, hits int) {
+func (m *refMetrics) count(rule *rules.Rule, v verdict, hits int) {
 	if hits <= 0 {
 		return // a check adds 0 to every series
 	}

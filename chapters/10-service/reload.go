@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"time"
+
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
 )
 
 // fingerprint is a hash of every rules file's name and content: the
@@ -16,7 +18,7 @@ func fingerprint(path string) (string, error) {
 	if path == "" {
 		return "", nil
 	}
-	files, err := ruleFiles(path)
+	files, err := rules.Files(path)
 	if err != nil {
 		return "", err
 	}
@@ -121,18 +123,18 @@ func (s *Service) Reload() error {
 // reloadLocked swaps in the rules on disk, counts the success and logs
 // what changed, domain by domain (reloaddiff.go).
 func (s *Service) reloadLocked() error {
-	rules, err := LoadRules(s.o.Config)
+	set, err := rules.LoadRules(s.o.Config)
 	if err != nil {
 		return err
 	}
-	a, err := s.compile(rules)
+	a, err := s.compile(set)
 	if err != nil {
 		return err
 	}
 	before := s.cur.Swap(a).rules
 	s.m.reloads.WithLabelValues("success").Inc()
-	d := diffRules(before, rules)
-	s.o.logger.Info("rules reloaded", "source", rules.source, "added", d.added, "removed", d.removed,
+	d := diffRules(before, set)
+	s.o.logger.Info("rules reloaded", "source", set.Source(), "added", d.added, "removed", d.removed,
 		"changed", d.changed, "domains", d.String())
 	return nil
 }

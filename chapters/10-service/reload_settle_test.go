@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
 )
 
 // manualClock is a clock a test moves by hand.
@@ -76,7 +78,7 @@ func TestReloadWaitsOutAHalfWrittenFile(t *testing.T) {
 		t.Fatalf("the file has %d lines, want 3,002", n)
 	}
 	half := strings.Join(lines[:1_500], "")
-	if _, err := LoadRules(writeRules(t, half)); err != nil {
+	if _, err := rules.LoadRules(writeRules(t, half)); err != nil {
 		t.Fatalf("the half file must load on its own (that is the trap): %v", err)
 	}
 

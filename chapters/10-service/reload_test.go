@@ -14,6 +14,8 @@ import (
 
 	rlcommon "github.com/envoyproxy/go-control-plane/envoy/extensions/common/ratelimit/v3"
 	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
+
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
 )
 
 const reloadBefore = `
@@ -180,7 +182,7 @@ func TestRuleErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		p := writeRules(t, tc.yaml)
-		_, err := LoadRules(p)
+		_, err := rules.LoadRules(p)
 		if err == nil || !strings.HasPrefix(err.Error(), p+tc.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%q: %v, want %q", tc.yaml, err, p+tc.want)
 		}
@@ -189,10 +191,10 @@ func TestRuleErrors(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "a.yaml"), []byte("domain: d\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, "b.yml"), []byte("domain: d\n"), 0o644)
-	if _, err := LoadRules(dir); err == nil || !strings.Contains(err.Error(), "b.yml:1: domain: duplicate domain \"d\"") {
+	if _, err := rules.LoadRules(dir); err == nil || !strings.Contains(err.Error(), "b.yml:1: domain: duplicate domain \"d\"") {
 		t.Errorf("duplicate domain: %v", err)
 	}
-	if _, err := LoadRules(""); err != nil {
+	if _, err := rules.LoadRules(""); err != nil {
 		t.Errorf("the example rules: %v", err)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
 )
 
 // ruleDiff is what a reload changed: rules added, removed and changed, in
@@ -20,27 +22,27 @@ type domainDiff struct {
 	name                    string
 	isNew, gone             bool
 	added, removed, changed int
-	mode, wasMode           FailureMode // its failure_mode now and before ("" = the default)
+	mode, wasMode           rules.FailureMode // its failure_mode now and before ("" = the default)
 }
 
 // diffRules compares the rule sets before and after a reload.
-func diffRules(before, after *RuleSet) ruleDiff {
+func diffRules(before, after *rules.RuleSet) ruleDiff {
 	was, is := rulesByPath(before), rulesByPath(after)
 	names := map[string]bool{}
-	for n := range before.domains {
+	for _, n := range before.DomainNames() {
 		names[n] = true
 	}
-	for n := range after.domains {
+	for _, n := range after.DomainNames() {
 		names[n] = true
 	}
 	var d ruleDiff
 	for n := range names {
-		dd := domainDiff{name: n, isNew: before.domains[n] == nil, gone: after.domains[n] == nil}
+		dd := domainDiff{name: n, isNew: before.Domain(n) == nil, gone: after.Domain(n) == nil}
 		if !dd.isNew {
-			dd.wasMode = before.domains[n].failureMode
+			dd.wasMode = before.Domain(n).FailureMode()
 		}
 		if !dd.gone {
-			dd.mode = after.domains[n].failureMode
+			dd.mode = after.Domain(n).FailureMode()
 		}
 		for path, r := range is[n] {
 			switch old, ok := was[n][path]; {
@@ -63,11 +65,11 @@ func diffRules(before, after *RuleSet) ruleDiff {
 }
 
 // rulesByPath indexes a rule set's rules by domain, then path.
-func rulesByPath(set *RuleSet) map[string]map[string]*Rule {
-	m := map[string]map[string]*Rule{}
-	for _, r := range set.rules {
+func rulesByPath(set *rules.RuleSet) map[string]map[string]*rules.Rule {
+	m := map[string]map[string]*rules.Rule{}
+	for _, r := range set.Rules() {
 		if m[r.Domain] == nil {
-			m[r.Domain] = map[string]*Rule{}
+			m[r.Domain] = map[string]*rules.Rule{}
 		}
 		m[r.Domain][r.Path] = r
 	}
@@ -76,7 +78,7 @@ func rulesByPath(set *RuleSet) map[string]map[string]*Rule {
 
 // sameRule reports whether two rules at one path decide alike: every field
 // but File and Line, the ones a rule added later included.
-func sameRule(a, b *Rule) bool {
+func sameRule(a, b *rules.Rule) bool {
 	x, y := *a, *b
 	x.File, x.Line, y.File, y.Line = "", 0, "", 0
 	return reflect.DeepEqual(x, y)
@@ -115,7 +117,7 @@ func (dd domainDiff) String() string {
 }
 
 // modeName is a domain's failure_mode as its file states it.
-func modeName(m FailureMode) string {
+func modeName(m rules.FailureMode) string {
 	if m == "" {
 		return "default"
 	}

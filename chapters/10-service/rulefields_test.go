@@ -10,6 +10,8 @@ import (
 
 	rlcommon "github.com/envoyproxy/go-control-plane/envoy/extensions/common/ratelimit/v3"
 	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
+
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
 )
 
 // The rule fields the reference honours beyond the walk: share_threshold
@@ -156,8 +158,8 @@ func TestRuleFieldsAtLoad(t *testing.T) {
 		{"metadata: unknown to the reference too", "key: k\n    metadata: {a: b}", "4: metadata: unknown key"},
 	} {
 		yaml := "domain: d\ndescriptors:\n  - " + tc.descriptor + "\n    rate_limit: {unit: hour, requests_per_unit: 1}\n"
-		_, err := LoadRules(writeRules(t, yaml))
-		var re *RuleError
+		_, err := rules.LoadRules(writeRules(t, yaml))
+		var re *rules.RuleError
 		switch {
 		case tc.want == "" && err != nil:
 			t.Errorf("%s: %v, want it loaded", tc.name, err)
@@ -177,12 +179,12 @@ func TestRuleFieldsAtLoad(t *testing.T) {
 func TestModesNeedARateLimit(t *testing.T) {
 	for _, field := range []string{"shadow_mode", "quota_mode", "detailed_metric"} {
 		yaml := "domain: d\ndescriptors:\n  - key: k\n    " + field + ": true\n    descriptors:\n      - key: j\n        rate_limit: {unit: hour, requests_per_unit: 1}\n"
-		_, err := LoadRules(writeRules(t, yaml))
-		var re *RuleError
+		_, err := rules.LoadRules(writeRules(t, yaml))
+		var re *rules.RuleError
 		if !errors.As(err, &re) || re.Line != 4 || re.Field != field || !strings.Contains(re.Msg, "no rate_limit") {
 			t.Errorf("%s without a rate_limit: %v, want line 4 refused", field, err)
 		}
-		if _, err := LoadRules(writeRules(t, strings.Replace(yaml, ": true", ": false", 1))); err != nil {
+		if _, err := rules.LoadRules(writeRules(t, strings.Replace(yaml, ": true", ": false", 1))); err != nil {
 			t.Errorf("%s: false without a rate_limit: %v, want it loaded", field, err)
 		}
 	}
@@ -192,8 +194,8 @@ func TestModesNeedARateLimit(t *testing.T) {
 // two descriptors of one rule share a counter, since entries were joined
 // with NUL bytes; each length is now written before its bytes.
 func TestCounterKeyUnambiguous(t *testing.T) {
-	a := []Entry{{"k", "a\x00j\x00b"}, {"j", "c"}}
-	b := []Entry{{"k", "a"}, {"j", "b\x00j\x00c"}}
+	a := []rules.Entry{{Key: "k", Value: "a\x00j\x00b"}, {Key: "j", Value: "c"}}
+	b := []rules.Entry{{Key: "k", Value: "a"}, {Key: "j", Value: "b\x00j\x00c"}}
 	if counterKey("n", a) == counterKey("n", b) {
 		t.Errorf("counterKey: %q for both, want two counters", counterKey("n", a))
 	}
@@ -205,42 +207,11 @@ descriptors:
       - key: j
         rate_limit: {unit: hour, requests_per_unit: 1}
 `), Now: stopped})
-	for i, es := range [][]Entry{a, b} {
+	for i, es := range [][]rules.Entry{a, b} {
 		d := desc(es[0].Key, es[0].Value, es[1].Key, es[1].Value)
 		resp, err := s.ShouldRateLimit(context.Background(), &rls.RateLimitRequest{Domain: "n", Descriptors: ds(d)})
 		if err != nil || summary(resp) != "OK OK:0" {
 			t.Errorf("descriptor %d: %s, %v; want OK on a counter of its own", i, summary(resp), err)
-		}
-	}
-}
-
-// TestCounted: the entries a counter is named by. An entry a
-// share_threshold wildcard took counts under the wildcard's value, with
-// the reference's own trimming (the wildcard's name less "key_": a
-// key-only "k*" keeps its whole name); a wildcard without it, or a value
-// matched exactly, keeps the request's value.
-func TestCounted(t *testing.T) {
-	d := loadDomain(t, "peer/rules", "edge")
-	k := loadDomain(t, writeRules(t, "domain: k\ndescriptors:\n  - key: k*\n    share_threshold: true\n    rate_limit: {unit: hour, requests_per_unit: 1}\n"), "k")
-	for _, tc := range []struct {
-		d        *domainRules
-		kv, want []string
-	}{
-		{d, []string{"file", "f/3"}, []string{"file", "f/*"}},
-		{d, []string{"file", "f/*"}, []string{"file", "f/*"}},
-		{d, []string{"dir", "d/1", "user", "u0"}, []string{"dir", "d/*", "user", "u0"}},
-		{d, []string{"dir", "d/1", "obj", "o/2"}, []string{"dir", "d/*", "obj", "o/*"}},
-		{d, []string{"bulk", "b/5"}, []string{"bulk", "b/*"}},
-		{d, []string{"path", "/api/v1/items/2"}, []string{"path", "/api/v1/items/2"}},
-		{d, []string{"region", "r1", "zone", "a0"}, []string{"region", "r1", "zone", "a0"}},
-		{k, []string{"k", "v"}, []string{"k", "k*"}},
-	} {
-		es := entries(tc.kv...)
-		if got := show(tc.d.counted(es)); got != show(entries(tc.want...)) {
-			t.Errorf("[%s] counted as [%s], want [%s]", show(es), got, show(entries(tc.want...)))
-		}
-		if show(es) != show(entries(tc.kv...)) {
-			t.Errorf("[%s]: the request's entries were changed", show(es))
 		}
 	}
 }

@@ -2,18 +2,20 @@ package service
 
 import (
 	"context"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/store"
 )
 
 // Service is the rate limit service: Envoy's RateLimitService over gRPC and
 // the same request as JSON over HTTP, answered from the rules and a store.
 type Service struct {
 	o      Options
-	st     store
+	st     store.Store
 	guard  *nodeGuards   // a Guard per store node; nil for the in-memory store
 	slots  chan struct{} // a place per store call in flight (MaxStoreCalls)
 	deny   *denyCache[denyKey]
@@ -39,14 +41,25 @@ type Service struct {
 // active is one loaded rule set and each rule's counter, swapped whole on a
 // reload: a request sees one rule set from start to end.
 type active struct {
-	rules       *RuleSet
-	counters    map[*Rule]counter
+	rules       *rules.RuleSet
+	counters    map[*rules.Rule]store.Counter
 	domainNames []string
 }
 
 // Start loads the rules, opens the store and the listeners, and starts the
-// reload watcher. Close stops them all.
+// reload watcher. Close stops them all. A store given in Options.Store is
+// the service's from here: closed by Close, or by Start when it fails.
 func Start(ctx context.Context, o Options) (*Service, error) {
+	s, err := startService(ctx, o)
+	if err != nil && s == nil && o.Store != nil {
+		_ = o.Store.Close()
+	}
+	return s, err
+}
+
+// startService is Start, which closes o.Store once more when it fails (Close
+// twice does nothing).
+func startService(ctx context.Context, o Options) (*Service, error) {
 	o, err := o.withDefaults()
 	if err != nil {
 		return nil, err
@@ -55,22 +68,22 @@ func Start(ctx context.Context, o Options) (*Service, error) {
 		deny: newDenyCache[denyKey](o.DenyCache), stop: make(chan struct{}), slots: make(chan struct{}, o.MaxStoreCalls)}
 	s.health = newStoreHealth(s.o.logger, time.Now)
 	s.check = newStoreCheck()
-	rules, err := LoadRules(o.Config)
+	set, err := rules.LoadRules(o.Config)
 	if err != nil {
 		return nil, err
 	}
 	if err := s.openStore(ctx); err != nil {
 		return nil, err
 	}
-	s.m.reg.MustRegister(s.st.collectors()...)
-	a, err := s.compile(rules)
+	s.m.reg.MustRegister(s.st.Collectors()...)
+	a, err := s.compile(set)
 	if err != nil {
-		_ = s.st.close()
+		_ = s.st.Close()
 		return nil, err
 	}
 	s.cur.Store(a)
 	s.lastFiles, _ = fingerprint(o.Config)
-	s.o.logger.Info("store opened", "store", strings.TrimPrefix(s.st.describe(), "store: "))
+	s.o.logger.Info("store opened", "store", strings.TrimPrefix(s.st.Describe(), "store: "))
 	s.srv = &server{s: s, limits: o.limits.withDefaults()}
 	if err := s.srv.listen(); err != nil {
 		_ = s.Close()
@@ -87,19 +100,24 @@ func Start(ctx context.Context, o Options) (*Service, error) {
 // openStore picks the store: Redis Cluster, Redis, or memory; a remote store
 // goes behind chapter 06's Guard with one class per failure mode.
 func (s *Service) openStore(ctx context.Context) error {
-	if s.o.redis == nil {
-		s.st = newMemoryStore(s.o.Now, time.Second, s.o.MaxKeys, s.o.Log)
+	if s.o.Store != nil {
+		s.st = s.o.Store
 		return s.guardOutage()
 	}
+	if s.o.redis == nil {
+		st, err := store.NewMemory(store.MemoryOptions{Now: s.o.Now, MaxKeys: s.o.MaxKeys, Log: s.o.Log})
+		s.st = st
+		return err
+	}
 	s.stopRedisLog = routeRedisLog(s.o.logger) // log.go
-	rs, err := newRedisStore(ctx, redisConfig{conn: s.o.redis, patience: s.o.StorePatience, batch: !s.o.NoBatch,
-		evictionPolicy: s.o.RedisEvictionPolicy, watchEvery: s.o.RedisEvictionCheckEvery, log: s.o.logger})
+	rs, err := store.NewRedis(ctx, store.RedisConfig{Conn: s.o.redis, Patience: s.o.StorePatience, Batch: !s.o.noBatch,
+		EvictionPolicy: s.o.RedisEvictionPolicy, WatchEvery: s.o.RedisEvictionCheckEvery, Log: s.o.logger})
 	if err != nil {
 		return err
 	}
 	g, err := s.newGuard(s.o.StoreTimeout)
 	if err != nil {
-		_ = rs.close()
+		_ = rs.Close()
 		return err
 	}
 	s.st, s.guard = rs, g
@@ -108,25 +126,22 @@ func (s *Service) openStore(ctx context.Context) error {
 
 // compile builds (or, for a rule whose identity is unchanged, finds) each
 // rule's counter, and lets the store forget the rules that are gone.
-func (s *Service) compile(rules *RuleSet) (*active, error) {
-	a := &active{rules: rules, counters: map[*Rule]counter{}}
-	keep := map[ruleID]bool{}
-	for _, r := range rules.rules {
+func (s *Service) compile(set *rules.RuleSet) (*active, error) {
+	a := &active{rules: set, counters: map[*rules.Rule]store.Counter{}}
+	keep := map[rules.ID]bool{}
+	for _, r := range set.Rules() {
 		if r.Unlimited || r.RequestsPerUnit == 0 {
 			continue
 		}
-		c, err := s.st.counter(r)
+		c, err := s.st.Counter(r)
 		if err != nil {
-			return nil, &RuleError{File: r.File, Line: r.Line, Field: "rate_limit", Msg: err.Error()}
+			return nil, &rules.RuleError{File: r.File, Line: r.Line, Field: "rate_limit", Msg: err.Error()}
 		}
 		a.counters[r] = c
-		keep[r.id()] = true
+		keep[r.ID()] = true
 	}
-	for name := range rules.domains {
-		a.domainNames = append(a.domainNames, name)
-	}
-	sort.Strings(a.domainNames)
-	s.st.retain(keep)
+	a.domainNames = set.DomainNames()
+	s.st.Retain(keep)
 	return a, nil
 }
 
@@ -143,7 +158,7 @@ func (s *Service) DebugAddr() string { return s.srv.addr(s.srv.debugLn) }
 func (s *Service) AdminAddr() string { return s.srv.addr(s.srv.adminLn) }
 
 // Rules is the rule set in force.
-func (s *Service) Rules() *RuleSet { return s.cur.Load().rules }
+func (s *Service) Rules() *rules.RuleSet { return s.cur.Load().rules }
 
 // Close stops the listeners, lets the calls in flight finish (up to
 // DrainTimeout, then cuts them and reports it), and stops the watcher and
@@ -155,7 +170,7 @@ func (s *Service) Close() error {
 			s.closeErr = s.srv.stop()
 		}
 		s.wg.Wait()
-		if err := s.st.close(); err != nil && s.closeErr == nil {
+		if err := s.st.Close(); err != nil && s.closeErr == nil {
 			s.closeErr = err
 		}
 		if s.stopRedisLog != nil {

@@ -145,42 +145,18 @@ func metric(t testing.TB, s *Service, series string) string {
 	return ""
 }
 
-// e32Rules exercises every matching rule of the reference.
-const e32Rules = `
-domain: e32
-descriptors:
-  - key: api_key            # key only: each value its own counter
-    rate_limit: {unit: day, requests_per_unit: 2}
-  - key: api_key            # key_value beats the default
-    value: gold
-    rate_limit: {unit: day, requests_per_unit: 5}
-  - key: path               # a wildcard
-    value: /search*
-    rate_limit: {unit: day, requests_per_unit: 1}
-  - key: path
-    value: /searching       # key_value beats the wildcard
-    rate_limit: {unit: day, requests_per_unit: 3}
-  - key: path               # nested: the rule is on the second level
-    value: /login
-    descriptors:
-      - key: ip
-        rate_limit: {unit: day, requests_per_unit: 1, name: login_ip}
-  - key: blocked
-    rate_limit: {unit: day, requests_per_unit: 0}
-  - key: internal
-    rate_limit: {unlimited: true}
-  - key: shadowed
-    shadow_mode: true
-    rate_limit: {unit: day, requests_per_unit: 1}
-  - key: user               # replaces: the user's rule drops the generic one
-    rate_limit:
-      unit: day
-      requests_per_unit: 100
-      name: per_user
-      replaces: [{name: generic}]
-  - key: generic
-    rate_limit: {unit: day, requests_per_unit: 1, name: generic}
-`
+// e32Rules exercises every matching rule of the reference: the rules
+// package's testdata, which its own tests match against.
+var e32Rules = readFile("rules/testdata/e32.yaml")
+
+// readFile is a test file's text; a file missing stops the test binary.
+func readFile(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
 
 // summary lists the statuses' codes and remainings: "OK:1 OVER_LIMIT:0".
 func summary(r *rls.RateLimitResponse) string {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/store"
 )
 
 // storeCheckEvery is how often the service pings every node of its store.
@@ -97,7 +98,7 @@ func (c *storeCheck) down() []string {
 // must see a node come back even while no decision comes to try it.
 func (s *Service) checkStore(ctx context.Context) []string {
 	round := s.check.begin()
-	nodes := s.storeNodes(ctx)
+	nodes := store.Nodes(ctx, s.st, s.o.StorePatience)
 	up := make(map[string]bool, len(nodes))
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -105,9 +106,9 @@ func (s *Service) checkStore(ctx context.Context) []string {
 		wg.Go(func() {
 			pctx, cancel := context.WithTimeout(ctx, s.o.StorePatience)
 			defer cancel()
-			ok := n.ping(pctx) == nil
+			ok := n.Ping(pctx) == nil
 			mu.Lock()
-			up[n.addr] = ok
+			up[n.Addr] = ok
 			mu.Unlock()
 		})
 	}

@@ -11,6 +11,7 @@ import (
 
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/store"
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
 )
 
@@ -97,9 +98,13 @@ func checkHealthFollows(t *testing.T, s *Service, follows bool, node string, dow
 func TestHealthFollowsOutage(t *testing.T) {
 	for _, follows := range []bool{true, false} {
 		t.Run(fmt.Sprint("follows=", follows), func(t *testing.T) {
-			o := &Outage{}
-			s := start(t, Options{Outage: o, HealthChecksStore: follows})
-			checkHealthFollows(t, s, follows, memoryNode,
+			o := &store.Outage{}
+			mem, err := store.NewMemory(store.MemoryOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := start(t, Options{Store: o.Wrap(mem), HealthChecksStore: follows})
+			checkHealthFollows(t, s, follows, store.MemoryNode,
 				func() error { o.Set(true); return nil }, func() error { o.Set(false); return nil })
 		})
 	}

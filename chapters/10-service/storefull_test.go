@@ -67,8 +67,8 @@ func TestStoreFullAnswersByFailureMode(t *testing.T) {
 	}
 
 	clock.Add(120) // both windows over: a sweep drops both keys
-	s.st.(*memoryStore).sweep()
-	s.st.(*memoryStore).sweep() // nothing more to say
+	s.st.(interface{ Sweep() }).Sweep()
+	s.st.(interface{ Sweep() }).Sweep() // nothing more to say
 	if n := lines("in-memory store has room again: it holds 0 keys of 2 (--max-keys); 6 new key(s) were refused while it was full"); n != 1 {
 		t.Errorf("%d lines saying the store has room again, want 1:\n%s", n, log.String())
 	}
@@ -80,7 +80,7 @@ func TestStoreFullAnswersByFailureMode(t *testing.T) {
 // refusals are not store failures: the breaker stays closed and the keys
 // held are counted on.
 func TestStoreFullIsNoOutage(t *testing.T) {
-	s, _ := startInProcess(t, Options{Outage: &Outage{}, MaxKeys: 1})
+	s, _, _ := startBehindOutage(t, Options{MaxKeys: 1})
 	if resp, _, err := explain(t, s, "payments", desc("account", "a1")); summary(resp) != "OK OK:2" || err != nil {
 		t.Fatalf("first key: %s %v, want OK OK:2", summary(resp), err)
 	}

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
 )
 
 // storeHealth writes one log line when a domain's store (one node of it)
@@ -31,7 +33,7 @@ type domainNode struct{ domain, node string }
 
 // outage is one domain's time without its store.
 type outage struct {
-	mode      FailureMode
+	mode      rules.FailureMode
 	since     time.Time
 	decisions int64 // answered by the failure mode since
 }
@@ -41,9 +43,9 @@ func newStoreHealth(log *slog.Logger, now func() time.Time) *storeHealth {
 }
 
 // modeAnswer is what a failure mode answers, in the log's words.
-var modeAnswer = map[FailureMode]string{
-	FailOpen:   "OK, uncounted",
-	FailClosed: "UNAVAILABLE over gRPC, 503 over HTTP",
+var modeAnswer = map[rules.FailureMode]string{
+	rules.FailOpen:   "OK, uncounted",
+	rules.FailClosed: "UNAVAILABLE over gRPC, 503 over HTTP",
 }
 
 // storeErr records an error of the store itself, as the Guard's remote call
@@ -56,7 +58,7 @@ func (h *storeHealth) storeErr(err error) {
 
 // failed notes a decision of domain answered by its failure mode because
 // node could not make it; the first of an outage is logged.
-func (h *storeHealth) failed(domain, node string, mode FailureMode, err error) {
+func (h *storeHealth) failed(domain, node string, mode rules.FailureMode, err error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	at := domainNode{domain, node}

@@ -9,6 +9,9 @@ import (
 	"google.golang.org/protobuf/types/known/durationpb"
 
 	"github.com/ratelimit-course/ratelimit/core"
+
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/store"
 )
 
 // answeredBy is what decided one descriptor's count.
@@ -37,7 +40,7 @@ func (v verdict) askedStore() bool { return v.by >= byStore }
 
 // denyKey names a remembered refusal: the rule and the counter.
 type denyKey struct {
-	rule ruleID
+	rule rules.ID
 	key  string
 }
 
@@ -45,9 +48,9 @@ type denyKey struct {
 // then the store (through the Guard when it is remote). It returns an error
 // only when the domain fails closed and the store cannot decide; its
 // verdict then says only that the store was asked.
-func (s *Service) verdict(ctx context.Context, a *active, d *domainRules, ds descriptor, now time.Time) (verdict, error) {
+func (s *Service) verdict(ctx context.Context, a *active, d *rules.Domain, ds descriptor, now time.Time) (verdict, error) {
 	rule, hits, limit := ds.rule, ds.hits, int(ds.rule.RequestsPerUnit)
-	dk := denyKey{rule: rule.id(), key: ds.key}
+	dk := denyKey{rule: rule.ID(), key: ds.key}
 	if limit == 0 {
 		return verdict{by: byZeroLimit, over: true}, nil
 	}
@@ -55,7 +58,7 @@ func (s *Service) verdict(ctx context.Context, a *active, d *domainRules, ds des
 	if until, known := s.deny.over(dk, now, max(hits, 1)); known {
 		return verdict{by: byDenyCache, over: true, dec: core.Decision{RetryAfter: until.Sub(now)}}, nil
 	}
-	if hits > limit && rule.Algorithm != AlgoFixedWindow {
+	if hits > limit && rule.Algorithm != rules.AlgoFixedWindow {
 		return verdict{by: byCostTooLarge, over: true}, nil
 	}
 	cost, by := hits, byStore // cost 0: a check, Peek
@@ -68,7 +71,7 @@ func (s *Service) verdict(ctx context.Context, a *active, d *domainRules, ds des
 	switch {
 	case errors.Is(err, errFailedOpen):
 		return verdict{by: byFailOpen}, nil
-	case errors.Is(err, errStoreFull): // ErrUnavailable too: the failure mode's 503, not a 429
+	case errors.Is(err, store.ErrFull): // ErrUnavailable too: the failure mode's 503, not a 429
 		return verdict{by: byStoreFull}, err
 	case err != nil:
 		return verdict{by: by}, err // the store was asked, and could not decide
@@ -84,9 +87,9 @@ func (s *Service) verdict(ctx context.Context, a *active, d *domainRules, ds des
 // refused no more. A fixed window's count only grows until the window ends,
 // so any cost is refused until then; the store's RetryAfter says when, on
 // its own clock (Redis TIME), and a forced refusal has none.
-func (s *Service) rememberRefusal(dk denyKey, rule *Rule, hits int, dec core.Decision, now time.Time) {
+func (s *Service) rememberRefusal(dk denyKey, rule *rules.Rule, hits int, dec core.Decision, now time.Time) {
 	until, cost := now.Add(dec.RetryAfter), hits
-	if rule.Algorithm == AlgoFixedWindow {
+	if rule.Algorithm == rules.AlgoFixedWindow {
 		cost = 1
 		if dec.RetryAfter <= 0 {
 			until = windowEnd(now, rule)
@@ -100,7 +103,7 @@ func (s *Service) rememberRefusal(dk denyKey, rule *Rule, hits int, dec core.Dec
 // 0 remaining and no duration_until_reset, as the reference rewrites it
 // (shouldRateLimitWorker; shadow_mode first, so both is shadow's answer).
 // A fail-open answer carries no limit.
-func descriptorStatus(rule *Rule, v verdict, now time.Time) *rls.RateLimitResponse_DescriptorStatus {
+func descriptorStatus(rule *rules.Rule, v verdict, now time.Time) *rls.RateLimitResponse_DescriptorStatus {
 	if v.by == byFailOpen {
 		return &rls.RateLimitResponse_DescriptorStatus{Code: rls.RateLimitResponse_OK}
 	}
@@ -123,25 +126,25 @@ func descriptorStatus(rule *Rule, v verdict, now time.Time) *rls.RateLimitRespon
 // record counts a decision in the metrics: every one by its code, a deny
 // cache answer, a shadow rule's would-be refusal, a quota rule's refusal
 // answered OK, and an admission that left the key past 80 % of its limit.
-func (s *Service) record(d *domainRules, rule *Rule, v verdict, code rls.RateLimitResponse_Code) {
+func (s *Service) record(d *rules.Domain, rule *rules.Rule, v verdict, code rls.RateLimitResponse_Code) {
 	label := rule.Label()
 	if v.by == byDenyCache {
-		s.m.denyHits.WithLabelValues(d.name, label).Inc()
+		s.m.denyHits.WithLabelValues(d.Name(), label).Inc()
 	}
 	switch limit := int(rule.RequestsPerUnit); {
 	case v.over && rule.Shadow:
-		s.m.shadow.WithLabelValues(d.name, label).Inc()
+		s.m.shadow.WithLabelValues(d.Name(), label).Inc()
 	case v.over && rule.Quota:
-		s.m.quotaOver.WithLabelValues(d.name, label).Inc()
+		s.m.quotaOver.WithLabelValues(d.Name(), label).Inc()
 	case !v.over && v.by != byFailOpen && limit-v.dec.Remaining > limit*8/10:
-		s.m.nearLimit.WithLabelValues(d.name, label).Inc()
+		s.m.nearLimit.WithLabelValues(d.Name(), label).Inc()
 	}
-	s.m.decisions.WithLabelValues(d.name, label, code.String()).Inc()
+	s.m.decisions.WithLabelValues(d.Name(), label, code.String()).Inc()
 }
 
 // windowEnd is when the rule's current fixed window ends: windows are
 // aligned to the Unix epoch, a unit wide.
-func windowEnd(now time.Time, r *Rule) time.Time {
+func windowEnd(now time.Time, r *rules.Rule) time.Time {
 	sec := r.Unit.Seconds()
 	start := now.Unix() / sec * sec
 	return time.Unix(start+sec, 0)
@@ -150,8 +153,8 @@ func windowEnd(now time.Time, r *Rule) time.Time {
 // reset is duration_until_reset in whole seconds: the reference's formula
 // (unit - now mod unit) for the fixed window and for an admitted request;
 // the refusal's RetryAfter, rounded up, for the other algorithms.
-func reset(now time.Time, r *Rule, v verdict) *durationpb.Duration {
-	if v.over && r.Algorithm != AlgoFixedWindow && v.dec.RetryAfter > 0 {
+func reset(now time.Time, r *rules.Rule, v verdict) *durationpb.Duration {
+	if v.over && r.Algorithm != rules.AlgoFixedWindow && v.dec.RetryAfter > 0 {
 		return &durationpb.Duration{Seconds: int64((v.dec.RetryAfter + time.Second - 1) / time.Second)}
 	}
 	sec := r.Unit.Seconds()

@@ -15,6 +15,7 @@ import (
 
 	service "github.com/ratelimit-course/ratelimit/chapters/10-service"
 	"github.com/ratelimit-course/ratelimit/chapters/10-service/peer"
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
 )
 
 // kind is one kind of difference: how often, and its first example.
@@ -65,7 +66,7 @@ func compare(c config, clk clock, stdout, stderr io.Writer) int {
 	} else {
 		suffix = s
 	}
-	ours, err := service.Start(context.Background(), service.Options{Config: dir, FailureMode: service.FailClosed,
+	ours, err := service.Start(context.Background(), service.Options{Config: dir, FailureMode: rules.FailClosed,
 		ResponseHeaders: c.headers, Now: clk.now, ReloadEvery: -1})
 	if err != nil {
 		return fail(fmt.Errorf("--rules-dir: %v", err))

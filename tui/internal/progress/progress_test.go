@@ -18,11 +18,12 @@ func TestScoresSavedBeforeIDsStillRead(t *testing.T) {
 	if note != "" {
 		t.Fatalf("the old file was not read: %s", note)
 	}
-	if len(st.P.Cards) != len(interview.Drill()) {
-		t.Fatalf("%d saved scores for %d cards", len(st.P.Cards), len(interview.Drill()))
+	old := interview.Drill()[:51] // the cards there were then; later ones are new
+	if len(st.P.Cards) != len(old) {
+		t.Fatalf("%d saved scores for %d cards", len(st.P.Cards), len(old))
 	}
 	missed := 0
-	for i, q := range interview.Drill() {
+	for i, q := range old {
 		sc, ok := st.P.Cards[q.ID]
 		if !ok || sc.Got+sc.Missed != 1 {
 			t.Errorf("card %q: its old score is not found under its ID", q.ID)

@@ -8,6 +8,7 @@ import (
 
 	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
 	ch10 "github.com/ratelimit-course/ratelimit/chapters/10-service"
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
 	"github.com/ratelimit-course/ratelimit/tui/internal/text"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
@@ -20,8 +21,8 @@ type answer struct {
 	resp   *rls.RateLimitResponse
 	traces []ch10.Trace
 	err    error
-	mode   ch10.FailureMode // the domain's failure mode
-	down   bool             // the store was down (the Outage switched on)
+	mode   rules.FailureMode // the domain's failure mode
+	down   bool              // the store was down (the Outage switched on)
 }
 
 func (a answer) overLimit() bool {
@@ -83,14 +84,14 @@ func (a answer) rows(th *widget.Theme, i, w int) []string {
 func pathText(tr ch10.Trace) string {
 	var steps []string
 	for _, st := range tr.Steps {
-		if st.How == ch10.NoMatch {
+		if st.How == rules.NoMatch {
 			steps = append(steps, "no child takes "+st.Entry.Key+"="+st.Entry.Value)
 			continue
 		}
 		steps = append(steps, st.How.String()+" "+st.Node)
 	}
 	walk := strings.Join(steps, " → ")
-	last := ch10.Step{}
+	last := rules.Step{}
 	if n := len(tr.Steps); n > 0 {
 		last = tr.Steps[n-1]
 	}
@@ -106,7 +107,7 @@ func pathText(tr ch10.Trace) string {
 }
 
 // ruleText is a rule as a learner reads it: "api.api_key, 10 a second (fixed-window)".
-func ruleText(r *ch10.Rule) string {
+func ruleText(r *rules.Rule) string {
 	if r.Unlimited {
 		return r.Label() + ", unlimited"
 	}

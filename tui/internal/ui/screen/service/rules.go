@@ -8,6 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	ch10 "github.com/ratelimit-course/ratelimit/chapters/10-service"
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/store"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
 
@@ -23,8 +24,12 @@ var rulesFields = []widget.FieldSpec{{Label: "file", Param: "config", Limit: 200
 // memory, with the screen's Outage switch and clock.
 func (m *Model) start(config string) (*ch10.Service, error) {
 	clock := m.clock
-	return ch10.Start(context.Background(), ch10.Options{Config: config, Outage: m.outage,
-		Now: func() time.Time { return base.Add(time.Duration(clock.Load())) }})
+	now := func() time.Time { return base.Add(time.Duration(clock.Load())) }
+	mem, err := store.NewMemory(store.MemoryOptions{Now: now})
+	if err != nil {
+		return nil, err
+	}
+	return ch10.Start(context.Background(), ch10.Options{Config: config, Store: m.outage.Wrap(mem), Now: now})
 }
 
 // rulesKey is a key while the rules field has the keyboard: enter starts a

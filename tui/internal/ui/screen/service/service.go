@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	ch10 "github.com/ratelimit-course/ratelimit/chapters/10-service"
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/store"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
@@ -36,7 +37,7 @@ type Model struct {
 	svc      *ch10.Service
 	startErr string
 	clock    *atomic.Int64 // time since base; the service reads it on its goroutines
-	outage   *ch10.Outage
+	outage   *store.Outage
 
 	req, traffic widget.Form // the composer and the driver
 	rulesForm    widget.Form // the rules file (rules.go)
@@ -54,7 +55,7 @@ type Model struct {
 // New starts chapter 10's Service on the example rules, in memory, with an
 // Outage switch and the screen's clock.
 func New(th *widget.Theme) Model {
-	m := Model{th: th, help: widget.NewHelp(th), clock: new(atomic.Int64), outage: &ch10.Outage{},
+	m := Model{th: th, help: widget.NewHelp(th), clock: new(atomic.Int64), outage: &store.Outage{},
 		req: widget.NewForm(requestFields), traffic: widget.NewForm(trafficFields), rulesForm: widget.NewForm(rulesFields)}
 	s, err := m.start("")
 	if err != nil {

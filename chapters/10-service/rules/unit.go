@@ -1,4 +1,4 @@
-package service
+package rules
 
 import (
 	"strings"
@@ -24,9 +24,9 @@ var unitSeconds = map[Unit]int64{
 	Unit(rls.RateLimitResponse_RateLimit_YEAR):   365 * 86400,
 }
 
-// parseUnit reads a unit as a rules file writes it, in any case ("minute",
+// ParseUnit reads a unit as a rules file writes it, in any case ("minute",
 // "MINUTE"); ok is false for anything else.
-func parseUnit(s string) (u Unit, ok bool) {
+func ParseUnit(s string) (u Unit, ok bool) {
 	v, known := rls.RateLimitResponse_RateLimit_Unit_value[strings.ToUpper(s)]
 	u = Unit(v)
 	_, ok = unitSeconds[u]

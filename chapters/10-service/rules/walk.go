@@ -1,6 +1,6 @@
 //go:build !exercise10
 
-package service
+package rules
 
 import "strings"
 
@@ -9,7 +9,7 @@ import "strings"
 
 // walk is Match, telling step (if not nil) each level's move: the one
 // code path for the decision and for Explain's trace.
-func (d *domainRules) walk(entries []Entry, step func(Step)) *Rule {
+func (d *Domain) walk(entries []Entry, step func(Step)) *Rule {
 	level := &d.root
 	var found *Rule
 	for i, e := range entries {
@@ -45,7 +45,7 @@ func (d *domainRules) walk(entries []Entry, step func(Step)) *Rule {
 // two rules that cross descriptors, as the reference does: a rule whose
 // name another matched rule replaces is dropped (nil), and an unlimited rule
 // is reported in unlimited[i] and counts nothing.
-func (d *domainRules) limitsToCheck(descs [][]Entry) (rules []*Rule, unlimited []bool) {
+func (d *Domain) limitsToCheck(descs [][]Entry) (rules []*Rule, unlimited []bool) {
 	rules = make([]*Rule, len(descs))
 	unlimited = make([]bool, len(descs))
 	var replaced map[string]bool

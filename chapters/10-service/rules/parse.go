@@ -1,4 +1,4 @@
-package service
+package rules
 
 import (
 	"fmt"
@@ -31,7 +31,7 @@ func (s *RuleSet) add(file string, b []byte) error {
 	if err := p.mapping(root, "domain"); err != nil {
 		return err
 	}
-	d := &domainRules{file: file, root: node{children: map[string]*node{}}}
+	d := &Domain{file: file, root: node{children: map[string]*node{}}}
 	var descs *yaml.Node
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
@@ -358,7 +358,7 @@ func (p parser) rateLimitKeys(m *yaml.Node, r *Rule) (rateLimitFields, error) {
 // requests_per_unit is held to the course's bound.
 func (p parser) unit(m *yaml.Node, r *Rule, f rateLimitFields) error {
 	var validUnit bool
-	r.Unit, validUnit = parseUnit(f.unit)
+	r.Unit, validUnit = ParseUnit(f.unit)
 	switch {
 	case r.Unlimited && validUnit:
 		return p.err(f.unitNode, "unit", "should not specify rate limit unit when unlimited")

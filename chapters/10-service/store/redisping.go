@@ -1,4 +1,4 @@
-package service
+package store
 
 import (
 	"context"
@@ -23,7 +23,7 @@ import (
 
 // pingRedis is the start-up PING; its error says what went wrong and what
 // to do about it.
-func pingRedis(ctx context.Context, client redis.UniversalClient, c *redisConn) error {
+func pingRedis(ctx context.Context, client redis.UniversalClient, c *RedisConn) error {
 	err := client.Ping(ctx).Err()
 	if err == nil {
 		return nil
@@ -32,7 +32,7 @@ func pingRedis(ctx context.Context, client redis.UniversalClient, c *redisConn) 
 }
 
 // pingCause explains a failed PING: the cause first, then its fix.
-func pingCause(err error, c *redisConn) string {
+func pingCause(err error, c *RedisConn) string {
 	if why := tlsCause(err); why != "" {
 		return "TLS handshake failed (" + err.Error() + "): " + why
 	}

@@ -1,4 +1,4 @@
-package service
+package rules
 
 import "strings"
 
@@ -12,7 +12,18 @@ type Entry struct{ Key, Value string }
 // that has one. A walk that finds nothing, or a node without children before
 // the entries run out, matches no rule (nil): that descriptor is OK and
 // counted nowhere.
-func (d *domainRules) Match(entries []Entry) *Rule { return d.walk(entries, nil) }
+func (d *Domain) Match(entries []Entry) *Rule { return d.walk(entries, nil) }
+
+// Walk is Match telling step (if not nil) each level's move, for Explain's
+// trace: the walk the decision makes (walk.go's, or exercise.go's).
+func (d *Domain) Walk(entries []Entry, step func(Step)) *Rule { return d.walk(entries, step) }
+
+// LimitsToCheck is the rules a request counts, one a descriptor (nil:
+// counted nowhere), and which descriptors matched an unlimited rule:
+// limitsToCheck (walk.go's, or exercise.go's).
+func (d *Domain) LimitsToCheck(descs [][]Entry) (rules []*Rule, unlimited []bool) {
+	return d.limitsToCheck(descs)
+}
 
 // report tells step, when there is one, how entry e moved down one level
 // of the tree for Explain's trace: the child next it took (nil: no child
@@ -31,14 +42,14 @@ func report(step func(Step), e Entry, how How, name string, next *node, more boo
 	step(st)
 }
 
-// counted is the entries a matched descriptor's counter is named by: its
+// Counted is the entries a matched descriptor's counter is named by: its
 // own, except that an entry a share_threshold wildcard took counts under
 // the wildcard's value ("files/*"), so every value it takes shares one
 // counter, as in the reference (GetLimit's ShareThresholdKeyPattern, used
 // by GenerateCacheKey). It reads the walk's own trace, so it holds for the
 // exercise's walk too. A value written as the pattern itself lands on the
 // wildcard by its exact name and so on the same counter, as there.
-func (d *domainRules) counted(entries []Entry) []Entry {
+func (d *Domain) Counted(entries []Entry) []Entry {
 	if !d.shares {
 		return entries
 	}

@@ -1,4 +1,4 @@
-package service
+package store
 
 import (
 	"context"
@@ -15,6 +15,8 @@ import (
 	sliding "github.com/ratelimit-course/ratelimit/chapters/03-sliding"
 	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
 	"github.com/ratelimit-course/ratelimit/core"
+
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
 )
 
 // keyed is what every core.Keyed offers, whatever its algorithm.
@@ -26,10 +28,15 @@ type keyed interface {
 	Len() int
 }
 
-// errStoreFull is the memory store's answer for a new key when it already
+// DefaultMaxKeys holds a million keys: about 400 MB of resident memory
+// (TestMaxKeysBoundsMemory holds a key to 400 bytes; `tui serve` fed a
+// million and more grew by 379 MB).
+const DefaultMaxKeys = 1_000_000
+
+// ErrFull is the memory store's answer for a new key when it already
 // holds MaxKeys: the service answers it by the domain's failure mode. A
 // live counter is never dropped to make room.
-var errStoreFull = errors.New("in-memory store full (--max-keys)")
+var ErrFull = errors.New("in-memory store full (--max-keys)")
 
 // memoryStore keeps every count in this process: chapters 02–04 through
 // core.Keyed, one per rule. Nothing is shared with another process, so two
@@ -43,7 +50,7 @@ type memoryStore struct {
 	refused atomic.Int64 // new keys refused while full
 
 	mu       sync.Mutex
-	counters map[ruleID]*memCounter
+	counters map[rules.ID]*memCounter
 	all      atomic.Pointer[[]*memCounter]
 	stop     chan struct{}
 	wg       sync.WaitGroup
@@ -55,7 +62,7 @@ type memoryStore struct {
 type memCounter struct {
 	k     keyed
 	store *memoryStore
-	rule  *Rule
+	rule  *rules.Rule
 
 	carryMu sync.Mutex                 // one key's count is carried once
 	prev    atomic.Pointer[memCounter] // nil once no count is left to carry
@@ -90,7 +97,7 @@ func (c *memCounter) room(key string, now time.Time) error {
 	}
 	if full {
 		c.store.refuse()
-		return errStoreFull
+		return ErrFull
 	}
 	c.carry(key, now)
 	return nil
@@ -134,9 +141,9 @@ func (m *memoryStore) refuse() {
 // few keys and refusing a few every sweep, logs one line, not two a sweep.
 const roomAgain = 0.9
 
-// sweep drops every rule's idle keys, and logs when a full store has room
+// Sweep drops every rule's idle keys, and logs when a full store has room
 // again.
-func (m *memoryStore) sweep() {
+func (m *memoryStore) Sweep() {
 	for _, c := range *m.all.Load() {
 		c.k.Sweep(m.now())
 	}
@@ -154,7 +161,7 @@ func (m *memoryStore) sweep() {
 // bounds the keys held (0: no bound). log hears when the store fills up and
 // when it has room again.
 func newMemoryStore(now func() time.Time, sweep time.Duration, maxKeys int, log io.Writer) *memoryStore {
-	m := &memoryStore{now: now, maxKeys: maxKeys, log: log, counters: map[ruleID]*memCounter{}, stop: make(chan struct{})}
+	m := &memoryStore{now: now, maxKeys: maxKeys, log: log, counters: map[rules.ID]*memCounter{}, stop: make(chan struct{})}
 	m.all.Store(&[]*memCounter{})
 	m.wg.Add(1)
 	go func() {
@@ -166,21 +173,49 @@ func newMemoryStore(now func() time.Time, sweep time.Duration, maxKeys int, log 
 			case <-m.stop:
 				return
 			case <-t.C:
-				m.sweep()
+				m.Sweep()
 			}
 		}
 	}()
 	return m
 }
 
-func (m *memoryStore) counter(r *Rule) (counter, error) {
+// MemoryOptions configures NewMemory.
+type MemoryOptions struct {
+	Now     func() time.Time // the store's clock (nil: time.Now)
+	MaxKeys int              // the keys it holds at most (0: DefaultMaxKeys)
+	Log     io.Writer        // hears when it fills up and has room again (nil: nothing)
+}
+
+// NewMemory is the store a Service without Redis opens, for
+// Options.Store: behind an Outage switch, say, or on a clock of its own.
+func NewMemory(o MemoryOptions) (Store, error) {
+	if o.MaxKeys == 0 {
+		o.MaxKeys = DefaultMaxKeys
+	}
+	if o.MaxKeys < 0 || o.MaxKeys > 1_000_000_000 {
+		return nil, core.BadParam("max keys", o.MaxKeys, "1 to 1,000,000,000 keys")
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	return newMemoryStore(o.Now, time.Second, o.MaxKeys, o.Log), nil
+}
+
+// Counter is the rule's limiter in this process (one core.Keyed), its
+// counts carried over from the rule's last counter when a reload changed
+// its limit.
+func (m *memoryStore) Counter(r *rules.Rule) (Counter, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	id := r.id()
+	id := r.ID()
 	if c, ok := m.counters[id]; ok {
 		return c, nil
 	}
-	k, err := newLimiter[keyed](r, memoryLimiters{})
+	k, err := NewLimiter[keyed](r, memoryLimiters{})
 	if err != nil {
 		return nil, err
 	}
@@ -198,7 +233,7 @@ func (m *memoryStore) counter(r *Rule) (counter, error) {
 
 // sameCount reports whether c counted what r counts: the same path, unit
 // and algorithm, whatever the limit.
-func (c *memCounter) sameCount(r *Rule) bool {
+func (c *memCounter) sameCount(r *rules.Rule) bool {
 	return c.rule.Path == r.Path && c.rule.Unit == r.Unit && c.rule.Algorithm == r.Algorithm
 }
 
@@ -224,25 +259,25 @@ func (m *memoryStore) keys() int {
 // memoryLimiters are chapters 02-04's limiters, one per rule.
 type memoryLimiters struct{}
 
-func (memoryLimiters) fixedWindow(c fixedwindow.Config) (keyed, error) {
+func (memoryLimiters) FixedWindow(c fixedwindow.Config) (keyed, error) {
 	return fixedwindow.NewLimiter(c)
 }
 
-func (memoryLimiters) slidingCounter(c sliding.Config) (keyed, error) {
+func (memoryLimiters) SlidingCounter(c sliding.Config) (keyed, error) {
 	return sliding.NewCounterLimiter(c)
 }
 
-func (memoryLimiters) tokenBucket(c buckets.Config) (keyed, error) {
+func (memoryLimiters) TokenBucket(c buckets.Config) (keyed, error) {
 	return buckets.NewTokenBucketLimiter(c)
 }
 
-func (memoryLimiters) gcra(c buckets.Config) (keyed, error) { return buckets.NewGCRALimiter(c) }
+func (memoryLimiters) GCRA(c buckets.Config) (keyed, error) { return buckets.NewGCRALimiter(c) }
 
-func (m *memoryStore) remote() bool { return false }
+func (m *memoryStore) Remote() bool { return false }
 
-func (m *memoryStore) collectors() []prometheus.Collector { return nil }
+func (m *memoryStore) Collectors() []prometheus.Collector { return nil }
 
-func (m *memoryStore) retain(keep map[ruleID]bool) {
+func (m *memoryStore) Retain(keep map[rules.ID]bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for id := range m.counters {
@@ -253,11 +288,11 @@ func (m *memoryStore) retain(keep map[ruleID]bool) {
 	m.publish()
 }
 
-func (m *memoryStore) describe() string {
+func (m *memoryStore) Describe() string {
 	return "store: in memory (one process, chapters 02-04; counts are not shared and do not survive a restart)"
 }
 
-func (m *memoryStore) close() error {
+func (m *memoryStore) Close() error {
 	select {
 	case <-m.stop:
 	default:

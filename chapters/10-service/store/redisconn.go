@@ -1,4 +1,4 @@
-package service
+package store
 
 import (
 	"crypto/tls"
@@ -35,8 +35,25 @@ const (
 // redisAccepts is what --redis accepts, quoted in its errors.
 const redisAccepts = "host:port, redis://[user:password@]host:port[/db] or rediss://[user:password@]host:port[/db] (TLS)"
 
-// redisConn is how the service reaches Redis, checked and ready to dial.
-type redisConn struct {
+// RedisOptions are the service's Redis fields (its Options of the same
+// names, documented there), to be checked and gathered by Conn.
+type RedisOptions struct {
+	RedisAddr             string
+	RedisCluster          []string
+	RedisUsername         string
+	RedisPassword         string
+	RedisSentinelAddrs    []string
+	RedisSentinelMaster   string
+	RedisSentinelPassword string
+	RedisTLS              bool
+	RedisTLSCA            string
+	RedisTLSCert          string
+	RedisTLSKey           string
+	RedisTLSServerName    string
+}
+
+// RedisConn is how the service reaches Redis, checked and ready to dial.
+type RedisConn struct {
 	addrs            []string // the server; a Cluster's seeds; the sentinels
 	cluster          bool
 	master           string // Sentinel's name for the primary ("" = no Sentinel)
@@ -47,9 +64,9 @@ type redisConn struct {
 	tls              *tls.Config // nil: plaintext
 }
 
-// redisConn checks the Redis options and builds the connection; nil, nil
+// Conn checks the Redis options and builds the connection; nil, nil
 // without a Redis. Each error names the flag and what it accepts.
-func (o Options) redisConn() (*redisConn, error) {
+func (o RedisOptions) Conn() (*RedisConn, error) {
 	modes := 0
 	for _, set := range []bool{o.RedisAddr != "", len(o.RedisCluster) > 0, len(o.RedisSentinelAddrs) > 0} {
 		if set {
@@ -66,7 +83,7 @@ func (o Options) redisConn() (*redisConn, error) {
 	if modes == 0 {
 		return nil, strayRedisFlag(o)
 	}
-	c := &redisConn{username: o.RedisUsername, password: o.RedisPassword, sentinelPassword: o.RedisSentinelPassword,
+	c := &RedisConn{username: o.RedisUsername, password: o.RedisPassword, sentinelPassword: o.RedisSentinelPassword,
 		cluster: len(o.RedisCluster) > 0, master: o.RedisSentinelMaster}
 	wantTLS := o.RedisTLS || o.RedisTLSCA != "" || o.RedisTLSCert != "" || o.RedisTLSKey != "" || o.RedisTLSServerName != ""
 	switch {
@@ -100,7 +117,7 @@ func (o Options) redisConn() (*redisConn, error) {
 }
 
 // strayRedisFlag refuses a Redis flag given without a Redis to apply it to.
-func strayRedisFlag(o Options) error {
+func strayRedisFlag(o RedisOptions) error {
 	for _, f := range []struct {
 		name string
 		set  bool
@@ -115,7 +132,7 @@ func strayRedisFlag(o Options) error {
 
 // fromURL fills c from a redis:// or rediss:// URL, parsed by go-redis,
 // and returns its scheme. The password never appears in an error.
-func (c *redisConn) fromURL(raw string) (string, error) {
+func (c *RedisConn) fromURL(raw string) (string, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
 		var ue *url.Error
@@ -154,7 +171,7 @@ func (c *redisConn) fromURL(raw string) (string, error) {
 }
 
 // redisTLS builds the client's TLS settings from the files named.
-func (o Options) redisTLS() (*tls.Config, error) {
+func (o RedisOptions) redisTLS() (*tls.Config, error) {
 	t := &tls.Config{MinVersion: tls.VersionTLS12, ServerName: o.RedisTLSServerName}
 	if o.RedisTLSCA != "" {
 		pem, err := os.ReadFile(o.RedisTLSCA)
@@ -181,7 +198,7 @@ func (o Options) redisTLS() (*tls.Config, error) {
 }
 
 // flag is the flag the addresses came from.
-func (c *redisConn) flag() string {
+func (c *RedisConn) flag() string {
 	switch {
 	case c.cluster:
 		return "redis-cluster"
@@ -194,7 +211,7 @@ func (c *redisConn) flag() string {
 // client dials nothing yet: it returns the go-redis client for c. A call
 // is never retried by go-redis (the Guard judges a failure), and a dial
 // waits at most dialTimeout.
-func (c *redisConn) client(dialTimeout time.Duration) (redis.UniversalClient, distributed.Pipeliner) {
+func (c *RedisConn) client(dialTimeout time.Duration) (redis.UniversalClient, distributed.Pipeliner) {
 	switch {
 	case c.cluster:
 		cc := redis.NewClusterClient(&redis.ClusterOptions{Addrs: c.addrs, Username: c.username, Password: c.password,
@@ -212,7 +229,7 @@ func (c *redisConn) client(dialTimeout time.Duration) (redis.UniversalClient, di
 }
 
 // String names the Redis for the log and the errors, without its password.
-func (c *redisConn) String() string {
+func (c *RedisConn) String() string {
 	s := "Redis " + c.addrs[0]
 	switch {
 	case c.cluster:

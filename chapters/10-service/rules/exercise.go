@@ -1,12 +1,12 @@
 //go:build exercise10
 
-package service
+package rules
 
 // This file is your exercise. Built with `-tags exercise10` (make exercise
 // CH=10), it stands in for the reference walk (walk.go, built without the
 // tag), and the chapter's tests run against your
-// matching: the whole service (E32, over gRPC and HTTP, in memory) and the
-// terminal app's Explain decide with it. The README's "Run the exercise"
+// matching: the whole service (E32, over gRPC and HTTP, in memory, in the
+// package above this one) and the terminal app's Explain decide with it. The README's "Run the exercise"
 // says which tests to pass in which order; match_test.go has the first.
 //
 // What you work on, all in rules.go (loading the YAML fills it in; you
@@ -29,7 +29,7 @@ import "fmt"
 // todo is what both functions do until you write them: stop with the place
 // to work. Delete it when you are done.
 func todo(fn string) string {
-	return fmt.Sprintf("exercise: implement %s in chapters/10-service/exercise.go — see the chapter README, Run the exercise", fn)
+	return fmt.Sprintf("exercise: implement %s in chapters/10-service/rules/exercise.go — see the chapter README, Run the exercise", fn)
 }
 
 // walk finds the rule that one descriptor's entries land on, or nil.
@@ -59,7 +59,7 @@ func todo(fn string) string {
 // entries remain (the descriptor is deeper than the tree). Otherwise the
 // child becomes the current level for the next entry. No entries at all:
 // nil.
-func (d *domainRules) walk(entries []Entry, step func(Step)) *Rule {
+func (d *Domain) walk(entries []Entry, step func(Step)) *Rule {
 	// TODO
 	panic(todo("walk"))
 }
@@ -76,7 +76,7 @@ func (d *domainRules) walk(entries []Entry, step func(Step)) *Rule {
 //     each kept rule of that Name, whether the replacing descriptor comes
 //     before or after it; a replaced rule's own Replaces still apply. An
 //     unnamed rule ("" Name) is never dropped.
-func (d *domainRules) limitsToCheck(descs [][]Entry) (rules []*Rule, unlimited []bool) {
+func (d *Domain) limitsToCheck(descs [][]Entry) (rules []*Rule, unlimited []bool) {
 	// TODO
 	panic(todo("limitsToCheck (after walk)"))
 }

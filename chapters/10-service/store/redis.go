@@ -1,4 +1,4 @@
-package service
+package store
 
 import (
 	"context"
@@ -15,6 +15,8 @@ import (
 	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
 	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 	"github.com/ratelimit-course/ratelimit/core"
+
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
 )
 
 // redisStore keeps every count in Redis or a Redis Cluster: each rule is
@@ -29,46 +31,46 @@ type redisStore struct {
 	where   string
 }
 
-// redisConfig is how the service reaches Redis.
-type redisConfig struct {
-	conn     *redisConn    // the server, Cluster or Sentinel, with its auth and TLS (redisconn.go)
-	patience time.Duration // how long the Guard waits on a silent store
-	batch    bool
+// RedisConfig is how the service reaches Redis.
+type RedisConfig struct {
+	Conn     *RedisConn    // the server, Cluster or Sentinel, with its auth and TLS (redisconn.go)
+	Patience time.Duration // how long the Guard waits on a silent store
+	Batch    bool          // share pipelines between concurrent calls (chapter 06's Batcher)
 
-	evictionPolicy string        // maxmemory-policy stated, not read (eviction.go); "" = CONFIG GET
-	watchEvery     time.Duration // how often the running service reads it again; <= 0: never
-	log            *slog.Logger  // where the watch reports a change
+	EvictionPolicy string        // maxmemory-policy stated, not read (eviction.go); "" = CONFIG GET
+	WatchEvery     time.Duration // how often the running service reads it again; <= 0: never
+	Log            *slog.Logger  // where the watch reports a change
 }
 
-// newRedisStore dials, checks that the server answers (redisping.go) and
+// NewRedis dials, checks that the server answers (redisping.go) and
 // will not evict the limiter's keys (chapter 06, E20), and starts the
 // batcher. A Redis that cannot be reached or logged in to at start is an
 // error: the service refuses to start rather than run on a store it never
 // saw, even with the eviction policy stated.
-func newRedisStore(ctx context.Context, c redisConfig) (*redisStore, error) {
-	if err := checkStatedPolicy(c.evictionPolicy); err != nil { // eviction.go
+func NewRedis(ctx context.Context, c RedisConfig) (Store, error) {
+	if err := checkStatedPolicy(c.EvictionPolicy); err != nil { // eviction.go
 		return nil, err
 	}
-	client, pipe := c.conn.client(c.patience)
-	where := c.conn.String()
+	client, pipe := c.Conn.client(c.Patience)
+	where := c.Conn.String()
 	check, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	if err := pingRedis(check, client, c.conn); err != nil {
+	if err := pingRedis(check, client, c.Conn); err != nil {
 		_ = client.Close()
 		return nil, err
 	}
-	if err := checkEviction(check, client, c.evictionPolicy); err != nil { // eviction.go
+	if err := checkEviction(check, client, c.EvictionPolicy); err != nil { // eviction.go
 		_ = client.Close()
 		return nil, fmt.Errorf("%s: %w", where, err)
 	}
 	s := &redisStore{client: client, scripts: client, where: where}
-	if c.batch {
+	if c.Batch {
 		// A pipeline's own deadline is far past the Guard's: a pipeline of
 		// many calls that waited for a CPU is not a dead store, and failing
 		// it would fail every call in it (the Guard judges the store by
 		// whether it answers at all).
 		b, err := newBatcher(client, pipe, distributed.BatcherOptions{Workers: 4, Max: 256,
-			Timeout: min(time.Minute, 10*c.patience)})
+			Timeout: min(time.Minute, 10*c.Patience)})
 		if err != nil {
 			_ = client.Close()
 			return nil, err
@@ -77,12 +79,12 @@ func newRedisStore(ctx context.Context, c redisConfig) (*redisStore, error) {
 	}
 	// Checked once above, for the whole store: the limiters skip it.
 	s.scripts = distributed.AssumeNoEviction(s.scripts)
-	s.watch = newEvictionWatch(client, c.log, c.watchEvery, c.evictionPolicy != "")
+	s.watch = newEvictionWatch(client, c.Log, c.WatchEvery, c.EvictionPolicy != "")
 	return s, nil
 }
 
-func (s *redisStore) counter(r *Rule) (counter, error) {
-	lim, err := newLimiter[counter](r, redisLimiters{s.scripts})
+func (s *redisStore) Counter(r *rules.Rule) (Counter, error) {
+	lim, err := NewLimiter[Counter](r, redisLimiters{s.scripts})
 	if err != nil {
 		return nil, err
 	}
@@ -92,19 +94,19 @@ func (s *redisStore) counter(r *Rule) (counter, error) {
 // redisLimiters are chapter 06's scripts, one limiter per rule.
 type redisLimiters struct{ scripts redis.Scripter }
 
-func (m redisLimiters) fixedWindow(c fixedwindow.Config) (counter, error) {
+func (m redisLimiters) FixedWindow(c fixedwindow.Config) (Counter, error) {
 	return distributed.NewFixedWindow(m.scripts, c)
 }
 
-func (m redisLimiters) slidingCounter(c sliding.Config) (counter, error) {
+func (m redisLimiters) SlidingCounter(c sliding.Config) (Counter, error) {
 	return distributed.NewSlidingCounter(m.scripts, c)
 }
 
-func (m redisLimiters) tokenBucket(c buckets.Config) (counter, error) {
+func (m redisLimiters) TokenBucket(c buckets.Config) (Counter, error) {
 	return distributed.NewTokenBucket(m.scripts, c)
 }
 
-func (m redisLimiters) gcra(c buckets.Config) (counter, error) {
+func (m redisLimiters) GCRA(c buckets.Config) (Counter, error) {
 	return distributed.NewGCRA(m.scripts, c)
 }
 
@@ -114,7 +116,7 @@ func (m redisLimiters) gcra(c buckets.Config) (counter, error) {
 // (chapter 06's window script would otherwise count a per-minute key's old
 // window, whose id is larger, as the current per-hour one until it expired).
 type redisCounter struct {
-	lim  counter
+	lim  Counter
 	unit string
 }
 
@@ -126,19 +128,31 @@ func (c redisCounter) Peek(ctx context.Context, key string) (core.Decision, erro
 	return c.lim.Peek(ctx, redisID(c.unit+key))
 }
 
+// ID is the name key's count has in Redis under this counter (its unit
+// and the key, escaped), inside chapter 06's hash tag.
+func (c redisCounter) ID(key string) string { return redisID(c.unit + key) }
+
+// CheckEviction reads the eviction policy once, as the running store does
+// every WatchEvery, and reports whether the watch has stopped (a server
+// that refuses CONFIG, the policy stated).
+func (s *redisStore) CheckEviction(ctx context.Context) (stopped bool) {
+	s.watch.check(ctx)
+	return s.watch.stopped
+}
+
 // redisID escapes a key for chapter 06's hash tag: the identity sits
 // between braces, so it must hold none. Each identity gets a slot of its own
 // in a cluster (chapter 06, E21).
 func redisID(key string) string { return url.QueryEscape(key) }
 
-func (s *redisStore) remote() bool           { return true }
-func (s *redisStore) retain(map[ruleID]bool) {}
-func (s *redisStore) describe() string       { return "store: " + s.where }
+func (s *redisStore) Remote() bool             { return true }
+func (s *redisStore) Retain(map[rules.ID]bool) {}
+func (s *redisStore) Describe() string         { return "store: " + s.where }
 
-// collectors report chapter 06's Batcher: the pipelines it sent, the script
+// Collectors report chapter 06's Batcher: the pipelines it sent, the script
 // calls they carried, and the calls sent alone because nothing else was in
 // flight (none without batching).
-func (s *redisStore) collectors() []prometheus.Collector {
+func (s *redisStore) Collectors() []prometheus.Collector {
 	if s.batch == nil {
 		return []prometheus.Collector{s.watch.ok}
 	}
@@ -156,7 +170,7 @@ func (s *redisStore) collectors() []prometheus.Collector {
 	}
 }
 
-func (s *redisStore) close() error {
+func (s *redisStore) Close() error {
 	s.watch.close()
 	if s.batch != nil {
 		s.batch.Close()

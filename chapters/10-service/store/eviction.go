@@ -1,4 +1,4 @@
-package service
+package store
 
 import (
 	"context"
@@ -33,8 +33,8 @@ var evictingPolicies = []string{"allkeys-lru", "allkeys-lfu", "allkeys-random",
 // evictionFlag is --redis-eviction-policy's name, quoted in the errors.
 const evictionFlag = "--redis-eviction-policy"
 
-// evictionUsage is the flag's line in --help.
-const evictionUsage = "state Redis's maxmemory-`policy` instead of reading it with CONFIG GET, for a managed Redis that disables CONFIG; " +
+// EvictionUsage is the flag's line in --help.
+const EvictionUsage = "state Redis's maxmemory-`policy` instead of reading it with CONFIG GET, for a managed Redis that disables CONFIG; " +
 	"accepted: noeviction (default: read it, and refuse to start unless it is noeviction). " +
 	"The service trusts it: if the real policy evicts, a limiter key can vanish and its budget start again from full"
 
@@ -51,9 +51,9 @@ func policyProblem(p string) string {
 	return "not a Redis maxmemory-policy; " + accepted
 }
 
-// evictionPolicyFlag is the flag's setter: a value is checked as it is
+// EvictionPolicyFlag is the flag's setter: a value is checked as it is
 // parsed, so a bad one exits 2 before anything starts.
-func evictionPolicyFlag(dst *string) func(string) error {
+func EvictionPolicyFlag(dst *string) func(string) error {
 	return func(v string) error {
 		if why := policyProblem(v); why != "" {
 			return errors.New(why)

@@ -1,4 +1,4 @@
-package service
+package rules
 
 import (
 	"embed"
@@ -13,10 +13,10 @@ import (
 // The example rules a learner reads first, one domain a file (api, which
 // fails open, and payments, which fails closed); Options.Config "" loads them.
 //
-//go:embed rules/*.yaml
+//go:embed *.yaml
 var exampleRules embed.FS
 
-const exampleDir = "rules/"
+const exampleDir = ""
 
 // RuleError is a rules file refused: the file, the line, the field and what
 // is wrong, on one line. The old rules stay in force when a reload gets one.
@@ -49,9 +49,9 @@ type Rule struct {
 	Line            int
 }
 
-// ruleID is a rule's identity: what must be equal for a reload to keep the
+// ID is a rule's identity: what must be equal for a reload to keep the
 // rule's counters (and its deny cache entries).
-type ruleID struct {
+type ID struct {
 	path      string
 	unit      Unit
 	limit     uint32
@@ -59,9 +59,9 @@ type ruleID struct {
 	algorithm Algorithm
 }
 
-// id is the rule's identity.
-func (r *Rule) id() ruleID {
-	return ruleID{path: r.Path, unit: r.Unit, limit: r.RequestsPerUnit, unlimited: r.Unlimited, algorithm: r.Algorithm}
+// ID is the rule's identity.
+func (r *Rule) ID() ID {
+	return ID{path: r.Path, unit: r.Unit, limit: r.RequestsPerUnit, unlimited: r.Unlimited, algorithm: r.Algorithm}
 }
 
 // Label is the rule's name in metrics: its name if it has one, else its path.
@@ -88,9 +88,9 @@ type wildcard struct {
 	child  string // the map key, "key_val*"
 }
 
-// domainRules is one domain's tree and its failure mode ("" = the default);
+// Domain is one domain's tree and its failure mode ("" = the default);
 // shares says whether any wildcard of it has share_threshold.
-type domainRules struct {
+type Domain struct {
 	name        string
 	failureMode FailureMode
 	root        node
@@ -100,13 +100,35 @@ type domainRules struct {
 
 // RuleSet is every domain loaded from one file or directory.
 type RuleSet struct {
-	domains map[string]*domainRules
+	domains map[string]*Domain
 	rules   []*Rule
 	source  string
 }
 
 // Rules lists every rule in load order.
 func (s *RuleSet) Rules() []*Rule { return s.rules }
+
+// Domain is the domain named name, or nil when the set has none.
+func (s *RuleSet) Domain(name string) *Domain { return s.domains[name] }
+
+// DomainNames lists the set's domains, sorted.
+func (s *RuleSet) DomainNames() []string {
+	names := make([]string, 0, len(s.domains))
+	for n := range s.domains {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Source is where the set was loaded from, as the log names it.
+func (s *RuleSet) Source() string { return s.source }
+
+// Name is the domain's name.
+func (d *Domain) Name() string { return d.name }
+
+// FailureMode is the domain's own failure_mode ("" when it sets none).
+func (d *Domain) FailureMode() FailureMode { return d.failureMode }
 
 // The reference's YAML keys (its validKeys), and the course's two
 // additions. MIGRATING.md, "Rule fields", says how each is decided.
@@ -121,10 +143,10 @@ var validKeys = map[string]bool{
 // directory (sorted by name), or the embedded example rules when path is "".
 // The first thing wrong is returned as a *RuleError.
 func LoadRules(path string) (*RuleSet, error) {
-	set := &RuleSet{domains: map[string]*domainRules{}, source: path}
+	set := &RuleSet{domains: map[string]*Domain{}, source: path}
 	if path == "" {
 		files, _ := fs.Glob(exampleRules, exampleDir+"*.yaml") // sorted
-		set.source = exampleDir + " (the embedded examples)"
+		set.source = "rules/ (the embedded examples)"
 		for _, f := range files {
 			b, err := exampleRules.ReadFile(f)
 			if err != nil {
@@ -136,7 +158,7 @@ func LoadRules(path string) (*RuleSet, error) {
 		}
 		return set, nil
 	}
-	files, err := ruleFiles(path)
+	files, err := Files(path)
 	if err != nil {
 		return nil, err
 	}
@@ -152,8 +174,9 @@ func LoadRules(path string) (*RuleSet, error) {
 	return set, nil
 }
 
-// ruleFiles is path itself, or the YAML files directly inside it.
-func ruleFiles(path string) ([]string, error) {
+// Files is the rules files at path: path itself, or the *.yaml and *.yml
+// files directly inside it, sorted; a *RuleError when there are none.
+func Files(path string) ([]string, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, &RuleError{File: path, Field: "config", Msg: "cannot read: " + err.Error()}

@@ -1,38 +1,39 @@
-package service
+package store
 
 import (
 	"context"
 	"errors"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
 	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 )
 
-// memoryNode names the in-memory store, its one node, in the logs and in
+// MemoryNode names the in-memory store, its one node, in the logs and in
 // ratelimit_store_up.
-const memoryNode = "memory"
+const MemoryNode = "memory"
 
 // unknownNode names the node of a key whose cluster slot table could not
 // be read.
 const unknownNode = "unknown"
 
-// storeNode is one node of the store as the health check sees it: its
-// address and a ping.
-type storeNode struct {
-	addr string
-	ping func(context.Context) error
+// Node is one node of a store as the health check sees it: its address
+// and a ping.
+type Node struct {
+	Addr string
+	Ping func(context.Context) error
 }
 
-// nodeOf names the store node that holds key's count under c: on a Redis
+// NodeOf names the node of st that holds key's count under c: on a Redis
 // Cluster, the master serving the key's hash slot, as go-redis's slot
 // table says (no round trip); otherwise the store's one node.
-func (s *Service) nodeOf(ctx context.Context, c counter, key string) string {
-	rs, ok := s.st.(*redisStore)
+func NodeOf(ctx context.Context, st Store, c Counter, key string) string {
+	rs, ok := st.(*redisStore)
 	if !ok {
-		return memoryNode
+		return MemoryNode
 	}
 	cc, cluster := rs.client.(*redis.ClusterClient)
 	rc, isRedis := c.(redisCounter)
@@ -48,43 +49,44 @@ func (s *Service) nodeOf(ctx context.Context, c counter, key string) string {
 	return master.Options().Addr
 }
 
-// storeNodes are the nodes the health check pings: every master of a
+// Nodes are the nodes of st the health check pings: every master of a
 // cluster (as the cluster says now: a promoted replica replaces a failed
-// master), the one Redis, or the in-memory store behind its Outage switch.
-func (s *Service) storeNodes(ctx context.Context) []storeNode {
-	rs, ok := s.st.(*redisStore)
+// master; read within patience), the one Redis, or the in-memory store
+// behind its Outage switch.
+func Nodes(ctx context.Context, st Store, patience time.Duration) []Node {
+	rs, ok := st.(*redisStore)
 	if !ok {
-		return []storeNode{{addr: memoryNode, ping: func(context.Context) error {
-			if s.o.Outage.Down() {
-				return ErrStoreDown
+		return []Node{{Addr: MemoryNode, Ping: func(context.Context) error {
+			if OutageOf(st).Down() {
+				return ErrDown
 			}
 			return nil
 		}}}
 	}
 	cc, cluster := rs.client.(*redis.ClusterClient)
 	if !cluster {
-		return []storeNode{{addr: rs.soleNode(), ping: func(ctx context.Context) error { return rs.client.Ping(ctx).Err() }}}
+		return []Node{{Addr: rs.soleNode(), Ping: func(ctx context.Context) error { return rs.client.Ping(ctx).Err() }}}
 	}
 	// ForEachMaster reads the slot table again from one node, picked at
 	// random: a frozen one would hold the round for the client's read
 	// timeout, and then the table it had is used.
-	rctx, cancel := context.WithTimeout(ctx, s.o.StorePatience)
+	rctx, cancel := context.WithTimeout(ctx, patience)
 	defer cancel()
 	var mu sync.Mutex
-	var out []storeNode
+	var out []Node
 	err := cc.ForEachMaster(rctx, func(_ context.Context, c *redis.Client) error {
 		mu.Lock()
 		defer mu.Unlock()
-		out = append(out, storeNode{addr: c.Options().Addr, ping: func(ctx context.Context) error { return c.Ping(ctx).Err() }})
+		out = append(out, Node{Addr: c.Options().Addr, Ping: func(ctx context.Context) error { return c.Ping(ctx).Err() }})
 		return nil
 	})
 	if len(out) == 0 { // no slot table at all: the cluster is down
 		if err == nil {
 			err = errors.New("no master of the Redis Cluster serves a slot")
 		}
-		return []storeNode{{addr: unknownNode, ping: func(context.Context) error { return err }}}
+		return []Node{{Addr: unknownNode, Ping: func(context.Context) error { return err }}}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].addr < out[j].addr })
+	sort.Slice(out, func(i, j int) bool { return out[i].Addr < out[j].Addr })
 	return out
 }
 

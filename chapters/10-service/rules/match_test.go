@@ -1,4 +1,4 @@
-package service
+package rules
 
 import (
 	"fmt"
@@ -11,11 +11,11 @@ import (
 // envoyproxy/ratelimit (the rules of peer/rules), and what limitsToCheck
 // keeps of a request. In the exercise these are the first tests to pass:
 //
-//	go test -count=1 -tags exercise10 -run TestMatch -v ./chapters/10-service/   # walk alone
-//	go vet -tags exercise10 ./chapters/10-service/                               # a quick compile check
+//	go test -count=1 -tags exercise10 -run TestMatch -v ./chapters/10-service/rules/   # walk alone
+//	go vet -tags exercise10 ./chapters/10-service/...                                # a quick compile check
 
 // loadDomain loads the rules at path and returns the domain named name.
-func loadDomain(t *testing.T, path, name string) *domainRules {
+func loadDomain(t *testing.T, path, name string) *Domain {
 	t.Helper()
 	set, err := LoadRules(path)
 	if err != nil {
@@ -69,7 +69,7 @@ type matchCase struct {
 	want string
 }
 
-func checkMatches(t *testing.T, d *domainRules, cases []matchCase) {
+func checkMatches(t *testing.T, d *Domain, cases []matchCase) {
 	t.Helper()
 	defer noPanic(t)
 	for _, c := range cases {
@@ -105,7 +105,7 @@ func TestMatch_E32(t *testing.T) {
 // envoyproxy/ratelimit does.
 func TestMatch_PeerRules(t *testing.T) {
 	t.Run("edge", func(t *testing.T) {
-		checkMatches(t, loadDomain(t, "peer/rules", "edge"), []matchCase{
+		checkMatches(t, loadDomain(t, "../peer/rules", "edge"), []matchCase{
 			{"key only, each value its own counter", []string{"remote_address", "10.0.0.3"}, "edge.remote_address"},
 			{"nested value then key", []string{"plan", "free", "user", "u1"}, "free-user"},
 			{"value node without a limit (the key-only plan is not tried)", []string{"plan", "free"}, "-"},
@@ -143,7 +143,7 @@ func TestMatch_PeerRules(t *testing.T) {
 		})
 	})
 	t.Run("internal", func(t *testing.T) {
-		checkMatches(t, loadDomain(t, "peer/rules", "internal"), []matchCase{
+		checkMatches(t, loadDomain(t, "../peer/rules", "internal"), []matchCase{
 			{"same key, other domain", []string{"remote_address", "10.0.0.3"}, "internal.remote_address"},
 			{"shorter wildcard written first", []string{"path", "/api/v1/items/1"}, "internal.path_/api/*"},
 			{"named, per day", []string{"job", "nightly"}, "nightly"},
@@ -154,7 +154,7 @@ func TestMatch_PeerRules(t *testing.T) {
 
 // checked is limitsToCheck's answer in one line: per descriptor the rule
 // kept, "unlimited", or "-" (none: replaced, or no match).
-func checked(d *domainRules, descs [][]Entry) string {
+func checked(d *Domain, descs [][]Entry) string {
 	rules, unlimited := d.limitsToCheck(descs)
 	if len(rules) != len(descs) || len(unlimited) != len(descs) {
 		return fmt.Sprintf("%d rules and %d unlimited for %d descriptors", len(rules), len(unlimited), len(descs))
@@ -179,11 +179,11 @@ func checked(d *domainRules, descs [][]Entry) string {
 // counts nothing, and its replaces still apply.
 func TestLimitsToCheck(t *testing.T) {
 	defer noPanic(t)
-	edge := loadDomain(t, "peer/rules", "edge")
+	edge := loadDomain(t, "../peer/rules", "edge")
 	e32 := loadDomain(t, writeRules(t, e32Rules), "e32")
 	for _, c := range []struct {
 		why   string
-		d     *domainRules
+		d     *Domain
 		descs [][]Entry
 		want  string
 	}{

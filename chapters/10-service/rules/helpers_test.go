@@ -1,0 +1,27 @@
+package rules
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// e32Rules exercises every matching rule of the reference (the service's
+// tests decide E32 on the same file).
+var e32Rules = func() string {
+	b, err := os.ReadFile("testdata/e32.yaml")
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}()
+
+// writeRules writes a rules file into a fresh directory and returns its path.
+func writeRules(t testing.TB, yaml string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "rules.yaml")
+	if err := os.WriteFile(p, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
