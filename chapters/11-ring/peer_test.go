@@ -147,3 +147,19 @@ func TestPeerBadInput(t *testing.T) {
 		}
 	}
 }
+
+// A peer holds at most maxKeys buckets: a new key past it is answered with
+// an error naming the bound, and a key it holds is still decided.
+func TestPeerBoundsItsKeys(t *testing.T) {
+	defer func(n int) { maxKeys = n }(maxKeys)
+	maxKeys = 2
+	p := cluster(t, 1, newClock().now)[0]
+	req := func(k string) Request { return Request{Key: k, Hits: 1, Limit: 5, Duration: time.Hour} }
+	out := p.Check([]Request{req("a"), req("b"), req("c"), req("a")})
+	if out[0].Error != "" || out[1].Error != "" || !out[3].Allowed || out[3].Remaining != 3 {
+		t.Errorf("the keys within the bound: %+v", out)
+	}
+	if !strings.Contains(out[2].Error, "holds 2 keys, its most") || out[2].Allowed {
+		t.Errorf("a third key past a bound of 2: %+v, want an error naming the bound", out[2])
+	}
+}

@@ -1,6 +1,7 @@
 package ring
 
 import (
+	"fmt"
 	"time"
 
 	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
@@ -64,6 +65,11 @@ type entry struct {
 	b     *buckets.TokenBucket
 }
 
+// maxKeys bounds the buckets a peer holds in each of its maps (owned,
+// copies): a new key past it is refused with an error, and the caller's
+// failure mode decides, as chapter 10's in-memory store does at --max-keys.
+var maxKeys = 1_000_000
+
 // lookup returns the key's entry in m, building a full bucket if there is
 // none or if the request asks for another limit (its count starts over, as
 // in gubernator when a limit changes).
@@ -72,14 +78,18 @@ func lookup(m map[string]*entry, r Request) (*entry, error) {
 	if err != nil {
 		return nil, err
 	}
-	if e, ok := m[r.Key]; ok && e.limit == r.Limit && e.dur == r.Duration {
+	e, ok := m[r.Key]
+	if ok && e.limit == r.Limit && e.dur == r.Duration {
 		return e, nil
+	}
+	if !ok && len(m) >= maxKeys {
+		return nil, fmt.Errorf("key %q: this peer holds %d keys, its most", r.Key, maxKeys)
 	}
 	b, err := buckets.NewTokenBucket(c)
 	if err != nil {
 		return nil, err
 	}
-	e := &entry{limit: r.Limit, dur: r.Duration, b: b}
+	e = &entry{limit: r.Limit, dur: r.Duration, b: b}
 	m[r.Key] = e
 	return e, nil
 }
