@@ -166,6 +166,32 @@ type Scenario struct {
 	Params   Params    // the budget it is meant to run with
 	Left     Algorithm // default left algorithm
 	Right    Algorithm // default right algorithm
+	// Variants are the other runs the chapter suggests, each with the
+	// closing sentence that fits it; Lesson fits the default run only.
+	Variants []Variant
+}
+
+// Variant is one suggested run of a scenario with other algorithms or
+// another budget, and the lesson written for that run.
+type Variant struct {
+	Left, Right Algorithm
+	Params      Params
+	Lesson      string
+}
+
+// LessonFor is the lesson written for the run of s with these algorithms
+// and budget: Lesson for the default run, a variant's for a suggested one,
+// and "" for any other run, which no sentence was written for.
+func (s Scenario) LessonFor(left, right Algorithm, p Params) string {
+	if left == s.Left && right == s.Right && p == s.Params {
+		return s.Lesson
+	}
+	for _, v := range s.Variants {
+		if left == v.Left && right == v.Right && p == v.Params {
+			return v.Lesson
+		}
+	}
+	return ""
 }
 
 // Scenarios are the prepared comparisons in the suggested order. Any other
@@ -214,7 +240,22 @@ var Scenarios = []Scenario{
 		Params:   DefaultParams(),
 		Left:     TokenBucket,
 		Right:    LeakyQueue,
+		Variants: []Variant{
+			{Left: GCRA, Right: LeakyQueue, Params: DefaultParams(),
+				Lesson: "GCRA decides as the token bucket does, A A A R, and forwards the three at once; " +
+					"the queue spaces the same three T = 500 ms apart. Raise C to 6 next."},
+			{Left: TokenBucket, Right: LeakyQueue, Params: capacitySix(),
+				Lesson: "With C = 6 both take all four. The token bucket forwards them within 30 ms, " +
+					"4 in one W, one over L; the queue sends them at 0, 500, 1000 and 1500, at most 2 in any W."},
+		},
 	},
+}
+
+// capacitySix is the default budget with C = 6, E6's second run.
+func capacitySix() Params {
+	p := DefaultParams()
+	p.Capacity = 6
+	return p
 }
 
 // ScenarioByName finds a prepared scenario.

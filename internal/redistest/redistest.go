@@ -2,13 +2,15 @@
 // test binary, in this order:
 //
 //  1. REDIS_ADDR (host:port) if set: a Redis you run yourself.
-//  2. testcontainers-go's redis module, when a Docker engine answers, with the
-//     image in REDIS_IMAGE (default redis:7). The server runs with
+//  2. testcontainers-go's redis module with the image in REDIS_IMAGE, when it
+//     is set and a Docker engine answers. The server runs with
 //     `--bind 0.0.0.0 --protected-mode no --save "" --appendonly no` and is
 //     awaited on its log line and its mapped port, never through a shell, so an
 //     image built FROM scratch with only redis-server works (see .ci/redis-image).
 //  3. a redis-server found on PATH, started on a free loopback port with
 //     persistence off and stopped when the tests end.
+//  4. with neither REDIS_IMAGE nor a redis-server, the container path with
+//     DefaultImage (redis:7), when Docker answers and can pull it.
 //
 // With none of them the caller is skipped with one line saying how to get a
 // Redis; REQUIRE_REDIS=1 turns that skip into a failure, and Main then stops

@@ -148,9 +148,9 @@ func writeSimScenario(w io.Writer, sc lab.Scenario, left, right lab.Result) {
 	fmt.Fprintln(w, "A sent-at: allowed and sent upstream then; R: rejected; state after the request")
 	fmt.Fprintln(w)
 	writeMetrics(w, left, right)
-	if sc.Lesson != "" {
+	if lesson := sc.LessonFor(left.Algorithm, right.Algorithm, left.Params); lesson != "" {
 		fmt.Fprintln(w)
-		for _, l := range text.Wrap(sc.Lesson, 78) {
+		for _, l := range text.Wrap(lesson, 78) {
 			fmt.Fprintln(w, l)
 		}
 	}

@@ -136,3 +136,41 @@ func TestSimTimelineLabelsAreWholeBoundaries(t *testing.T) {
 		}
 	}
 }
+
+// TestSimClosingSentenceFitsTheRun: a scenario closes with the sentence
+// written for the run it closes. (Before, --left gcra and --capacity 6 ended
+// with the default run's "The token bucket forwards ... Raise C to 6 next.")
+func TestSimClosingSentenceFitsTheRun(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string // the last paragraph, lines joined; "" for the metrics table
+	}{
+		{[]string{"--scenario", "instant-burst"}, "Same C and R, same decisions; only what upstream sees differs. " +
+			"The token bucket forwards the burst at once, the queue spaces it T = 500 ms apart. Raise C to 6 next."},
+		{[]string{"--scenario", "instant-burst", "--left", "gcra"}, "GCRA decides as the token bucket does, A A A R, " +
+			"and forwards the three at once; the queue spaces the same three T = 500 ms apart. Raise C to 6 next."},
+		{[]string{"--scenario", "instant-burst", "--capacity", "6"}, "With C = 6 both take all four. The token bucket " +
+			"forwards them within 30 ms, 4 in one W, one over L; the queue sends them at 0, 500, 1000 and 1500, at most 2 in any W."},
+		{[]string{"--scenario", "instant-burst", "--capacity", "5"}, ""},
+		{[]string{"--scenario", "cross-boundary-spike", "--right", "sliding-counter"}, ""},
+	}
+	for _, tc := range cases {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			out, errOut, code := simRun(t, append([]string{"sim"}, tc.args...)...)
+			if code != 0 || errOut != "" {
+				t.Fatalf("exit %d, stderr %q", code, errOut)
+			}
+			paras := strings.Split(strings.TrimSpace(out), "\n\n")
+			last := paras[len(paras)-1]
+			if tc.want == "" {
+				if !strings.Contains(last, "max upstream in any W") {
+					t.Errorf("want the metrics table last, got %q", last)
+				}
+				return
+			}
+			if got := strings.Join(strings.Fields(last), " "); got != tc.want {
+				t.Errorf("closing sentence\n got %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+}
