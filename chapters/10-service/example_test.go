@@ -42,9 +42,7 @@ func TestExampleRules(t *testing.T) {
 			t.Errorf("%s: %q, want %q", tc.what, got, tc.want)
 		}
 	}
-	if got := metric(t, s, `ratelimit_shadow_would_reject_total{domain="api",rule="api.plan_free"}`); got != "1" {
-		t.Errorf("shadow would-rejects = %q, want 1", got)
-	}
+	wantMetric(t, s, `ratelimit_shadow_would_reject_total{domain="api",rule="api.plan_free"}`, "1")
 	// A second later the API key's window has turned.
 	clock.Add(1)
 	if got := run(1, "api_key", "k1"); got != "OK OK:9" {
