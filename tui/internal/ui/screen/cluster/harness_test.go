@@ -98,15 +98,3 @@ func appSend(m appModel, msg tea.Msg) appModel {
 
 // appPress delivers each key by name in turn.
 func appPress(m appModel, keys ...string) appModel { return uitest.Press(m, appSend, keys...) }
-
-// Keys by name and the frame checks are uitest's, shared with the screens' own tests.
-var (
-	appKey         = uitest.Key
-	appCheckFrame  = uitest.CheckFrame
-	appWant        = uitest.Want
-	appLacks       = uitest.Lacks
-	appRow         = uitest.Row
-	appRowStarting = uitest.RowStarting
-	appIsQuit      = uitest.IsQuit
-	flatText       = uitest.Flat
-)
