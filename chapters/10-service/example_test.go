@@ -1,17 +1,15 @@
 package service
 
 import (
-	"sync/atomic"
 	"testing"
-	"time"
 )
 
 // TestExampleRules checks that rules/example.yaml does what its comments
 // tell a learner, on the in-memory store with a clock that stands still.
 func TestExampleRules(t *testing.T) {
-	var clock atomic.Int64 // the sweeper reads it on its own goroutine
-	clock.Store(1_800_000_000)
-	s := start(t, Options{Now: func() time.Time { return time.Unix(clock.Load(), 0) }})
+	var o Options
+	clock := stepClock(&o)
+	s := start(t, o)
 	c := client(t, s)
 	run := func(n int, kv ...string) string {
 		var last string
