@@ -15,7 +15,10 @@ import (
 	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
 	"github.com/ratelimit-course/ratelimit/core"
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
-) // base is an epoch-ms origin aligned to whole seconds, so that the worked// examples' windows (floor(t/W)) line up with the contract's.
+)
+
+// base is an epoch-ms origin aligned to whole seconds, so that the worked
+// examples' windows (floor(t/W)) line up with the contract's.
 const base = int64(1_700_000_000_000)
 
 // decider is what every script-backed limiter offers.

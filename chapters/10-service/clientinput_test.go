@@ -101,9 +101,7 @@ func TestClientContentIsAnswered(t *testing.T) {
 		resp.Statuses[MaxDescriptors].Code != rls.RateLimitResponse_OVER_LIMIT || len(resp.Statuses) != MaxDescriptors+3 {
 		t.Errorf("%d descriptors: %v; want the first %d OK and the rest OVER_LIMIT", MaxDescriptors+3, err, MaxDescriptors)
 	}
-	if got := metric(t, s, "ratelimit_descriptors_past_bound_total"); got != "3" {
-		t.Errorf("ratelimit_descriptors_past_bound_total = %q, want 3", got)
-	}
+	wantMetric(t, s, "ratelimit_descriptors_past_bound_total", "3")
 }
 
 // A long value is counted, under a digest: the same long value shares one

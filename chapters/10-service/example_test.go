@@ -1,17 +1,15 @@
 package service
 
 import (
-	"sync/atomic"
 	"testing"
-	"time"
 )
 
 // TestExampleRules checks that rules/example.yaml does what its comments
 // tell a learner, on the in-memory store with a clock that stands still.
 func TestExampleRules(t *testing.T) {
-	var clock atomic.Int64 // the sweeper reads it on its own goroutine
-	clock.Store(1_800_000_000)
-	s := start(t, Options{Now: func() time.Time { return time.Unix(clock.Load(), 0) }})
+	var o Options
+	clock := stepClock(&o)
+	s := start(t, o)
 	c := client(t, s)
 	run := func(n int, kv ...string) string {
 		var last string
@@ -42,9 +40,7 @@ func TestExampleRules(t *testing.T) {
 			t.Errorf("%s: %q, want %q", tc.what, got, tc.want)
 		}
 	}
-	if got := metric(t, s, `ratelimit_shadow_would_reject_total{domain="api",rule="api.plan_free"}`); got != "1" {
-		t.Errorf("shadow would-rejects = %q, want 1", got)
-	}
+	wantMetric(t, s, `ratelimit_shadow_would_reject_total{domain="api",rule="api.plan_free"}`, "1")
 	// A second later the API key's window has turned.
 	clock.Add(1)
 	if got := run(1, "api_key", "k1"); got != "OK OK:9" {

@@ -17,19 +17,25 @@ import (
 // as the terminal app's service screen runs one.
 func startInProcess(t testing.TB, o Options) (*Service, *atomic.Int64) {
 	t.Helper()
-	clock := new(atomic.Int64) // the sweeper reads it on its own goroutine
-	clock.Store(1_800_000_000) // a whole minute: the minute windows start here
-	o.Now = func() time.Time { return time.Unix(clock.Load(), 0) }
+	clock := stepClock(&o)
 	return mustStart(t, o), clock
+}
+
+// stepClock sets o.Now to a clock the test steps and returns it, at a whole
+// minute (the minute windows start there). It is atomic: the sweeper reads
+// it on its own goroutine.
+func stepClock(o *Options) *atomic.Int64 {
+	clock := new(atomic.Int64)
+	clock.Store(1_800_000_000)
+	o.Now = func() time.Time { return time.Unix(clock.Load(), 0) }
+	return clock
 }
 
 // startBehindOutage is startInProcess on the in-memory store behind an
 // Outage switch, on the same clock and holding o.MaxKeys keys.
 func startBehindOutage(t testing.TB, o Options) (*Service, *atomic.Int64, *store.Outage) {
 	t.Helper()
-	clock := new(atomic.Int64)
-	clock.Store(1_800_000_000)
-	o.Now = func() time.Time { return time.Unix(clock.Load(), 0) }
+	clock := stepClock(&o)
 	out := &store.Outage{}
 	mem, err := store.NewMemory(store.MemoryOptions{Now: o.Now, MaxKeys: o.MaxKeys})
 	if err != nil {

@@ -123,10 +123,6 @@ func maxKeysChild(t *testing.T) {
 	if got := askKey("open", "key-0"); got != "OK OK:3" {
 		t.Errorf("a key held before the store was full: %s, want it counting on (OK, 3 left)", got)
 	}
-	if got := metric(t, s, `ratelimit_store_full_total{domain="open",mode="open"}`); got != fmt.Sprint(sent-maxKeys) {
-		t.Errorf("store full, open: %q, want %d", got, sent-maxKeys)
-	}
-	if got := metric(t, s, `ratelimit_store_full_total{domain="closed",mode="closed"}`); got != "1" {
-		t.Errorf("store full, closed: %q, want 1", got)
-	}
+	wantMetric(t, s, `ratelimit_store_full_total{domain="open",mode="open"}`, fmt.Sprint(sent-maxKeys))
+	wantMetric(t, s, `ratelimit_store_full_total{domain="closed",mode="closed"}`, "1")
 }

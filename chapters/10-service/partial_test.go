@@ -92,9 +92,7 @@ func partialFailure(t *testing.T, stop string) {
 		masters[n] = true
 	}
 	for n := range masters {
-		if got := metric(t, s, fmt.Sprintf("ratelimit_store_up{node=%q}", n)); got != "1" {
-			t.Errorf("before the stop: ratelimit_store_up{node=%q} = %q, want 1", n, got)
-		}
+		wantMetric(t, s, fmt.Sprintf("ratelimit_store_up{node=%q}", n), "1")
 	}
 	stopVictim := cl.Kill
 	if stop == "pause" {
@@ -109,9 +107,7 @@ func partialFailure(t *testing.T, stop string) {
 	if down := s.checkStore(context.Background()); !slices.Equal(down, []string{victim}) {
 		t.Errorf("right after the stop: nodes down %v, want [%s]", down, victim)
 	}
-	if got := metric(t, s, fmt.Sprintf("ratelimit_store_up{node=%q}", victim)); got != "0" {
-		t.Errorf("right after the stop: ratelimit_store_up{node=%q} = %q, want 0", victim, got)
-	}
+	wantMetric(t, s, fmt.Sprintf("ratelimit_store_up{node=%q}", victim), "0")
 	after := partialLoad(t, c, d, ok, partialRounds, nodeOf, victim)
 	share := float64(onVictim) / partialKeys
 	failedShare := float64(after.failed) / float64(after.answers)

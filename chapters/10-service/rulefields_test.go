@@ -130,9 +130,7 @@ func TestQuotaMode(t *testing.T) {
 	if sh := resp.Statuses[1]; sh.DurationUntilReset == nil {
 		t.Errorf("quota_mode under shadow_mode: %v; want the shadow answer, with duration_until_reset", sh)
 	}
-	if got := metric(t, s, `ratelimit_quota_over_limit_total{domain="f",rule="f.soft"}`); got != "5" {
-		t.Errorf("ratelimit_quota_over_limit_total for soft = %q, want 5", got)
-	}
+	wantMetric(t, s, `ratelimit_quota_over_limit_total{domain="f",rule="f.soft"}`, "5")
 }
 
 // TestRuleFieldsAtLoad: each field the reference accepts is decided as it

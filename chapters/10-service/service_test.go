@@ -145,6 +145,15 @@ func metric(t testing.TB, s *Service, series string) string {
 	return ""
 }
 
+// wantMetric fails the test unless one series in /metrics reads want ("" for
+// absent).
+func wantMetric(t testing.TB, s *Service, series, want string) {
+	t.Helper()
+	if got := metric(t, s, series); got != want {
+		t.Errorf("%s = %q, want %q", series, got, want)
+	}
+}
+
 // e32Rules exercises every matching rule of the reference: the rules
 // package's testdata, which its own tests match against.
 var e32Rules = readFile("rules/testdata/e32.yaml")
@@ -223,17 +232,11 @@ func runE32(t *testing.T, s *Service, domain string) {
 			t.Errorf("%s: got %q, want %q", st.name, got, st.want)
 		}
 	}
-	if got := metric(t, s, `ratelimit_shadow_would_reject_total{domain="`+domain+`",rule="`+domain+`.shadowed"}`); got != "1" {
-		t.Errorf("shadow would-rejects = %q, want 1", got)
-	}
+	wantMetric(t, s, `ratelimit_shadow_would_reject_total{domain="`+domain+`",rule="`+domain+`.shadowed"}`, "1")
 	// Near limit: an admission that leaves more than 80 % used (limit 2: the
 	// second of a and of d).
-	if got := metric(t, s, `ratelimit_near_limit_total{domain="`+domain+`",rule="`+domain+`.api_key"}`); got != "2" {
-		t.Errorf("near-limit admissions = %q, want 2", got)
-	}
-	if got := metric(t, s, `ratelimit_decisions_total{code="OVER_LIMIT",domain="`+domain+`",rule="login_ip"}`); got != "1" {
-		t.Errorf("login_ip OVER_LIMIT decisions = %q, want 1", got)
-	}
+	wantMetric(t, s, `ratelimit_near_limit_total{domain="`+domain+`",rule="`+domain+`.api_key"}`, "2")
+	wantMetric(t, s, `ratelimit_decisions_total{code="OVER_LIMIT",domain="`+domain+`",rule="login_ip"}`, "1")
 }
 
 // TestE32_StatusFields checks the fields a proxy reads: current_limit with
@@ -269,9 +272,7 @@ func TestE32_OverHTTP(t *testing.T) {
 	if code, body := get(t, s, "/healthcheck"); code != 200 || body != "OK" {
 		t.Errorf("healthcheck: %d %q", code, body)
 	}
-	if got := metric(t, s, `ratelimit_decisions_total{code="OK",domain="e32",rule="login_ip"}`); got != "1" {
-		t.Errorf("metrics: OK decisions = %q, want 1", got)
-	}
+	wantMetric(t, s, `ratelimit_decisions_total{code="OK",domain="e32",rule="login_ip"}`, "1")
 }
 
 // TestBadInput: a request is refused (400 or INVALID_ARGUMENT, one line,

@@ -126,9 +126,7 @@ func TestHealthFollowsRedis(t *testing.T) {
 // always up.
 func TestStoreUpInMemory(t *testing.T) {
 	s := start(t, Options{HealthChecksStore: true})
-	if got := metric(t, s, `ratelimit_store_up{node="memory"}`); got != "1" {
-		t.Errorf("ratelimit_store_up{node=memory} = %q, want 1", got)
-	}
+	wantMetric(t, s, `ratelimit_store_up{node="memory"}`, "1")
 	if code, body := get(t, s, "/healthcheck"); code != 200 || body != "OK" {
 		t.Errorf("/healthcheck: %d %q, want 200 OK", code, body)
 	}

@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	rlcommon "github.com/envoyproxy/go-control-plane/envoy/extensions/common/ratelimit/v3"
 	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
@@ -25,9 +23,9 @@ func TestStoreFullAnswersByFailureMode(t *testing.T) {
 	writeFile(t, dir, "open.yaml", "domain: open\nfailure_mode: open\ndescriptors:\n  - key: k\n    rate_limit: {unit: minute, requests_per_unit: 5}\n")
 	writeFile(t, dir, "closed.yaml", "domain: closed\nfailure_mode: closed\ndescriptors:\n  - key: k\n    rate_limit: {unit: minute, requests_per_unit: 5}\n")
 	var log syncBuffer
-	var clock atomic.Int64
-	clock.Store(1_800_000_000)
-	s := start(t, Options{Config: dir, MaxKeys: 2, Log: &log, Now: func() time.Time { return time.Unix(clock.Load(), 0) }})
+	o := Options{Config: dir, MaxKeys: 2, Log: &log}
+	clock := stepClock(&o)
+	s := start(t, o)
 	ask := func(domain, v string) (string, error) {
 		resp, err := s.ShouldRateLimit(context.Background(), &rls.RateLimitRequest{Domain: domain,
 			Descriptors: []*rlcommon.RateLimitDescriptor{desc("k", v)}})

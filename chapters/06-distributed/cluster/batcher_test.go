@@ -21,11 +21,8 @@ import (
 // limit of 50 in one instant: exactly 50 of each are admitted, so every
 // call reached its own key's primary and came back to its caller.
 func TestBatcherOnCluster(t *testing.T) {
-	c := redistest.NewCluster(t)
-	cc := c.Client(t)
+	cc, top := clusterTopology(t)
 	ctx := context.Background()
-	top, err := topology(ctx, cc)
-	require.NoError(t, err)
 
 	id := redistest.ID(t)
 	var ids []string

@@ -20,6 +20,7 @@ import (
 	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
 	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 	"github.com/ratelimit-course/ratelimit/core"
+	"github.com/ratelimit-course/ratelimit/internal/redisproc"
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
 )
 
@@ -99,15 +100,22 @@ func TestE21_HashTags(t *testing.T) {
 	t.Run("KeySlot matches CLUSTER KEYSLOT", func(t *testing.T) { keySlotMatchesServer(t, c.Addrs[0]) })
 }
 
+// clusterTopology is a client of the test's Redis Cluster and the cluster's
+// primaries and replicas as it reports them.
+func clusterTopology(t *testing.T) (*redis.ClusterClient, redisproc.Topology) {
+	t.Helper()
+	cc := redistest.NewCluster(t).Client(t)
+	top, err := topology(context.Background(), cc)
+	require.NoError(t, err)
+	return cc, top
+}
+
 // TestEveryLimiterOnCluster runs each chapter 06 limiter's worked example
 // through a ClusterClient, unchanged, once for an identity on each of the
 // three primaries: the decisions are the contract's.
 func TestEveryLimiterOnCluster(t *testing.T) {
-	c := redistest.NewCluster(t)
-	cc := c.Client(t)
+	cc, top := clusterTopology(t)
 	ctx := context.Background()
-	top, err := topology(ctx, cc)
-	require.NoError(t, err)
 	require.Len(t, top.Primaries(), 3)
 
 	w3 := fixedwindow.Config{Window: time.Second, Limit: 3}

@@ -99,18 +99,11 @@ func appSend(m Model, msg tea.Msg) Model { return appSendWithin(m, msg, 100*time
 // that runs a real clock of short ticks gives them time to arrive on a
 // loaded machine instead of dropping the rest of the chain.
 func appSendWithin(m Model, msg tea.Msg, patience time.Duration) Model {
-	return uitest.Send(m, msg, patience, func(m Model, msg tea.Msg) (Model, tea.Cmd) {
-		nm, cmd := m.Update(msg)
-		return nm.(Model), cmd
-	})
+	return uitest.SendTo[Model, tea.Model](m, msg, patience)
 }
 
-func appPress(m Model, keys ...string) Model {
-	for _, k := range keys {
-		m = appSend(m, appKey(k))
-	}
-	return m
-}
+// appPress delivers each key by name in turn.
+func appPress(m Model, keys ...string) Model { return uitest.Press(m, appSend, keys...) }
 
 // appType types text one rune at a time, as a terminal delivers it.
 func appType(m Model, s string) Model {

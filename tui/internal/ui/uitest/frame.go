@@ -90,35 +90,21 @@ func RowStarting(frame, s string) string {
 // IsQuit reports whether cmd quits the program. A sequence's commands
 // run first, in order, each with every command it batches, as the runtime
 // runs them (what a screen saves before the app quits is then written).
-func IsQuit(cmd tea.Cmd) bool {
-	if cmd == nil {
-		return false
-	}
-	msg := cmd()
-	if _, batch := msg.(tea.BatchMsg); !batch {
-		if seq, ok := Cmds(msg); ok {
-			quits := false
-			for _, c := range seq {
-				quits = runAll(c) || quits
-			}
-			return quits
-		}
-	}
-	_, ok := msg.(tea.QuitMsg)
-	return ok
-}
+func IsQuit(cmd tea.Cmd) bool { return runQuits(cmd, false) }
 
-// runAll runs cmd and every command it batches or sequences, and reports
+// runQuits runs cmd and every command it sequences, and with batches every
+// command it batches too, each inner one with all it batches, and reports
 // whether one quits.
-func runAll(cmd tea.Cmd) bool {
+func runQuits(cmd tea.Cmd, batches bool) bool {
 	if cmd == nil {
 		return false
 	}
 	msg := cmd()
-	if cmds, ok := Cmds(msg); ok {
+	_, batch := msg.(tea.BatchMsg)
+	if cmds, ok := Cmds(msg); ok && (batches || !batch) {
 		quits := false
 		for _, c := range cmds {
-			quits = runAll(c) || quits
+			quits = runQuits(c, true) || quits
 		}
 		return quits
 	}

@@ -59,3 +59,26 @@ func Cmds(msg tea.Msg) (cmds []tea.Cmd, ok bool) {
 	}
 	return cmds, true
 }
+
+// updater is a model whose Update answers with an interface (tea.Model,
+// screen.Screen) that holds a value of the model's own type.
+type updater[S any] interface {
+	Update(tea.Msg) (S, tea.Cmd)
+}
+
+// SendTo is Send through m's own Update, its answer asserted back to M: a
+// test names M and the interface S, as in SendTo[Model, tea.Model].
+func SendTo[M updater[S], S any](m M, msg tea.Msg, patience time.Duration) M {
+	return Send(m, msg, patience, func(m M, msg tea.Msg) (M, tea.Cmd) {
+		s, cmd := m.Update(msg)
+		return any(s).(M), cmd
+	})
+}
+
+// Press delivers each key by name (Key) through send, in turn.
+func Press[M any](m M, send func(M, tea.Msg) M, keys ...string) M {
+	for _, k := range keys {
+		m = send(m, Key(k))
+	}
+	return m
+}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	part3 "github.com/ratelimit-course/ratelimit/chapters/06-distributed/cluster"
+	"github.com/ratelimit-course/ratelimit/tui/internal/ui/uitest"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
 
@@ -78,8 +79,8 @@ func TestClusterScreenShowsTheRun(t *testing.T) {
 		t.Fatalf("chapter 06's link opens the cluster screen and starts a run: screen %d state %d", m.scr, m.cluster.state)
 	}
 	f := m.View()
-	appCheckFrame(t, f, 80, 24)
-	appWant(t, f, "06 · The cluster", "starting a Redis Cluster", "waiting for the cluster", "esc stop the cluster, back", "? all keys")
+	uitest.CheckFrame(t, f, 80, 24)
+	uitest.Want(t, f, "06 · The cluster", "starting a Redis Cluster", "waiting for the cluster", "esc stop the cluster, back", "? all keys")
 	run := m.cluster.run
 
 	m = clusterEv(m, clusterStarted{how: "redis-server cluster /usr/bin/redis-server", nodes: 6, owned: true})
@@ -89,11 +90,11 @@ func TestClusterScreenShowsTheRun(t *testing.T) {
 		{Addr: fakeA, Count: 150, Share: 0.075}, {Addr: fakeB, Count: 170, Share: 0.085}, {Addr: fakeHot, Count: 1680, Share: 0.84}}}
 	m = clusterEv(m, live)
 	f = m.View()
-	appCheckFrame(t, f, 80, 24)
-	appWant(t, f, "mixed traffic, one identity sends 80%", "counting…")
+	uitest.CheckFrame(t, f, 80, 24)
+	uitest.Want(t, f, "mixed traffic, one identity sends 80%", "counting…")
 	bw := m.cluster.barWidth()
 	for _, s := range live.Calls {
-		row := appRow(f, strings.TrimPrefix(s.Addr, "127.0.0.1")+" ")
+		row := uitest.Row(f, strings.TrimPrefix(s.Addr, "127.0.0.1")+" ")
 		want := int(s.Share*float64(bw) + 0.5)
 		if barCells(row) != want || !strings.Contains(row, fmt.Sprintf("%d %5.1f%%", s.Count, 100*s.Share)) {
 			t.Errorf("live row %q: want %d cells and %d calls (%.1f%%)", row, want, s.Count, 100*s.Share)
@@ -107,24 +108,24 @@ func TestClusterScreenShowsTheRun(t *testing.T) {
 	m = clusterEv(m, part3.HotKeyProgress{Phase: part3.PhaseCentral, Hot: fakeHot,
 		Calls: []part3.PrimaryShare{{Addr: fakeA}, {Addr: fakeB}, {Addr: fakeHot, Count: 4000, Share: 1}}})
 	f = m.View()
-	if row := appRow(f, "a call each"); barCells(row) != bw/2 || !strings.Contains(row, " 4000") {
+	if row := uitest.Row(f, "a call each"); barCells(row) != bw/2 || !strings.Contains(row, " 4000") {
 		t.Errorf("half the hot identity's 8000 calls: %q, want %d cells and 4000", row, bw/2)
 	}
-	appWant(t, f, "the hot identity alone, a script call each")
+	uitest.Want(t, f, "the hot identity alone, a script call each")
 
 	m = clusterEv(m, fakeE22())
 	f = m.View()
-	appCheckFrame(t, f, 80, 24)
-	appWant(t, f, "1 ✓ hot key", "8616  86.2%", "46.5× fewer", "a call each 1000/1000/1000/1000", "prefetch    1000/1000/1000/999")
+	uitest.CheckFrame(t, f, 80, 24)
+	uitest.Want(t, f, "1 ✓ hot key", "8616  86.2%", "46.5× fewer", "a call each 1000/1000/1000/1000", "prefetch    1000/1000/1000/999")
 	for _, c := range []string{"70/10/10/10 100 55 100", "100/100/100/100 100 100 400"} {
-		if got := flatText(appRow(f, strings.Fields(c)[0]+" ")); got != c {
+		if got := uitest.Flat(uitest.Row(f, strings.Fields(c)[0]+" ")); got != c {
 			t.Errorf("split key row %q, want %q", got, c)
 		}
 	}
-	if row := appRow(f, "prefetch, batch 25"); barCells(row) != 1 || !strings.Contains(row, "   172") {
+	if row := uitest.Row(f, "prefetch, batch 25"); barCells(row) != 1 || !strings.Contains(row, "   172") {
 		t.Errorf("prefetch row %q: 172 of 8000 calls is one cell", row)
 	}
-	if row := appRow(f, "a call each "); barCells(row) != bw {
+	if row := uitest.Row(f, "a call each "); barCells(row) != bw {
 		t.Errorf("central row %q: 8000 of 8000 calls is the full %d cells", row, bw)
 	}
 
@@ -137,15 +138,15 @@ func TestClusterScreenShowsTheRun(t *testing.T) {
 		m = clusterEv(m, clusterE23{run: r})
 	}
 	f = m.View()
-	appCheckFrame(t, f, 80, 24)
-	appWant(t, f, "+98 over", "within the limit", "refusal 106 ms", "p50 27→49 µs")
-	appWant(t, flatText(f), "E23 failover: limit 1000; 200 admitted and replicated", "from 2090 ms into the freeze", "refused for 113 ms", "p99 101 → 113 µs", "(TAKEOVER)")
+	uitest.CheckFrame(t, f, 80, 24)
+	uitest.Want(t, f, "+98 over", "within the limit", "refusal 106 ms", "p50 27→49 µs")
+	uitest.Want(t, uitest.Flat(f), "E23 failover: limit 1000; 200 admitted and replicated", "from 2090 ms into the freeze", "refused for 113 ms", "p99 101 → 113 µs", "(TAKEOVER)")
 	for _, c := range []struct{ row, fields string }{
 		{"none     ", "none 200 400 98 98 0 —"},
 		{"min-replicas-to-write", "min-replicas-to-write 200 202 0 0 19 refusal 106 ms"},
 		{"wait     ", "wait 200 0 10 0 41 p50 27→49 µs"},
 	} {
-		if got := flatText(appRowStarting(f, c.row)); got != c.fields {
+		if got := uitest.Flat(uitest.RowStarting(f, c.row)); got != c.fields {
 			t.Errorf("table row %q, want %q", got, c.fields)
 		}
 	}
@@ -157,7 +158,7 @@ func TestClusterScreenShowsTheRun(t *testing.T) {
 	}{
 		{"none", "█▓┃░│", true}, {"min-replicas", "█▓✗┃✗░│", false}, {"WAIT", "█✗┃✗░ │", false},
 	} {
-		row := appRowStarting(f, fmt.Sprintf("  %-13s", c.label))
+		row := uitest.RowStarting(f, fmt.Sprintf("  %-13s", c.label))
 		bar, after, _ := strings.Cut(strings.TrimPrefix(row, fmt.Sprintf("  %-13s", c.label)), "│")
 		var order []rune
 		for _, r := range bar + "│" {
@@ -173,20 +174,20 @@ func TestClusterScreenShowsTheRun(t *testing.T) {
 	m = clusterEv(m, clusterStage{cpHashTags, "E21 hash tags: 10000 identities"})
 	m = clusterEv(m, fakeE21())
 	f = m.View()
-	appCheckFrame(t, f, 80, 24)
-	appWant(t, f, "all in slot 15995", "CROSSSLOT Keys in request", "returned [0 0]", "10000 identities over the primaries")
+	uitest.CheckFrame(t, f, 80, 24)
+	uitest.Want(t, f, "all in slot 15995", "CROSSSLOT Keys in request", "returned [0 0]", "10000 identities over the primaries")
 	for _, s := range fakeE21().Split {
-		row := appRow(f, strings.TrimPrefix(s.Addr, "127.0.0.1")+" ")
+		row := uitest.Row(f, strings.TrimPrefix(s.Addr, "127.0.0.1")+" ")
 		if want := int(s.Share*float64(bw) + 0.5); barCells(row) != want || !strings.Contains(row, fmt.Sprintf("%d %5.1f%%", s.Count, 100*s.Share)) {
 			t.Errorf("E21 row %q: want %d cells, %d ids", row, want, s.Count)
 		}
 	}
 	m = clusterEv(m, clusterEnd{})
 	f = m.View()
-	appWant(t, f, "✓ measured", "the cluster's processes are stopped", "r run again", "esc back")
-	if tabs := appRow(f, "hot key (E22)"); m.cluster.state != csDone || !strings.Contains(tabs, "1 ✓") ||
+	uitest.Want(t, f, "✓ measured", "the cluster's processes are stopped", "r run again", "esc back")
+	if tabs := uitest.Row(f, "hot key (E22)"); m.cluster.state != csDone || !strings.Contains(tabs, "1 ✓") ||
 		!strings.Contains(tabs, "2 ✓") || !strings.Contains(tabs, "3 ✓") {
-		t.Errorf("every part measured: state %d, tabs %q", m.cluster.state, appRow(f, "hot key (E22)"))
+		t.Errorf("every part measured: state %d, tabs %q", m.cluster.state, uitest.Row(f, "hot key (E22)"))
 	}
 
 	// The parts by key; a picked part stays put.
@@ -196,7 +197,7 @@ func TestClusterScreenShowsTheRun(t *testing.T) {
 		}
 	}
 	sheet := appPress(m, "?").View()
-	appWant(t, sheet, "Keys · the cluster", "previous part", "that part", "run again")
+	uitest.Want(t, sheet, "Keys · the cluster", "previous part", "that part", "run again")
 
 	// esc goes back to chapter 06; the finished run has nothing left to stop,
 	// and opening the screen again shows it without running it again.

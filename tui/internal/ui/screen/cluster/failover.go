@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/lipgloss/table"
 
 	part3 "github.com/ratelimit-course/ratelimit/chapters/06-distributed/cluster"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
@@ -134,15 +133,9 @@ func (m Model) e23Table() []string {
 			fmt.Sprint(r.OverAdmitted), fmt.Sprint(r.LagRefused), cost})
 	}
 	widths := []int{22, 7, 7, 7, 6, 8, 16}
-	t := table.New().Headers("mitigation", "before", "frozen", "forgot", "over", "refused", "  latency").Rows(rows...).
-		BorderTop(false).BorderBottom(false).BorderLeft(false).BorderRight(false).
-		BorderColumn(false).BorderHeader(false).
+	t := widget.PlainTable("mitigation", "before", "frozen", "forgot", "over", "refused", "  latency").Rows(rows...).
 		StyleFunc(func(row, col int) lipgloss.Style {
-			s := th.S[widget.StNone]
-			if row == table.HeaderRow {
-				s = th.S[widget.StLabel]
-			}
-			s = s.Width(widths[col])
+			s := widget.CellStyle(th, row).Width(widths[col])
 			if col > 0 && col < 6 {
 				s = s.Align(lipgloss.Right)
 			} else if col == 6 {

@@ -93,27 +93,8 @@ func (m appModel) View() string {
 // appSend delivers msg and then what its commands send back, except
 // commands that wait (ticks, timers).
 func appSend(m appModel, msg tea.Msg) appModel {
-	return uitest.Send(m, msg, 100*time.Millisecond, func(m appModel, msg tea.Msg) (appModel, tea.Cmd) {
-		nm, cmd := m.Update(msg)
-		return nm.(appModel), cmd
-	})
+	return uitest.SendTo[appModel, tea.Model](m, msg, 100*time.Millisecond)
 }
 
-func appPress(m appModel, keys ...string) appModel {
-	for _, k := range keys {
-		m = appSend(m, appKey(k))
-	}
-	return m
-}
-
-// Keys by name and the frame checks are uitest's, shared with the screens' own tests.
-var (
-	appKey         = uitest.Key
-	appCheckFrame  = uitest.CheckFrame
-	appWant        = uitest.Want
-	appLacks       = uitest.Lacks
-	appRow         = uitest.Row
-	appRowStarting = uitest.RowStarting
-	appIsQuit      = uitest.IsQuit
-	flatText       = uitest.Flat
-)
+// appPress delivers each key by name in turn.
+func appPress(m appModel, keys ...string) appModel { return uitest.Press(m, appSend, keys...) }

@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	part3 "github.com/ratelimit-course/ratelimit/chapters/06-distributed/cluster"
 	"github.com/ratelimit-course/ratelimit/internal/testenv"
+	"github.com/ratelimit-course/ratelimit/tui/internal/ui/uitest"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
 
@@ -23,19 +24,19 @@ func TestClusterScreenWithoutRedisServer(t *testing.T) {
 	m := appNew(t, 80, 24)
 	m.cluster.work = runClusterParts
 	d := newTeaDriver(t, m)
-	d.send(appKey("C"))
+	d.send(uitest.Key("C"))
 	d.until("the run ends", 10*time.Second, func(m appModel) bool { return m.cluster.state != csRunning })
 	f := d.m.View()
-	appCheckFrame(t, f, 80, 24)
+	uitest.CheckFrame(t, f, 80, 24)
 	if d.m.cluster.state != csNoServer {
 		t.Fatalf("state %d (%s), want no server", d.m.cluster.state, d.m.cluster.err)
 	}
-	row := appRow(f, "no redis-server")
+	row := uitest.Row(f, "no redis-server")
 	if strings.TrimSpace(row) != clusterNoServer || !strings.Contains(row, "apt-get install redis-server") {
 		t.Errorf("the no-server line %q", row)
 	}
-	appWant(t, f, "r run again")
-	appLacks(t, f, "✗")
+	uitest.Want(t, f, "r run again")
+	uitest.Lacks(t, f, "✗")
 	if len([]rune(clusterNoServer)) > widget.MinW {
 		t.Errorf("the hint is %d columns, more than %d", len([]rune(clusterNoServer)), widget.MinW)
 	}
@@ -165,7 +166,7 @@ func TestClusterScreenRealRun(t *testing.T) {
 	}
 	began := time.Now()
 	for _, k := range []string{"6", "2"} {
-		d.send(appKey(k))
+		d.send(uitest.Key(k))
 	}
 	if d.m.scr != scrCluster {
 		t.Fatalf("chapter 06's 2 opens screen %d", d.m.scr)
@@ -179,8 +180,8 @@ func TestClusterScreenRealRun(t *testing.T) {
 		return ok || m.cluster.state != csRunning
 	})
 	bars := d.m.View()
-	appCheckFrame(t, bars, 80, 24)
-	appWant(t, bars, "script calls per primary", "hot "+string(widget.GlyphBarUsed))
+	uitest.CheckFrame(t, bars, 80, 24)
+	uitest.Want(t, bars, "script calls per primary", "hot "+string(widget.GlyphBarUsed))
 	d.until("the run to end", 60*time.Second, func(m appModel) bool { return m.cluster.state != csRunning })
 	took := time.Since(began)
 	c := d.m.cluster
@@ -200,26 +201,26 @@ func TestClusterScreenRealRun(t *testing.T) {
 	if e22.HotShare < 0.80 || e22.HotShare > 0.90 || e22.Reduction < 20 {
 		t.Errorf("E22: hot share %.3f, reduction %.1f", e22.HotShare, e22.Reduction)
 	}
-	d.send(appKey("1"))
+	d.send(uitest.Key("1"))
 	f := d.m.View()
 	t.Logf("\n%s", f)
-	appCheckFrame(t, f, 80, 24)
-	hotRow := appRow(f, "hot "+string(widget.GlyphBarUsed))
-	appWant(t, hotRow, strings.TrimPrefix(e22.HotPrimary, "127.0.0.1"), fmt.Sprintf("%5.1f%%", 100*e22.HotShare))
+	uitest.CheckFrame(t, f, 80, 24)
+	hotRow := uitest.Row(f, "hot "+string(widget.GlyphBarUsed))
+	uitest.Want(t, hotRow, strings.TrimPrefix(e22.HotPrimary, "127.0.0.1"), fmt.Sprintf("%5.1f%%", 100*e22.HotShare))
 	if want := int(e22.HotShare*float64(c.barWidth()) + 0.5); barCells(hotRow) != want {
 		t.Errorf("hot row %q: %d cells, want %d", hotRow, barCells(hotRow), want)
 	}
-	appWant(t, f, fmt.Sprintf("%.1f× fewer", e22.Reduction), fmt.Sprintf("%6d", e22.HotBorrow))
+	uitest.Want(t, f, fmt.Sprintf("%.1f× fewer", e22.Reduction), fmt.Sprintf("%6d", e22.HotBorrow))
 	// Part 2: the three failovers.
-	d.send(appKey("2"))
+	d.send(uitest.Key("2"))
 	f = d.m.View()
 	t.Logf("\n%s", f)
-	appCheckFrame(t, f, 80, 24)
+	uitest.CheckFrame(t, f, 80, 24)
 	if len(c.e23) != 3 {
 		t.Fatalf("E23: %d runs", len(c.e23))
 	}
 	for _, r := range c.e23 {
-		row := flatText(appRowStarting(f, string(r.Mitigation)+" "))
+		row := uitest.Flat(uitest.RowStarting(f, string(r.Mitigation)+" "))
 		want := fmt.Sprintf("%s %d %d %d %d %d", r.Mitigation, r.Before, r.LagAdmitted, r.Forgotten, r.OverAdmitted, r.LagRefused)
 		if !strings.HasPrefix(row, want) {
 			t.Errorf("E23 row %q, want it to start %q", row, want)
@@ -228,20 +229,20 @@ func TestClusterScreenRealRun(t *testing.T) {
 	if none := c.e23[0]; none.Forgotten <= 0 || none.OverAdmitted != int(none.Forgotten) {
 		t.Errorf("E23 as shipped: forgot %d, over-admitted %d", none.Forgotten, none.OverAdmitted)
 	} else {
-		appWant(t, f, fmt.Sprintf("+%d over", none.OverAdmitted))
+		uitest.Want(t, f, fmt.Sprintf("+%d over", none.OverAdmitted))
 	}
 	// Part 3: 10,000 identities over the three primaries.
-	d.send(appKey("3"))
+	d.send(uitest.Key("3"))
 	f = d.m.View()
-	appCheckFrame(t, f, 80, 24)
-	appWant(t, f, "CROSSSLOT", "10000 identities over the primaries")
+	uitest.CheckFrame(t, f, 80, 24)
+	uitest.Want(t, f, "CROSSSLOT", "10000 identities over the primaries")
 	for _, s := range c.e21.Split {
-		appWant(t, f, fmt.Sprintf("%d %5.1f%%", s.Count, 100*s.Share))
+		uitest.Want(t, f, fmt.Sprintf("%d %5.1f%%", s.Count, 100*s.Share))
 	}
 	t.Logf("\n%s", f)
 
 	// Again, stopped by esc in the middle of the failover.
-	d.send(appKey("r"))
+	d.send(uitest.Key("r"))
 	d.until("E23 to begin", 60*time.Second, func(m appModel) bool {
 		return m.cluster.e22 != nil && m.cluster.part == cpFailover || m.cluster.state != csRunning
 	})
@@ -253,7 +254,7 @@ func TestClusterScreenRealRun(t *testing.T) {
 	if d.m.cluster.state != csRunning {
 		t.Fatalf("the run ended (state %d: %s) before E23 froze a replica", d.m.cluster.state, d.m.cluster.err)
 	}
-	d.send(appKey("esc"))
+	d.send(uitest.Key("esc"))
 	if d.m.scr != scrChapter {
 		t.Errorf("esc lands on screen %d, want chapter 06", d.m.scr)
 	}
@@ -270,12 +271,12 @@ func TestClusterScreenRealRun(t *testing.T) {
 	}
 
 	// And ended by q while it runs.
-	d.send(appKey("2"))
+	d.send(uitest.Key("2"))
 	d.until("the cluster to start again", 30*time.Second, func(m appModel) bool { return m.cluster.how != "" || m.cluster.state != csRunning })
 	run = d.m.cluster.run
-	nm, cmd := d.m.Update(appKey("q"))
+	nm, cmd := d.m.Update(uitest.Key("q"))
 	d.m = nm.(appModel)
-	if !appIsQuit(cmd) {
+	if !uitest.IsQuit(cmd) {
 		t.Error("q does not quit")
 	}
 	if n := ourRedis(t); len(n) != 0 {
@@ -284,12 +285,12 @@ func TestClusterScreenRealRun(t *testing.T) {
 	<-run.finished
 
 	// And stopped while the cluster is still starting.
-	d.send(appKey("esc"))
-	d.send(appKey("2"))
+	d.send(uitest.Key("esc"))
+	d.send(uitest.Key("2"))
 	d.until("the run's goroutine to start", 5*time.Second, func(appModel) bool { return len(ourRedis(t)) > 0 })
 	run = d.m.cluster.run
 	stopAt := time.Now()
-	d.send(appKey("esc"))
+	d.send(uitest.Key("esc"))
 	t.Logf("esc while the cluster starts: back in %v", time.Since(stopAt))
 	if n := ourRedis(t); len(n) != 0 {
 		t.Errorf("redis-server processes right after esc while starting: %v", n)

@@ -106,9 +106,7 @@ func requestTable(th *widget.Theme, m Model, rows, w int) string {
 		data, sts = append(data, row), append(sts, st)
 	}
 	cur := m.Cursor - start
-	t := table.New().Headers("   #", "arr ms", "left", "right").Rows(data...).
-		BorderTop(false).BorderBottom(false).BorderLeft(false).BorderRight(false).
-		BorderColumn(false).BorderHeader(false).Width(w).
+	t := widget.PlainTable("   #", "arr ms", "left", "right").Rows(data...).Width(w).
 		StyleFunc(func(row, col int) lipgloss.Style {
 			s := th.S[widget.StNone].PaddingRight(1)
 			switch {

@@ -13,6 +13,7 @@ import (
 	"github.com/muesli/termenv"
 	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
 	"github.com/ratelimit-course/ratelimit/tui/internal/progress"
+	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/uitest"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
@@ -44,18 +45,11 @@ func send(m Model, msg tea.Msg) Model { return sendWithin(m, msg, 100*time.Milli
 
 // sendWithin is send waiting up to patience for each command.
 func sendWithin(m Model, msg tea.Msg, patience time.Duration) Model {
-	return uitest.Send(m, msg, patience, func(m Model, msg tea.Msg) (Model, tea.Cmd) {
-		s, cmd := m.Update(msg)
-		return s.(Model), cmd
-	})
+	return uitest.SendTo[Model, screen.Screen](m, msg, patience)
 }
 
-func press(m Model, keys ...string) Model {
-	for _, k := range keys {
-		m = send(m, uitest.Key(k))
-	}
-	return m
-}
+// press delivers each key by name in turn.
+func press(m Model, keys ...string) Model { return uitest.Press(m, send, keys...) }
 
 // runClock delivers the running clock's ticks, one after another, until
 // it has run for d or the phase changed.

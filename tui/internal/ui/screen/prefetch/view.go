@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/lipgloss/table"
 	"github.com/ratelimit-course/ratelimit/chapters/06-distributed/sim"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
@@ -290,14 +289,9 @@ func (m Model) metrics() []string {
 // "prefetch", without borders: a label column, then right-aligned numbers.
 func (m Model) metricsTable(first string, rows [][]string) []string {
 	th := m.th
-	t := table.New().Headers(first, "central", "prefetch").Rows(rows...).
-		BorderTop(false).BorderBottom(false).BorderLeft(false).BorderRight(false).
-		BorderColumn(false).BorderHeader(false).
+	t := widget.PlainTable(first, "central", "prefetch").Rows(rows...).
 		StyleFunc(func(row, col int) lipgloss.Style {
-			s := th.S[widget.StNone]
-			if row == table.HeaderRow {
-				s = th.S[widget.StLabel]
-			}
+			s := widget.CellStyle(th, row)
 			if col == 0 {
 				return s.Width(22)
 			}
