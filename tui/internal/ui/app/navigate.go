@@ -64,7 +64,7 @@ func (m Model) navigate(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// The progress is forgotten at once; the file is deleted off the
 		// Update goroutine, through the store's one writer.
 		reset := m.store.Resetting()
-		return m, func() tea.Msg { return resetDone{reset()} }
+		return m, screen.Work(func() tea.Msg { return resetDone{reset()} })
 	}
 	return m, nil
 }

@@ -1,6 +1,11 @@
 package screen
 
-import tea "github.com/charmbracelet/bubbletea"
+import (
+	"reflect"
+	"sync"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
 
 // A screen that changes the saved progress (a card scored, an interview
 // finished, a plan step marked) saves it with Save: the command takes the
@@ -18,5 +23,23 @@ type Saved struct{ Err error }
 // Save is the command that saves the progress as it is now.
 func Save(s Saver) tea.Cmd {
 	write := s.Saving()
-	return func() tea.Msg { return Saved{Err: write()} }
+	return Work(func() tea.Msg { return Saved{Err: write()} })
+}
+
+// workCode holds the code of the commands made by Work.
+var workCode sync.Map
+
+// Work marks f as a command that does work (a write, a delete) and answers
+// when done, unlike a tick that waits on the clock. Every command made by
+// the same function literal is marked at once: the mark is its code.
+func Work(f func() tea.Msg) tea.Cmd {
+	workCode.Store(reflect.ValueOf(f).Pointer(), true)
+	return f
+}
+
+// IsWork reports whether c was made by Work: a test harness waits for its
+// answer however slow the machine, where it drops a tick it does not deliver.
+func IsWork(c tea.Cmd) bool {
+	_, ok := workCode.Load(reflect.ValueOf(c).Pointer())
+	return ok
 }

@@ -5,12 +5,15 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen"
 )
 
 // Send delivers msg to m through update, then what its commands send back,
 // as the Bubble Tea runtime would, one at a time; a command that has not
 // answered within patience (a tick, a timer) is dropped, so that a test
-// delivers those itself. A batch's commands each run; a quit ends nothing.
+// delivers those itself, except one that does work (screen.Work: a save),
+// which is waited for however slow the machine. A batch's commands each run; a quit ends nothing.
 func Send[M any](m M, msg tea.Msg, patience time.Duration, update func(M, tea.Msg) (M, tea.Cmd)) M {
 	m, cmd := update(m, msg)
 	queue := []tea.Cmd{cmd}
@@ -23,10 +26,14 @@ func Send[M any](m M, msg tea.Msg, patience time.Duration, update func(M, tea.Ms
 		ch := make(chan tea.Msg, 1) // buffered: a dropped command never blocks
 		go func() { ch <- c() }()
 		var out tea.Msg
-		select {
-		case out = <-ch:
-		case <-time.After(patience):
-			continue
+		if screen.IsWork(c) { // a write: its answer comes, however slow the machine
+			out = <-ch
+		} else {
+			select {
+			case out = <-ch:
+			case <-time.After(patience):
+				continue
+			}
 		}
 		if cmds, ok := Cmds(out); ok {
 			queue = append(queue, cmds...)

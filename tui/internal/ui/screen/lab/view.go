@@ -260,7 +260,9 @@ func (m Model) footer(w int) []string {
 	if !m.custom() {
 		s := engine.Scenarios[m.scen]
 		hint = "hint: " + s.Lesson
-		if m.changed() {
+		if l := s.LessonFor(m.algo[0], m.algo[1], m.params); m.changed() && l != "" {
+			hint = "hint: " + l // a suggested run of the scenario, with a lesson of its own
+		} else if m.changed() {
 			// The lesson is about the scenario's own budget and pair.
 			hint = fmt.Sprintf("hint: you changed %s's budget or sides, so its lesson may not hold here; %s and %s load the prepared scenarios as they are",
 				s.Name, widget.KeyName(keys.Scenario), widget.KeyName(keys.ScenarioBack))

@@ -329,10 +329,10 @@ func (m Model) finish() Model {
 	m.state, m.record, m.sumTop = Done, r, 0
 	m.store.P.Interviews = append(m.store.P.Interviews, r)
 	t := m.transcript(r)
-	m.saving = tea.Batch(screen.Save(m.store), func() tea.Msg {
+	m.saving = tea.Batch(screen.Save(m.store), screen.Work(func() tea.Msg {
 		path, err := transcript.Save(t)
 		return keptMsg{at: r.At, path: path, err: err}
-	})
+	}))
 	return m
 }
 
