@@ -20,7 +20,6 @@ import (
 	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
 	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 	"github.com/ratelimit-course/ratelimit/core"
-	"github.com/ratelimit-course/ratelimit/internal/redisproc"
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
 )
 
@@ -98,16 +97,6 @@ func TestE21_HashTags(t *testing.T) {
 	require.Equal(t, int64(10000), total)
 
 	t.Run("KeySlot matches CLUSTER KEYSLOT", func(t *testing.T) { keySlotMatchesServer(t, c.Addrs[0]) })
-}
-
-// clusterTopology is a client of the test's Redis Cluster and the cluster's
-// primaries and replicas as it reports them.
-func clusterTopology(t *testing.T) (*redis.ClusterClient, redisproc.Topology) {
-	t.Helper()
-	cc := redistest.NewCluster(t).Client(t)
-	top, err := topology(context.Background(), cc)
-	require.NoError(t, err)
-	return cc, top
 }
 
 // TestEveryLimiterOnCluster runs each chapter 06 limiter's worked example
