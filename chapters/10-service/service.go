@@ -41,9 +41,8 @@ type Service struct {
 // active is one loaded rule set and each rule's counter, swapped whole on a
 // reload: a request sees one rule set from start to end.
 type active struct {
-	rules       *rules.RuleSet
-	counters    map[*rules.Rule]store.Counter
-	domainNames []string
+	rules    *rules.RuleSet
+	counters map[*rules.Rule]store.Counter
 }
 
 // Start loads the rules, opens the store and the listeners, and starts the
@@ -140,7 +139,6 @@ func (s *Service) compile(set *rules.RuleSet) (*active, error) {
 		a.counters[r] = c
 		keep[r.ID()] = true
 	}
-	a.domainNames = set.DomainNames()
 	s.st.Retain(keep)
 	return a, nil
 }
