@@ -127,18 +127,19 @@ func read(text string) []sentence {
 }
 
 // said is whether a sentence connects its ideas: it has a verb, and it is
-// not a list of four or more short fragments ("token bucket, Lua, TTL,
-// 429"), which reads as keywords whatever words it holds.
+// not a list of four or more fragments, two in three of them four words
+// or shorter ("token bucket, Lua, TTL, 429"), which reads as keywords
+// whatever words it holds.
 func said(s string, ws []word) bool {
 	frags := strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(",;/|·", r) })
 	if len(frags) >= 4 {
 		short := 0
 		for _, f := range frags {
-			if len(strings.Fields(f)) <= 3 {
+			if len(strings.Fields(f)) <= 4 {
 				short++
 			}
 		}
-		if short*4 >= len(frags)*3 {
+		if short*3 >= len(frags)*2 {
 			return false
 		}
 	}

@@ -112,3 +112,27 @@ func shortNotes(t *testing.T, prompt string) []string {
 	}
 	return notes
 }
+
+// trackTitles are the 45-minute track's phase titles.
+func trackTitles() []string { return phaseTitles(LongForm, 5) }
+
+// sectionOf is the worked answer's "## title" section, subsections and all.
+func sectionOf(t *testing.T, prompt, title string) string {
+	t.Helper()
+	var parts []string
+	for _, b := range blocks(mustAnswer(t, prompt)) {
+		if b.h2 == title {
+			parts = append(parts, b.text)
+		}
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+func mustAnswer(t *testing.T, prompt string) string {
+	t.Helper()
+	md, ok := interview.WorkedAnswer(prompt)
+	if !ok {
+		t.Fatalf("no worked answer for %q", prompt)
+	}
+	return md
+}
