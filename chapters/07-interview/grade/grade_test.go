@@ -165,6 +165,7 @@ func TestSayings(t *testing.T) {
 		{3, 0, "Reads fail closed; nothing is allowed when Redis is down.", false},
 		{3, 1, "An over-limit client gets 429 + Retry-After rounded up, and quota headers always.", true},
 		{3, 1, "An over-limit client gets a 429.", false},
+		{3, 1, "An over-limit client gets 429 and a Retry-After rounded down.", false},
 		{1, 2, "Memory is 200 to 400 B a key, so 10M keys take 2 to 4 GB.", true},
 		{1, 0, "A fixed window doubles the limit at the boundary.", true},
 		{1, 0, "Not a fixed window: it lets twice the limit through at the edge.", true},

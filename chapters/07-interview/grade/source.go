@@ -4,8 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+
+	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
 )
 
 // Source is what a file to grade holds: the prompt and form when it is a
@@ -14,12 +17,14 @@ type Source struct {
 	Prompt string   // "" for a plain file
 	Form   string   // ShortForm, LongForm, or "" for a plain file
 	Notes  []string // notes[i] is phase i+1's
+	Points []string // the checklist points a transcript lists, ticked or not
 }
 
 var (
 	questionRe = regexp.MustCompile("^- Question \\(`([^`]+)`\\)")
 	formRe     = regexp.MustCompile(`^- Form: (\d+-minute)`)
 	phaseRe    = regexp.MustCompile(`^## Phase (\d+)\b`)
+	pointRe    = regexp.MustCompile(`^- \[[ x]\] (.*) \(chapter \d+[,)]`)
 )
 
 // ErrNoPhases is the error of a file with no "## Phase N" section.
@@ -61,6 +66,9 @@ func Parse(text string) (Source, error) {
 			continue
 		}
 		if transcript {
+			if m := pointRe.FindStringSubmatch(line); m != nil {
+				src.Points = append(src.Points, m[1])
+			}
 			if strings.HasPrefix(line, "### ") {
 				said = strings.TrimSpace(line[4:]) == "What you said"
 				continue
@@ -84,4 +92,39 @@ func Parse(text string) (Source, error) {
 		src.Notes[n-1] = strings.TrimSpace(strings.Join(ls, "\n"))
 	}
 	return src, nil
+}
+
+// Grade grades src against the named prompt ("" takes the transcript's) in
+// the form short says. For a 45-minute transcript the deep dives are the
+// ones its points name, as the app drew them.
+func Grade(src Source, prompt string, short bool) (Result, error) {
+	if prompt == "" {
+		prompt = src.Prompt
+	}
+	p, ok := interview.MockPrompt(prompt)
+	if !ok {
+		return Result{}, fmt.Errorf("no mock prompt %q (one of %v)", prompt, interview.MockNames())
+	}
+	phases, form := p.Phases, ShortForm
+	if !short {
+		phases, form = interview.LongFormWith(p, divesNamed(p, src.Points)), LongForm
+	}
+	if len(src.Notes) > len(phases) {
+		return Result{}, fmt.Errorf("%d phases of notes, but the %s form has %d", len(src.Notes), form, len(phases))
+	}
+	return Phases(prompt, form, phases, src.Notes), nil
+}
+
+// divesNamed are the ids of p's deep dives whose points are listed.
+func divesNamed(p interview.Prompt, points []string) []string {
+	var out []string
+	for _, d := range interview.DivesFor(p) {
+		for _, pt := range d.Checklist {
+			if slices.Contains(points, pt.Text) {
+				out = append(out, d.ID)
+				break
+			}
+		}
+	}
+	return out
 }
