@@ -66,11 +66,16 @@ func quoteWords(ws []string) string {
 	return strings.Join(q, ", ")
 }
 
-// Markdown is the result for a transcript: one section per phase's
-// feedback is written by the caller; this is the whole, as a list.
+// Beside is the phase's verdict next to the candidate's own ticks: "you
+// ticked 4, your notes show 2 of 5 (score 40 %)".
+func (p Phase) Beside(ticked int) string {
+	return fmt.Sprintf("you ticked %d, %s", ticked, p.PhaseLine())
+}
+
+// Markdown is the phase's feedback as a Markdown list: the points shown
+// with the words that showed them, the points missed, the red flags.
 func (p Phase) Markdown() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Your notes show %d of %d points (score %d %%).\n\n", len(p.Shown), p.Points(), percent(p.Score))
 	for _, s := range p.Shown {
 		fmt.Fprintf(&b, "- shown: %s (chapter %s), by %s", s.Point, s.Chapter, quoteWords(s.Words))
 		if s.Credit < 1 {

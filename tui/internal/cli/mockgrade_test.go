@@ -26,8 +26,10 @@ func TestMockGrade(t *testing.T) {
 	tr := transcript.Transcript{Prompt: "per-user-api", Title: "Per-user limits", Form: "15-minute", At: time.Now()}
 	var plain strings.Builder
 	for i, n := range notesFixture {
+		// Feedback an earlier grading wrote is not notes: it would show more.
 		tr.Phases = append(tr.Phases, transcript.Phase{Title: "phase", Notes: n,
-			Missed: []transcript.Point{{Text: "Size it: servers, active keys, peak QPS", Chapter: "07"}}})
+			Feedback: "- shown: the time from Redis; reads fail open through a local bucket; shadow mode per rule",
+			Missed:   []transcript.Point{{Text: "Size it: servers, active keys, peak QPS", Chapter: "07"}}})
 		plain.WriteString("## Phase " + string(rune('1'+i)) + "\n\n" + n + "\n\n")
 	}
 	saved := filepath.Join(dir, "transcript.md")
