@@ -1,6 +1,7 @@
 package grade
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -11,34 +12,21 @@ import (
 // form asks the same things in four phases. shortNotes turns a worked
 // answer into the notes a candidate would have written in each phase of
 // the short form, by the parts of the answer that answer each phase's
-// questions: "Section" is a whole "## " section with its subsections,
-// "Section/Sub" one "### " subsection, and "Section@Start" the paragraph
-// of that section (or subsection) that starts so.
-var shortMap = map[string][4][]string{
-	"per-user-api": {
-		{"Introduction and the question", "Requirements and scoping"},
-		{"Deep dives chosen by the interviewer@The algorithm.", "Capacity from the prompt's numbers@Memory:"},
-		{"API and the high-level design", "Deep dives chosen by the interviewer@The race.", "Capacity from the prompt's numbers@Each request is one decision"},
-		{"Deep dives chosen by the interviewer@Failure.", "API and the high-level design@The limiter is a decision service", "Wrap-up and your questions"},
-	},
-	"login": {
-		{"Introduction and the question", "Requirements and scoping"},
-		{"Deep dives chosen by the interviewer@Why a sliding log", "Requirements and scoping@What does the user see?", "Capacity from the prompt's numbers@Memory:"},
-		{"API and the high-level design", "Deep dives chosen by the interviewer@The race.", "Capacity from the prompt's numbers@The attacker you described"},
-		{"Deep dives chosen by the interviewer@Redis down during a wave.", "Deep dives chosen by the interviewer@What does the user see?", "Wrap-up and your questions"},
-	},
-	"llm-gateway": {
-		{"Introduction and the question", "Requirements and scoping"},
-		{"Deep dives chosen by the interviewer@Reserve and refund.", "Deep dives chosen by the interviewer@Five requests at once.", "API and the high-level design@The gateway does this", "Requirements and scoping@Fourth, what else limits"},
-		{"API and the high-level design@Where does each piece run?", "Deep dives chosen by the interviewer@The race.", "Deep dives chosen by the interviewer@The hot key."},
-		{"Deep dives chosen by the interviewer@The backend slows", "Capacity from the prompt's numbers@The number that matters", "Wrap-up and your questions"},
-	},
-	"partner-api": {
-		{"Introduction and the question", "Requirements and scoping"},
-		{"API and the high-level design@WAF, at the edge", "API and the high-level design@API Gateway holds the contract.", "API and the high-level design@Our service holds"},
-		{"Capacity from the prompt's numbers@A partner granted", "Deep dives chosen by the interviewer@Will they get 20,000?", "API and the high-level design@The order is the point"},
-		{"Deep dives chosen by the interviewer@What the partner sees.", "Deep dives chosen by the interviewer@How should the partner", "Wrap-up and your questions"},
-	},
+// questions (testdata/shortmap.yaml): "Title" is a whole "## " section
+// or "### " subsection, "Title@Start" its paragraph that starts so.
+var shortMap = loadShortMap()
+
+// loadShortMap reads testdata/shortmap.yaml.
+func loadShortMap() map[string][][]string {
+	b, err := os.ReadFile("testdata/shortmap.yaml")
+	if err != nil {
+		panic(err)
+	}
+	var m map[string][][]string
+	if err := strictYAML(b, &m); err != nil {
+		panic(err)
+	}
+	return m
 }
 
 // block is one paragraph of a worked answer with the headings above it.
@@ -91,6 +79,9 @@ func shortNotes(t *testing.T, prompt string) []string {
 		t.Fatalf("no worked answer for %q", prompt)
 	}
 	bs := blocks(md)
+	if len(shortMap[prompt]) != 4 {
+		t.Fatalf("testdata/shortmap.yaml: %d phases for %q, want 4", len(shortMap[prompt]), prompt)
+	}
 	var notes []string
 	for ph, sels := range shortMap[prompt] {
 		var parts []string
