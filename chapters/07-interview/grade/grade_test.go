@@ -304,3 +304,41 @@ func TestLongForm(t *testing.T) {
 		t.Errorf("unknown prompt: error %v", err)
 	}
 }
+
+// TestEveryPointHasIdeas: each point of every prompt, every Go-built phase
+// of the track and every deep dive says what counts as saying it, and each
+// idea has a phrasing that survives normalisation.
+func TestEveryPointHasIdeas(t *testing.T) {
+	var points []interview.Point
+	for _, p := range interview.Mock() {
+		for _, d := range interview.DivesFor(p) {
+			points = append(points, d.Checklist...)
+		}
+		for _, ph := range interview.LongForm(p) {
+			points = append(points, ph.Checklist...)
+		}
+	}
+	for _, pt := range points {
+		if len(pt.Ideas) == 0 {
+			t.Errorf("%q has no ideas", pt.Text)
+		}
+		for _, l := range pt.Ideas {
+			if id := parseIdea(l); len(id.alts) == 0 {
+				t.Errorf("%q: idea %q has no phrasing left after stop words", pt.Text, l)
+			}
+		}
+	}
+}
+
+// TestDivesDrawn grades a worked answer's deep dives against dives of the
+// shared bank it answers.
+func TestDivesDrawn(t *testing.T) {
+	p, _ := interview.MockPrompt("per-user-api")
+	phases := interview.LongFormWith(p, []string{"script-race", "hot-key"})
+	notes := make([]string, len(phases))
+	notes[3] = sectionOf(t, "per-user-api", trackTitles()[3])
+	r := Phases(p.Name, LongForm, phases, notes)
+	if got := len(r.Phases[3].Shown); got < 5 {
+		t.Errorf("the race and the hot key: %d of 6 points shown\n%s", got, strings.Join(r.Lines(), "\n"))
+	}
+}
