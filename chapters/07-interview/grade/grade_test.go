@@ -69,19 +69,21 @@ func TestWorkedAnswersScoreOnTheirOwnPrompt(t *testing.T) {
 	}
 }
 
-// TestFixtures grades the answers of testdata on per-user-api's short
-// form: a shallow one, one in sentences, the same ideas as bare keywords.
+// TestFixtures grades the answers of testdata on the short form: two
+// shallow ones that use the right words without the design, one in
+// sentences, the same ideas as bare keywords.
 func TestFixtures(t *testing.T) {
 	for _, tc := range []struct {
-		file     string
-		min, max float64
+		file, prompt string
+		min, max     float64
 	}{
-		{"weak.md", 0, 0.35},
-		{"sentences.md", 0.85, 1},
-		{"keywords.md", 0.3, 0.6},
+		{"weak.md", "per-user-api", 0, 0.35},
+		{"weak-login.md", "login", 0, 0.35},
+		{"sentences.md", "per-user-api", 0.85, 1},
+		{"keywords.md", "per-user-api", 0.3, 0.6},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
-			r, err := Notes("per-user-api", true, fixture(t, tc.file))
+			r, err := Notes(tc.prompt, true, fixture(t, tc.file))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -112,7 +114,7 @@ func TestPlantedRedFlags(t *testing.T) {
 	r, _ := Notes("per-user-api", true, fixture(t, "flags.md"))
 	want := map[string]int{
 		"client-header-identity": 1, "lab-figure-as-fact": 2, "per-node-count": 3, "incr-then-expire": 3,
-		"fail-all-closed": 4, "overload-429": 4, "early-retry-after": 4,
+		"fail-all-closed": 4, "overload-429": 4, "early-retry-after": 4, "hard-lockout": 4,
 	}
 	got := map[string]int{}
 	for _, f := range r.Flags() {
@@ -131,6 +133,10 @@ func TestPlantedRedFlags(t *testing.T) {
 	}
 	if f := gradeOne(t, "sentences.md").Flags(); len(f) > 0 {
 		t.Errorf("the safe paraphrase raises %+v", f)
+	}
+	weak, _ := Notes("login", true, fixture(t, "weak-login.md"))
+	if f := weak.Flags(); len(f) != 1 || f[0].ID != "hard-lockout" || f[0].Phase != 2 {
+		t.Errorf("the weak login answer locks accounts out: found %+v", f)
 	}
 }
 
