@@ -83,14 +83,14 @@ func (m Model) summaryLists() []string {
 	}
 	if len(missed) == 0 && len(pushes) == 0 {
 		out = append(out, "", th.Paint(widget.StAllowed, "Every point covered."))
-		return append(append(out, "", th.Paint(widget.StLabel, "Your notes (read by the course: tui mock --grade)")), m.feedbackRows(item)...)
+		return append(append(out, "", th.Paint(widget.StLabel, "Your notes (read by the course: tui mock --grade)")), m.feedbackRows()...)
 	}
 	review := widget.WrapRows(th, widget.StNone, strings.Join(r.Review, ", "), w-len("Review chapters "), 3)
 	out = append(append(out, ""), widget.Hanging(review, th.Paint(widget.StLabel, "Review chapters "), strings.Repeat(" ", len("Review chapters ")))...)
 	for _, l := range []struct {
 		label string
 		rows  []string
-	}{{"Pushback to review", pushes}, {"Missed", missed}, {"Your notes (read by the course: tui mock --grade)", m.feedbackRows(item)}} {
+	}{{"Pushback to review", pushes}, {"Missed", missed}, {"Your notes (read by the course: tui mock --grade)", m.feedbackRows()}} {
 		if len(l.rows) > 0 {
 			out = append(append(out, "", th.Paint(widget.StLabel, l.label)), l.rows...)
 		}
@@ -105,16 +105,19 @@ func (m Model) scrollSummary(d int) Model {
 	return m
 }
 
-// feedbackRows are, per phase, the points ticked beside those the notes show,
-// then each red flag the notes contain.
-func (m Model) feedbackRows(item func(string) []string) []string {
+// feedbackRows are, per phase, the points ticked beside those the notes
+// show, then each red flag the notes contain.
+func (m Model) feedbackRows() []string {
+	row := func(first, s string) []string {
+		return widget.Hanging(widget.WrapRows(m.th, widget.StNone, s, m.w-4, 6), first, "    ")
+	}
 	g := m.feedback()
 	var out []string
 	for j, ph := range g.Phases {
-		out = append(out, item(fmt.Sprintf("%d %s", j+1, ph.Beside(len(m.record.Phases[j].Ticked))))...)
+		out = append(out, row("  ", fmt.Sprintf("%d %s", j+1, ph.Beside(len(m.record.Phases[j].Ticked))))...)
 	}
 	for _, f := range g.Flags() {
-		out = append(out, item(fmt.Sprintf("red flag in phase %d · ch %s · %s", f.Phase, f.Chapter, f.Text))...)
+		out = append(out, row(fmt.Sprintf("  %c ", widget.GlyphRejected), fmt.Sprintf("red flag in phase %d · ch %s · %s", f.Phase, f.Chapter, f.Text))...)
 	}
 	return out
 }
