@@ -40,7 +40,7 @@ func Dives() []Dive {
 
 // clone is d with slices of its own.
 func (d Dive) clone() Dive {
-	d.Questions, d.Checklist = slices.Clone(d.Questions), slices.Clone(d.Checklist)
+	d.Questions, d.Checklist = slices.Clone(d.Questions), clonePoints(d.Checklist)
 	return d
 }
 

@@ -62,7 +62,7 @@ func TestDeepDivesAreChosenWeakestFirst(t *testing.T) {
 	deep := LongFormWith(p, []string{"hot-key", "script-race"})[3]
 	hot, _ := DiveByID("hot-key")
 	race, _ := DiveByID("script-race")
-	if len(deep.Checklist) != len(hot.Checklist)+len(race.Checklist) || deep.Checklist[0] != hot.Checklist[0] ||
+	if len(deep.Checklist) != len(hot.Checklist)+len(race.Checklist) || deep.Checklist[0].Text != hot.Checklist[0].Text ||
 		deep.Questions[0] != hot.Questions[0] {
 		t.Errorf("the deep dives run are not the ones chosen: %+v", deep.Questions)
 	}

@@ -14,6 +14,10 @@ type Point struct {
 	Text    string `yaml:"text"`    // what a strong answer says, in a line
 	Chapter string `yaml:"chapter"` // "01" … "09": where the course teaches it
 	Cue     string `yaml:"cue"`     // a phrase of that chapter's README or drill cards
+	// Ideas are what counts as saying the point, for the grade package:
+	// each idea lists its phrasings separated by "|", and the point is
+	// shown when every idea is said. None: the cue is the one idea.
+	Ideas []string `yaml:"ideas,omitempty"`
 }
 
 // MockPhase is what happens in one step of the Skeleton, or of the Track
@@ -54,9 +58,18 @@ func (p Prompt) clone() Prompt {
 	p.Pushback, p.Dives = slices.Clone(p.Pushback), slices.Clone(p.Dives)
 	p.Phases = slices.Clone(p.Phases)
 	for i, ph := range p.Phases {
-		p.Phases[i] = MockPhase{Questions: slices.Clone(ph.Questions), Checklist: slices.Clone(ph.Checklist), Pushback: slices.Clone(ph.Pushback)}
+		p.Phases[i] = MockPhase{Questions: slices.Clone(ph.Questions), Checklist: clonePoints(ph.Checklist), Pushback: slices.Clone(ph.Pushback)}
 	}
 	return p
+}
+
+// clonePoints is a checklist with slices of its own.
+func clonePoints(pts []Point) []Point {
+	out := slices.Clone(pts)
+	for i := range out {
+		out[i].Ideas = slices.Clone(out[i].Ideas)
+	}
+	return out
 }
 
 // MockPrompt finds a prompt by name.
@@ -97,24 +110,30 @@ func LongFormWith(p Prompt, dives []string) []MockPhase {
 	intro := MockPhase{
 		Questions: []string{"Tell me in a minute who you are; then, here is the question. How will you go about it?"},
 		Checklist: []Point{
-			{"Restate the question in one sentence, in your own words", "07", "restate the question"},
-			{"Say the four questions you will settle before any algorithm: the key, the traffic's shape, shared state, placement", "01", "four questions"},
-			{"Say how you will spend the 45 minutes, keeping time for the deep dives and your questions", "07", "45-minute"},
+			{Text: "Restate the question in one sentence, in your own words", Chapter: "07", Cue: "restate the question",
+				Ideas: []string{"question | prompt | asked | say it back | restate | in one sentence | so we need | let me say | so the task"}},
+			{Text: "Say the four questions you will settle before any algorithm: the key, the traffic's shape, shared state, placement", Chapter: "01", Cue: "four questions",
+				Ideas: []string{"who is the user | whom do we count | what do we count | key by | the key | a user could be | which key | identity", "burst | hard cap | shape | per minute | a rate | window | cost"}},
+			{Text: "Say how you will spend the 45 minutes, keeping time for the deep dives and your questions", Chapter: "07", Cue: "45-minute",
+				Ideas: []string{"minutes | agenda | plan | spend our time | time", "deep dive | dives | questions | sum up | summary"}},
 		},
 	}
 	reqs := MockPhase{
 		Questions: append(append([]string{}, p.Phases[0].Questions...),
 			"What latency, availability and accuracy does the limiter itself promise?"),
 		Checklist: append(append([]Point{}, p.Phases[0].Checklist...),
-			Point{"The limiter's own targets: a few ms at p99 added, availability above the API's, a stated bound on over-admission", "07", "own targets"}),
+			Point{Text: "The limiter's own targets: a few ms at p99 added, availability above the API's, a stated bound on over-admission", Chapter: "07", Cue: "own targets",
+				Ideas: []string{"own targets | its targets | limiter itself | the limiter's | slo | latency | p99 | availability", "millisecond | ms | 99.9 | availability | accurate | over-admission | p99"}}),
 	}
 	design := MockPhase{
 		Questions: append([]string{
 			"Where does the decision run: a library call, a middleware, a sidecar, or a service like Envoy's ShouldRateLimit? Choose one.",
 			"Draw the request path: where does each limit live?"}, p.Phases[2].Questions...),
 		Checklist: append([]Point{
-			{"Choose the API's shape and say what it costs: a library call or middleware (per node), a sidecar, or a decision service such as ShouldRateLimit(domain, descriptors, hits)", "07", "sidecar"},
-			{"The request path drawn, client to Redis Cluster, with the limit each hop holds and its cost", "07", "request path"},
+			{Text: "Choose the API's shape and say what it costs: a library call or middleware (per node), a sidecar, or a decision service such as ShouldRateLimit(domain, descriptors, hits)", Chapter: "07", Cue: "sidecar",
+				Ideas: []string{"~library | sidecar | middleware | limiter service | decision service | shouldratelimit | central service", "shouldratelimit | one call | descriptor | hop | round trip | cost | domain"}},
+			{Text: "The request path drawn, client to Redis Cluster, with the limit each hop holds and its cost", Chapter: "07", Cue: "request path",
+				Ideas: []string{"edge | gateway | waf | load balancer | proxy", "redis | cluster | shared store | limiter service | service"}},
 		}, p.Phases[2].Checklist...),
 	}
 	bank := DivesFor(p)
@@ -135,9 +154,12 @@ func LongFormWith(p Prompt, dives []string) []MockPhase {
 	wrap := MockPhase{
 		Questions: []string{"Sum up your design in a minute: what does it give up?", "What would you like to ask me?"},
 		Checklist: []Point{
-			{"Name the trade-offs out loud: approximate across regions, bounded over-admission after a failover, bursts by design", "07", "trade-offs out loud"},
-			{"Say how you would know it works: the 429 rate per rule, the fail-open count, the store's p99", "07", "fail-open count"},
-			{"Ask your own questions: who owns the limits, the last incident, what they would change first", "07", "your own questions"},
+			{Text: "Name the trade-offs out loud: approximate across regions, bounded over-admission after a failover, bursts by design", Chapter: "07", Cue: "trade-offs out loud",
+				Ideas: []string{"gives up | give up | trade-off | tradeoff | accept | at the cost | what this costs | approximate", "region | failover | burst | exact | fairness | lost refund | best effort | stranded"}},
+			{Text: "Say how you would know it works: the 429 rate per rule, the fail-open count, the store's p99", Chapter: "07", Cue: "fail-open count",
+				Ideas: []string{"429 | rejection | rejected | decisions | challenge | 503", "per rule | per tier | per partner | p99 | fail-open count | fallback count | dashboard | alert | page | metric"}},
+			{Text: "Ask your own questions: who owns the limits, the last incident, what they would change first", Chapter: "07", Cue: "your own questions",
+				Ideas: []string{"who owns | owner | own the | ownership", "incident | last attack | last time | ever | taken down | support ticket | what would you change"}},
 		},
 	}
 	phases := []MockPhase{intro, reqs, design, deep, wrap}

@@ -5,11 +5,15 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
+
+	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
 
 	"github.com/ratelimit-course/ratelimit/tui/internal/transcript"
 )
 
 const mockUsage = `usage: tui mock --last | --list
+       tui mock --grade FILE [--prompt ID] [--short] [--json]
 
 The transcripts of the mock interviews you finished in the course (tui,
 then M): what you wrote in each phase, the time you used, the points you
@@ -18,22 +22,40 @@ the strong ones. They are Markdown files in %s.
 
   --last   print the latest transcript
   --list   list them, oldest first: when, the question, the file
+
+  --grade FILE   read the notes in FILE and say, per phase, which points
+                 they show (with the words that showed each), which they
+                 miss, the red flags, and a score. FILE is a transcript
+                 (as --last prints it) or a plain file with one
+                 "## Phase N" section per phase, N from 1.
+  --prompt ID    the question to grade against (a plain file needs it):
+                 %s
+  --short        the 15-minute form (four phases); a transcript says its own
+  --json         the same as JSON
 `
 
 // runMock prints the latest mock interview's transcript or lists them.
 func runMock(args []string, stdout, stderr io.Writer) int {
 	var last, list bool
+	var g gradeArgs
 	c := newCLIFlags("mock")
 	c.boolean("last", &last)
 	c.boolean("list", &list)
+	g.register(c)
 	err := c.parse(args)
 	dir, dirErr := transcript.Dir()
 	if dirErr != nil {
 		dir = "your data directory (none found: " + dirErr.Error() + ")"
 	}
 	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintf(stdout, mockUsage, dir)
+		fmt.Fprintf(stdout, mockUsage, dir, strings.Join(interview.MockNames(), ", "))
 		return 0
+	}
+	if err == nil && (c.isSet("grade") || g.others(c) != "") {
+		if last || list {
+			return badInput(stderr, "mock", errors.New("--grade reads a file: give it without --last or --list"))
+		}
+		return g.run(c, stdout, stderr)
 	}
 	if err == nil && last == list {
 		err = errors.New("give --last or --list (one of them)")

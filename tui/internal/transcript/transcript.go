@@ -23,6 +23,7 @@ type Phase struct {
 	Ticked        []Point
 	Missed        []Point
 	Strong        string // what a strong answer says in this phase
+	Feedback      string // what the notes show, read by package grade (Markdown)
 }
 
 // Push is one pushback: the candidate's answer beside a strong one.
@@ -93,6 +94,9 @@ func (t Transcript) Markdown() string {
 		if ph.Notes != "" || len(ph.Ticked)+len(ph.Missed) > 0 {
 			b.WriteString("### What you said\n\n")
 			quote(&b, ph.Notes)
+		}
+		if f := strings.TrimSpace(ph.Feedback); f != "" {
+			fmt.Fprintf(&b, "\n### What your notes show\n\n%s\n", f)
 		}
 		if len(ph.Ticked)+len(ph.Missed) > 0 {
 			b.WriteString("\n### Points\n\n")

@@ -2,8 +2,10 @@ package mock
 
 import (
 	"slices"
+	"strings"
 
 	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
+	"github.com/ratelimit-course/ratelimit/chapters/07-interview/grade"
 	saved "github.com/ratelimit-course/ratelimit/tui/internal/progress"
 	"github.com/ratelimit-course/ratelimit/tui/internal/transcript"
 )
@@ -14,9 +16,11 @@ import (
 func (m Model) transcript(r saved.Interview) transcript.Transcript {
 	p := interview.Mock()[m.prompt]
 	t := transcript.Transcript{Prompt: p.Name, Title: p.Title, Ask: p.Ask, Form: m.form(), At: r.At}
+	g := m.feedback()
 	for j, ph := range m.phases {
 		tp := transcript.Phase{Title: m.steps[j].Title, Planned: m.planned(j), Used: m.used[j], Notes: m.notes[j]}
 		tp.Strong = m.strongFor(j)
+		tp.Feedback = capitalise(g.Phases[j].Beside(len(r.Phases[j].Ticked))) + ".\n\n" + g.Phases[j].Markdown()
 		for k, pt := range ph.Checklist {
 			tpt := transcript.Point{Text: pt.Text, Chapter: pt.Chapter}
 			if slices.Contains(r.Phases[j].Ticked, k) {
@@ -32,4 +36,18 @@ func (m Model) transcript(r saved.Interview) transcript.Transcript {
 		}
 	}
 	return t
+}
+
+// feedback is what the notes of each phase show, read by package grade
+// against the phases as they ran (the deep dives drawn included).
+func (m Model) feedback() grade.Result {
+	return grade.Phases(interview.Mock()[m.prompt].Name, m.form(), m.phases, m.notes)
+}
+
+// capitalise is s with its first letter upper case.
+func capitalise(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }

@@ -51,7 +51,8 @@ func (m Model) summaryHead() []string {
 			}
 			return s
 		})
-	out := []string{"", th.Paint(widget.StHeading, fmt.Sprintf("Summary (%s): %d of %d points covered", r.Form, r.Covered, r.Points))}
+	out := []string{"", th.Paint(widget.StHeading, fmt.Sprintf("Summary (%s): %d of %d points covered", r.Form, r.Covered, r.Points)) +
+		th.Paint(widget.StNone, fmt.Sprintf(", your notes show %d", m.feedback().Shown()))}
 	return append(out, widget.SplitLines(t.String())...)
 }
 
@@ -81,14 +82,15 @@ func (m Model) summaryLists() []string {
 		out = append(out, "", th.Paint(widget.StLabel, "Transcript ")+th.Paint(widget.StNone, "what you wrote, beside strong answers: tui mock --last prints it"))
 	}
 	if len(missed) == 0 && len(pushes) == 0 {
-		return append(out, "", th.Paint(widget.StAllowed, "Every point covered."))
+		out = append(out, "", th.Paint(widget.StAllowed, "Every point covered."))
+		return append(append(out, "", th.Paint(widget.StLabel, "Your notes (read by the course: tui mock --grade)")), m.feedbackRows()...)
 	}
 	review := widget.WrapRows(th, widget.StNone, strings.Join(r.Review, ", "), w-len("Review chapters "), 3)
 	out = append(append(out, ""), widget.Hanging(review, th.Paint(widget.StLabel, "Review chapters "), strings.Repeat(" ", len("Review chapters ")))...)
 	for _, l := range []struct {
 		label string
 		rows  []string
-	}{{"Pushback to review", pushes}, {"Missed", missed}} {
+	}{{"Pushback to review", pushes}, {"Missed", missed}, {"Your notes (read by the course: tui mock --grade)", m.feedbackRows()}} {
 		if len(l.rows) > 0 {
 			out = append(append(out, "", th.Paint(widget.StLabel, l.label)), l.rows...)
 		}
@@ -101,4 +103,21 @@ func (m Model) scrollSummary(d int) Model {
 	room := m.h - 1 - len(m.footer()) - len(m.summaryHead()) - 1
 	m.sumTop = min(max(m.sumTop+d, 0), max(len(m.summaryLists())-room, 0))
 	return m
+}
+
+// feedbackRows are, per phase, the points ticked beside those the notes
+// show, then each red flag the notes contain.
+func (m Model) feedbackRows() []string {
+	row := func(first, s string) []string {
+		return widget.Hanging(widget.WrapRows(m.th, widget.StNone, s, m.w-4, 6), first, "    ")
+	}
+	g := m.feedback()
+	var out []string
+	for j, ph := range g.Phases {
+		out = append(out, row("  ", fmt.Sprintf("%d %s", j+1, ph.Beside(len(m.record.Phases[j].Ticked))))...)
+	}
+	for _, f := range g.Flags() {
+		out = append(out, row(fmt.Sprintf("  %c ", widget.GlyphRejected), fmt.Sprintf("red flag in phase %d · ch %s · %s", f.Phase, f.Chapter, f.Text))...)
+	}
+	return out
 }
