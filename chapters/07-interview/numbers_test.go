@@ -194,7 +194,6 @@ var traced = map[string]string{
 	"150,000":   "LoginRPS: login's wave, 50,000 attempts a second x up to three keys (the numbers table)",
 	"40,000":    "PartnerRPS: the partner answer's peak, the account quota it asks for (the numbers table)",
 	"95":        "Numbers to say aloud: Google Cloud's region-selection guide, under 1 ms at the 95th percentile within a region",
-	"2014":      "Numbers to say aloud: the year of James Hamilton's re:Invent talk on zone separation",
 }
 
 // TestEveryNumberIsTraced: every figure chapter 07's text quotes is derived
