@@ -46,7 +46,7 @@ func TestFirstPrinciplesNumbers(t *testing.T) {
 	for _, c := range []struct {
 		usage  int
 		lo, hi float64
-	}{{MemoryUsageTokenBucket, 224, 384}, {MemoryUsageFixedWindow, 192, 336}} {
+	}{{MemoryUsageTokenBucket, 224, 384}, {MemoryUsageFixedWindow, 176, 312}, {MemoryUsageSmallHash, 192, 336}} {
 		lo, hi := BytesPerKey(c.usage)
 		if lo != c.lo || hi != c.hi || lo <= float64(c.usage) {
 			t.Errorf("MEMORY USAGE %d B: %g to %g B per key, want %g to %g", c.usage, lo, hi, c.lo, c.hi)
@@ -186,9 +186,14 @@ var traced = map[string]string{
 	"128":       "Redis's default zset-max-listpack-entries",
 	"100,000":   "TestMemoryPerKeyWithinTheRange's number of keys",
 	"235":       "TestMemoryPerKeyWithinTheRange: used_memory per key, asserted 225 to 245",
-	"0.3":       "Numbers to say aloud: the low end of a same-zone round trip (EC2 pings within one zone, about 0.4 ms; Dean's 500 µs)",
+	"0.3":       "Numbers to say aloud: the low end of a cross-zone round trip (VM-to-VM tests reported on Hacker News, item 39446520)",
+	"85":        "Numbers to say aloud: Azure's VM-to-VM round trip within a zone, about 85 µs (Hacker News item 39446520)",
+	"1,200":     "Numbers to say aloud: the high end of a cross-zone round trip, 300-1,200 µs (Hacker News item 39446520)",
+	"39446520":  "the Hacker News item the same-zone and cross-zone round trips cite",
+	"3.37":      "xkyle.com, Measuring AWS Region and AZ Latency: the largest inter-zone round trip, 3.37 ms",
+	"150,000":   "LoginRPS: login's wave, 50,000 attempts a second x up to three keys (the numbers table)",
+	"40,000":    "PartnerRPS: the partner answer's peak, the account quota it asks for (the numbers table)",
 	"95":        "Numbers to say aloud: Google Cloud's region-selection guide, under 1 ms at the 95th percentile within a region",
-	"2014":      "Numbers to say aloud: the year of James Hamilton's re:Invent talk on zone separation",
 }
 
 // TestEveryNumberIsTraced: every figure chapter 07's text quotes is derived

@@ -67,6 +67,17 @@ var publishedIDs = []string{
 	"07/429 below the limit",
 	"07/one region down",
 	"07/tight retry loop",
+	// The questions people ask in the limiters' trackers (QUESTIONS.md).
+	"07/envoy ratelimit algorithm",
+	"07/what burst means",
+	"07/an honest retry-after",
+	"07/incr and the ttl race",
+	"07/replicas multiply a local limit",
+	"07/local vs global in envoy",
+	"07/the store is down",
+	"07/raising a quota mid-period",
+	"07/multi-region counting",
+	"07/trusting x-forwarded-for",
 	// Chapter 11: no shared store.
 	"11/no shared store",
 	"11/a join moves 1/(N+1)",
