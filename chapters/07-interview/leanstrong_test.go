@@ -1,0 +1,92 @@
+package interview
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+)
+
+var digit = regexp.MustCompile(`[0-9]`)
+
+// Every prompt has a lean and a strong version of every Track phase and of
+// the requirement-change turn. The strong one prioritises: it is far
+// shorter than the worked phase, carries a number, and the deep dives name
+// both of the prompt's two risks; at least two phases check in with the
+// interviewer, and the change turn ends on a question too.
+func TestLeanAndStrongPerPhase(t *testing.T) {
+	for _, p := range Mock() {
+		ls, ok := LeanStrong(p.Name)
+		if !ok {
+			t.Fatalf("%s: no lean and strong versions", p.Name)
+		}
+		if len(ls.Risks) != 2 {
+			t.Errorf("%s: %d risks, want the two that matter", p.Name, len(ls.Risks))
+		}
+		for _, r := range ls.Risks {
+			if r.Name == "" || r.Why == "" {
+				t.Errorf("%s: risk %+v lacks a name or a why", p.Name, r)
+			}
+		}
+		if len(ls.Phases) != len(Track()) {
+			t.Fatalf("%s: %d phases with versions, want %d", p.Name, len(ls.Phases), len(Track()))
+		}
+		checkpoints := 0
+		for i, v := range ls.Phases {
+			at := p.Name + " / " + v.Phase
+			if v.Phase != Track()[i].Title {
+				t.Errorf("%s: phase %d is %q, want %q", p.Name, i, v.Phase, Track()[i].Title)
+			}
+			if v.Lean == "" || v.Strong == "" || v.Lean == v.Strong {
+				t.Errorf("%s: lean %q, strong %q: want two different versions", at, v.Lean, v.Strong)
+				continue
+			}
+			strong, worked := len(strings.Fields(v.Strong)), len(strings.Fields(WorkedPhase(p.Name, i)))
+			if strong*2 > worked {
+				t.Errorf("%s: strong has %d words, the worked phase %d: want under half", at, strong, worked)
+			}
+			if !digit.MatchString(v.Strong) {
+				t.Errorf("%s: strong version has no number: %q", at, v.Strong)
+			}
+			if strings.Contains(v.Strong, "?") {
+				checkpoints++
+			}
+		}
+		if checkpoints < 2 {
+			t.Errorf("%s: %d strong phases check in with the interviewer, want at least 2", p.Name, checkpoints)
+		}
+		dives := strings.ToLower(ls.Phases[3].Strong)
+		for _, r := range ls.Risks {
+			if name := strings.ToLower(strings.TrimPrefix(r.Name, "the ")); !strings.Contains(dives, name) {
+				t.Errorf("%s: the strong deep dives never name the risk %q", p.Name, name)
+			}
+		}
+		c := ls.Change
+		if c.Phase == "" || c.Lean == "" || c.Strong == "" {
+			t.Errorf("%s: the requirement-change turn lacks the change, lean or strong: %+v", p.Name, c)
+		}
+		if !digit.MatchString(c.Strong) || !strings.Contains(c.Strong, "?") {
+			t.Errorf("%s: the strong redesign has no number or no checkpoint: %q", p.Name, c.Strong)
+		}
+	}
+	if _, ok := LeanStrong("no-such-prompt"); ok {
+		t.Error("LeanStrong found an unknown prompt")
+	}
+}
+
+// The parser reads risks, phases and labelled paragraphs, and leaves out
+// what is not there rather than inventing it.
+func TestLeanStrongParsing(t *testing.T) {
+	subs := subsections("- **a risk**: why\n\n### One\n\n**Lean hire.** a\nb\n\n**Strong hire.** c 1?\n")
+	if got := labelled(subs["One"], "Lean hire."); got != "a b" {
+		t.Errorf("lean = %q, want the paragraph's lines joined: \"a b\"", got)
+	}
+	if got := labelled(subs["One"], "Strong hire."); got != "c 1?" {
+		t.Errorf("strong = %q, want \"c 1?\"", got)
+	}
+	if got := labelled(subs["One"], "The change."); got != "" {
+		t.Errorf("a missing label gave %q", got)
+	}
+	if !strings.Contains(subs[""], "- **a risk**: why") {
+		t.Errorf("the text before the first subsection is %q", subs[""])
+	}
+}
