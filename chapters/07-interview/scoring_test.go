@@ -1,9 +1,12 @@
 package interview
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/ratelimit-course/ratelimit/chapters"
 )
 
 // The rubric by behaviour weighs six dimensions to 100, weighs each Track
@@ -52,6 +55,15 @@ func TestScoring(t *testing.T) {
 	}
 	if s.Pushback.Anchors.StrongHire == "" || len(s.Levels) != 4 {
 		t.Errorf("pushback anchors %+v, levels %v", s.Pushback.Anchors, s.Levels)
+	}
+	// The README states the weights; they are the data's.
+	var said []string
+	for _, d := range s.Dimensions {
+		said = append(said, fmt.Sprintf("%s %d", d.ID, d.Weight))
+	}
+	line := strings.Join(said[:len(said)-1], ", ") + " and " + said[len(said)-1]
+	if readme := strings.Join(strings.Fields(chapters.README(7)), " "); !strings.Contains(readme, line) {
+		t.Errorf("the README does not weigh %q", line)
 	}
 	s.Phases[0].Weights["framing"] = 0
 	if Behaviour().Phases[0].Weights["framing"] == 0 {
