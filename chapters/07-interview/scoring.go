@@ -18,52 +18,63 @@ import (
 // every prompt; data/rubric.yaml keeps each prompt's senior and staff rows
 // (RubricFor). The data is data/scoring.yaml.
 
-// Anchors says what a candidate does at each level, no hire to strong hire.
-type Anchors struct {
-	NoHire     string `yaml:"no_hire" json:"no_hire"`
-	LeanHire   string `yaml:"lean_hire" json:"lean_hire"`
-	Hire       string `yaml:"hire" json:"hire"`
-	StrongHire string `yaml:"strong_hire" json:"strong_hire"`
+// Anchors says what a candidate does at each level: AnchorKeys → a
+// behaviour.
+type Anchors map[string]string
+
+// AnchorKeys are the levels' keys in Anchors, no hire to strong hire.
+var AnchorKeys = []string{"no_hire", "lean_hire", "hire", "strong_hire"}
+
+// complete reports whether a has a behaviour for every level and nothing
+// else.
+func (a Anchors) complete() bool {
+	for _, k := range AnchorKeys {
+		if a[k] == "" {
+			return false
+		}
+	}
+	return len(a) == len(AnchorKeys)
 }
 
 // Dimension is one weighted part of the verdict.
 type Dimension struct {
-	ID      string  `yaml:"id"`
-	Title   string  `yaml:"title"`
-	Weight  int     `yaml:"weight"` // of 100, overall
-	Across  bool    `yaml:"across"` // weighted in every phase (communication)
-	Anchors Anchors `yaml:"anchors"`
+	ID      string  `yaml:"id" json:"id"`
+	Title   string  `yaml:"title" json:"title"`
+	Weight  int     `yaml:"weight" json:"weight"`           // of 100, overall
+	Across  bool    `yaml:"across" json:"across,omitempty"` // weighted in every phase (communication)
+	Anchors Anchors `yaml:"anchors" json:"anchors"`
 }
 
 // PhaseWeights is how one Track phase (by title) weighs the dimensions
 // (by id), of 100.
 type PhaseWeights struct {
-	Phase   string         `yaml:"phase"`
-	Weights map[string]int `yaml:"weights"`
+	Phase   string         `yaml:"phase" json:"phase"`
+	Weights map[string]int `yaml:"weights" json:"weights"`
 }
 
 // RedFlag is a behaviour that sinks an answer, why, and the chapter that
 // shows it.
 type RedFlag struct {
-	ID        string `yaml:"id"`
-	Behaviour string `yaml:"behaviour"`
-	Why       string `yaml:"why"`
-	Chapter   string `yaml:"chapter"`
+	ID        string `yaml:"id" json:"id"`
+	Behaviour string `yaml:"behaviour" json:"behaviour"`
+	Why       string `yaml:"why" json:"why"`
+	Chapter   string `yaml:"chapter" json:"chapter"`
 }
 
 // PushbackScore is how the handling of a pushback is scored.
 type PushbackScore struct {
-	What    string  `yaml:"what"`
-	Anchors Anchors `yaml:"anchors"`
+	What    string  `yaml:"what" json:"what"`
+	Anchors Anchors `yaml:"anchors" json:"anchors"`
 }
 
-// Scoring is the whole rubric by behaviour.
+// Scoring is the whole rubric by behaviour; `tui interview --json`
+// prints it as its json tags say.
 type Scoring struct {
-	Levels     []string       `yaml:"levels"` // no hire … strong hire, scored 1 to 4
-	Dimensions []Dimension    `yaml:"dimensions"`
-	Phases     []PhaseWeights `yaml:"phases"` // one per Track phase, in order
-	RedFlags   []RedFlag      `yaml:"red_flags"`
-	Pushback   PushbackScore  `yaml:"pushback"`
+	Levels     []string       `yaml:"levels" json:"levels"` // no hire … strong hire, scored 1 to 4
+	Dimensions []Dimension    `yaml:"dimensions" json:"dimensions"`
+	Phases     []PhaseWeights `yaml:"phases" json:"phases"` // one per Track phase, in order
+	RedFlags   []RedFlag      `yaml:"red_flags" json:"red_flags"`
+	Pushback   PushbackScore  `yaml:"pushback" json:"pushback"`
 }
 
 var scoring = mustLoadScoring(dataFS)
@@ -81,6 +92,10 @@ func Behaviour() Scoring {
 	s := scoring
 	s.Levels = slices.Clone(s.Levels)
 	s.Dimensions = slices.Clone(s.Dimensions)
+	for i, d := range s.Dimensions {
+		s.Dimensions[i].Anchors = maps.Clone(d.Anchors)
+	}
+	s.Pushback.Anchors = maps.Clone(s.Pushback.Anchors)
 	s.RedFlags = slices.Clone(s.RedFlags)
 	s.Phases = slices.Clone(s.Phases)
 	for i, p := range s.Phases {
@@ -123,9 +138,8 @@ func loadScoring(fsys fs.FS, track []TrackPhase) (Scoring, error) {
 	}
 	ids, total, across := map[string]bool{}, 0, ""
 	for i, d := range s.Dimensions {
-		a := d.Anchors
-		if d.ID == "" || d.Title == "" || d.Weight <= 0 || a.NoHire == "" || a.LeanHire == "" || a.Hire == "" || a.StrongHire == "" {
-			fail("dimension %d (%q): id, title, a positive weight and four anchors are required", i+1, d.ID)
+		if d.ID == "" || d.Title == "" || d.Weight <= 0 || !d.Anchors.complete() {
+			fail("dimension %d (%q): id, title, a positive weight and anchors %v are required", i+1, d.ID, AnchorKeys)
 		}
 		if ids[d.ID] {
 			fail("dimension %q twice", d.ID)
@@ -161,9 +175,8 @@ func loadScoring(fsys fs.FS, track []TrackPhase) (Scoring, error) {
 			fail("red flag %d (%q): id, behaviour, why and a two-digit chapter are required", i+1, f.ID)
 		}
 	}
-	a := s.Pushback.Anchors
-	if s.Pushback.What == "" || a.NoHire == "" || a.LeanHire == "" || a.Hire == "" || a.StrongHire == "" {
-		fail("pushback: what and four anchors are required")
+	if s.Pushback.What == "" || !s.Pushback.Anchors.complete() {
+		fail("pushback: what and anchors %v are required", AnchorKeys)
 	}
 	return s, errors.Join(errs...)
 }

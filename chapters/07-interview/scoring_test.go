@@ -44,7 +44,7 @@ func TestScoring(t *testing.T) {
 	}
 	strong := map[string]string{}
 	for _, d := range s.Dimensions {
-		strong[d.ID] = strings.ToLower(d.Anchors.StrongHire)
+		strong[d.ID] = strings.ToLower(d.Anchors["strong_hire"])
 	}
 	for _, c := range []struct{ dim, word string }{
 		{"framing", "reframes"}, {"framing", "cuts scope"}, {"judgment", "bounds the error"}, {"depth", "derives each bound"},
@@ -53,7 +53,7 @@ func TestScoring(t *testing.T) {
 			t.Errorf("the strong-hire anchor of %s does not say %q: %q", c.dim, c.word, strong[c.dim])
 		}
 	}
-	if s.Pushback.Anchors.StrongHire == "" || len(s.Levels) != 4 {
+	if !s.Pushback.Anchors.complete() || len(s.Levels) != 4 {
 		t.Errorf("pushback anchors %+v, levels %v", s.Pushback.Anchors, s.Levels)
 	}
 	// The README states the weights; they are the data's.
@@ -119,6 +119,8 @@ func TestScoringRejectsBadData(t *testing.T) {
 		{"an unknown dimension", "{design: 60,", "{desing: 60,", "weight desing"},
 		{"a misspelt field", "behaviour: Answers overload", "behavior: Answers overload", "behavior"},
 		{"a chapter not two digits", `chapter: "09"`, `chapter: "9"`, "two-digit chapter"},
+		{"an anchor missing", "      lean_hire: Lists metrics", "      lean_hir: Lists metrics", `"operability"): id, title`},
+		{"a pushback anchor missing", "    hire: Restates the new constraint", "    hired: Restates the new constraint", "pushback: what and anchors"},
 	} {
 		if !strings.Contains(good, c.from) {
 			t.Fatalf("%s: %q is not in the file", c.name, c.from)

@@ -53,10 +53,10 @@ clock: tui, then M.
 // The JSON shape of `interview --json`.
 type (
 	interviewPlan struct {
-		Form    string            `json:"form"` // "45-minute" or "15-minute"
-		Minutes int               `json:"minutes"`
-		Prompts []interviewPrompt `json:"prompts"`
-		Scoring *scoringOut       `json:"scoring,omitempty"` // the rubric by behaviour (45-minute form)
+		Form    string             `json:"form"` // "45-minute" or "15-minute"
+		Minutes int                `json:"minutes"`
+		Prompts []interviewPrompt  `json:"prompts"`
+		Scoring *interview.Scoring `json:"scoring,omitempty"` // the rubric by behaviour (45-minute form)
 	}
 	interviewPrompt struct {
 		Name     string           `json:"name"`
@@ -119,7 +119,8 @@ type (
 // mockPlan is the plan of the prompts given: the 45-minute track with its
 // pushbacks, or (short) the 15-minute skeleton.
 func mockPlan(prompts []interview.Prompt, short bool) interviewPlan {
-	plan := interviewPlan{Form: "45-minute", Minutes: interview.TrackMinutes(), Scoring: scoringPlan()}
+	scoring := interview.Behaviour()
+	plan := interviewPlan{Form: "45-minute", Minutes: interview.TrackMinutes(), Scoring: &scoring}
 	if short {
 		plan = interviewPlan{Form: "15-minute", Minutes: interview.SkeletonMinutes()}
 	}

@@ -16,34 +16,6 @@ type (
 		Lean   string `json:"lean"`
 		Strong string `json:"strong"` // the visible redesign
 	}
-	scoringOut struct {
-		Levels     []string           `json:"levels"`
-		Dimensions []dimensionOut     `json:"dimensions"`
-		Phases     []phaseWeightsOut  `json:"phases"`
-		RedFlags   []redFlagOut       `json:"red_flags"`
-		Pushback   pushbackScoringOut `json:"pushback"`
-	}
-	dimensionOut struct {
-		ID      string            `json:"id"`
-		Title   string            `json:"title"`
-		Weight  int               `json:"weight"` // of 100
-		Across  bool              `json:"across,omitempty"`
-		Anchors interview.Anchors `json:"anchors"`
-	}
-	phaseWeightsOut struct {
-		Phase   string         `json:"phase"`
-		Weights map[string]int `json:"weights"` // dimension id → weight of 100
-	}
-	redFlagOut struct {
-		ID        string `json:"id"`
-		Behaviour string `json:"behaviour"`
-		Why       string `json:"why"`
-		Chapter   string `json:"chapter"`
-	}
-	pushbackScoringOut struct {
-		What    string            `json:"what"`
-		Anchors interview.Anchors `json:"anchors"`
-	}
 )
 
 // addLeanStrong fills ip's risks, its change turn and each phase's lean
@@ -64,20 +36,4 @@ func addLeanStrong(ip *interviewPrompt) {
 			}
 		}
 	}
-}
-
-// scoringPlan is chapter 07's rubric by behaviour, as JSON.
-func scoringPlan() *scoringOut {
-	s := interview.Behaviour()
-	out := &scoringOut{Levels: s.Levels, Pushback: pushbackScoringOut{s.Pushback.What, s.Pushback.Anchors}}
-	for _, d := range s.Dimensions {
-		out.Dimensions = append(out.Dimensions, dimensionOut{d.ID, d.Title, d.Weight, d.Across, d.Anchors})
-	}
-	for _, p := range s.Phases {
-		out.Phases = append(out.Phases, phaseWeightsOut{p.Phase, p.Weights})
-	}
-	for _, f := range s.RedFlags {
-		out.RedFlags = append(out.RedFlags, redFlagOut{f.ID, f.Behaviour, f.Why, f.Chapter})
-	}
-	return out
 }

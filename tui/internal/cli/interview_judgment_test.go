@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -36,26 +35,13 @@ type judgmentJSON struct {
 	}
 }
 
-func decodeJudgment(t *testing.T, args ...string) judgmentJSON {
-	t.Helper()
-	out, errOut, code := runCmd(t, "interview", append([]string{"--json"}, args...)...)
-	if code != 0 || errOut != "" {
-		t.Fatalf("%v: exit %d, stderr %q", args, code, errOut)
-	}
-	var j judgmentJSON
-	if err := json.Unmarshal([]byte(out), &j); err != nil {
-		t.Fatal(err)
-	}
-	return j
-}
-
 // `tui interview --json` carries the rubric by behaviour (dimensions whose
 // weights sum to 100, overall and per phase, an anchor per level, the red
 // flags and the pushback score) and, per prompt, its two risks, each
 // phase's lean and strong versions and the requirement-change turn, as
 // chapter 07 has them. The short form carries none of it.
 func TestInterviewJSONCarriesLeanStrongAndScoring(t *testing.T) {
-	j := decodeJudgment(t)
+	j := decodeInterviewAs[judgmentJSON](t)
 	s := j.Scoring
 	if s == nil {
 		t.Fatal("no scoring")
@@ -116,7 +102,7 @@ func TestInterviewJSONCarriesLeanStrongAndScoring(t *testing.T) {
 			}
 		}
 	}
-	short := decodeJudgment(t, "--short")
+	short := decodeInterviewAs[judgmentJSON](t, "--short")
 	if short.Scoring != nil || short.Prompts[0].Change != nil || short.Prompts[0].Phases[0].Strong != "" {
 		t.Error("the short form carries the 45-minute form's judging")
 	}
