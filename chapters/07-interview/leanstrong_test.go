@@ -4,9 +4,15 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/ratelimit-course/ratelimit/chapters"
 )
 
-var digit = regexp.MustCompile(`[0-9]`)
+var (
+	digit = regexp.MustCompile(`[0-9]`)
+	// sloWording is a bound in an SLO's words: "at most" and a number, in quotes.
+	sloWording = regexp.MustCompile(`"at most [^"]*[0-9][^"]*"`)
+)
 
 // Every prompt has a lean and a strong version of every Track phase and of
 // the requirement-change turn. The strong one prioritises: it is far
@@ -88,5 +94,51 @@ func TestLeanStrongParsing(t *testing.T) {
 	}
 	if !strings.Contains(subs[""], "- **a risk**: why") {
 		t.Errorf("the text before the first subsection is %q", subs[""])
+	}
+}
+
+// Every answer trims PRODUCTION.md's table of alternatives to its prompt
+// (one row per design, six columns) and writes its error budget as SLO
+// wording: a failover bound in quotes that says "at most".
+func TestAlternativesAndBudgetPerAnswer(t *testing.T) {
+	designs := []string{"Redis", "ring hash", "hash ring", "RLQS", "managed"}
+	for _, p := range Mock() {
+		sec := section(answer(t, p.Name), AlternativesHeading)
+		if !strings.Contains(sec, "(../PRODUCTION.md#where-the-count-lives-the-alternatives)") {
+			t.Errorf("%s: the alternatives do not cite PRODUCTION.md's table", p.Name)
+		}
+		var rows []string
+		for _, l := range strings.Split(sec, "\n") {
+			if strings.HasPrefix(l, "| ") && !strings.HasPrefix(l, "| design") {
+				rows = append(rows, l)
+			}
+		}
+		if len(rows) != len(designs) {
+			t.Errorf("%s: %d rows of alternatives, want %d", p.Name, len(rows), len(designs))
+		}
+		for _, d := range designs {
+			found := false
+			for _, r := range rows {
+				found = found || strings.Contains(r, d)
+			}
+			if !found {
+				t.Errorf("%s: no row weighs %q", p.Name, d)
+			}
+		}
+		for _, r := range rows {
+			if n := strings.Count(r, " | ") + 1; n != 6 {
+				t.Errorf("%s: row %q has %d columns, want 6", p.Name, r, n)
+			}
+		}
+		budget := sec[strings.Index(sec, "**Failover"):]
+		if !sloWording.MatchString(budget) {
+			t.Errorf("%s: the failover budget has no SLO wording with a number", p.Name)
+		}
+	}
+	prod := chapters.README(7)
+	for _, h := range []string{"## Error budgets: each bound and its measurement", "## The limiter as a dependency", "| design | added latency a decision | accuracy bound | a node or region fails | cost | wins when |"} {
+		if !strings.Contains(prod, h) {
+			t.Errorf("chapter 07 lacks %q", h)
+		}
 	}
 }
