@@ -49,7 +49,7 @@ func answer(t *testing.T, name string) string {
 }
 
 // Every prompt has a worked answer, and every answer file belongs to a
-// prompt; the text a candidate says is 1,500 to 2,500 words.
+// prompt; the text a candidate says, its phases, is 1,500 to 2,500 words.
 func TestWorkedAnswerPerPrompt(t *testing.T) {
 	files, err := fs.Glob(answers, "answers/*.md")
 	if err != nil {
@@ -65,8 +65,10 @@ func TestWorkedAnswerPerPrompt(t *testing.T) {
 		}
 	}
 	for _, p := range Mock() {
-		md := answer(t, p.Name)
-		n := len(strings.Fields(prose(md)))
+		n := 0
+		for i := range Track() {
+			n += len(strings.Fields(prose(WorkedPhase(p.Name, i))))
+		}
 		t.Logf("%s: %d words outside the diagram", p.Name, n)
 		if n < 1500 || n > 2500 {
 			t.Errorf("%s: %d words, want 1,500 to 2,500", p.Name, n)
@@ -78,14 +80,14 @@ func TestWorkedAnswerPerPrompt(t *testing.T) {
 }
 
 // The answer follows the track: one "## " heading per phase, named as the
-// phase is and in its order, then the lab footnotes; WorkedPhase cuts each
-// phase out whole.
+// phase is and in its order, then the alternatives, the lean and strong
+// versions and the lab footnotes; WorkedPhase cuts each phase out whole.
 func TestWorkedAnswerFollowsTheTrack(t *testing.T) {
 	want := []string{}
 	for _, ph := range Track() {
 		want = append(want, ph.Title)
 	}
-	want = append(want, FootnotesHeading)
+	want = append(want, AlternativesHeading, LeanStrongHeading, FootnotesHeading)
 	for _, p := range Mock() {
 		md := answer(t, p.Name)
 		var got []string

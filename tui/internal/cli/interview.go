@@ -30,24 +30,33 @@ clock: tui, then M.
   --width W      wrap at W columns, 40 to 200 (default 80)
   --json         the plan as JSON instead:
                  {"form":"45-minute","minutes":45,"prompts":[{"name","title","ask",
-                   "phases":[{"title","minutes","say_first","draw","model_answer","questions":[…],
+                   "phases":[{"title","minutes","say_first","draw","model_answer","lean","strong","questions":[…],
                      "checklist":[{"point","chapter"}],"pushback":[id…]}],
                    "pushback":[{"id","prompt","strong":[…],"chapter","proof","card","phase"}],
                    "dives":[{"id","title","questions":[…],"checklist":[…],"card"}],
-                   "worked_answer":"…","rubric":[{"phase","senior","staff"}]}]}
+                   "worked_answer":"…","rubric":[{"phase","senior","staff"}],
+                   "risks":[{"name","why"}],"requirement_change":{"change","lean","strong"}}],
+                 "scoring":{"levels":[…],"dimensions":[{"id","title","weight","across",
+                   "anchors":{"no_hire","lean_hire","hire","strong_hire"}}],
+                   "phases":[{"phase","weights":{id:weight}}],
+                   "red_flags":[{"id","behaviour","why","chapter"}],"pushback":{"what","anchors"}}}
                  worked_answer is a staff-level answer in Markdown, one "## "
                  heading per phase; rubric says per phase what a senior answer
-                 does and what a staff answer adds
+                 does and what a staff answer adds; lean and strong are what a
+                 lean hire and a strong hire say in the phase; scoring is the
+                 rubric by behaviour, weights of 100
                  (--short: "form":"15-minute", "minutes":15, no say_first, draw,
-                 pushback, dives, worked_answer nor rubric)
+                 pushback, dives, worked_answer, rubric, lean, strong, risks,
+                 requirement_change nor scoring)
 `
 
 // The JSON shape of `interview --json`.
 type (
 	interviewPlan struct {
-		Form    string            `json:"form"` // "45-minute" or "15-minute"
-		Minutes int               `json:"minutes"`
-		Prompts []interviewPrompt `json:"prompts"`
+		Form    string             `json:"form"` // "45-minute" or "15-minute"
+		Minutes int                `json:"minutes"`
+		Prompts []interviewPrompt  `json:"prompts"`
+		Scoring *interview.Scoring `json:"scoring,omitempty"` // the rubric by behaviour (45-minute form)
 	}
 	interviewPrompt struct {
 		Name     string           `json:"name"`
@@ -61,6 +70,10 @@ type (
 		// the 45-minute form only, whose phases they follow.
 		WorkedAnswer string         `json:"worked_answer,omitempty"`
 		Rubric       []rubricRowOut `json:"rubric,omitempty"`
+		// The two risks a strong answer prioritises and the turn where the
+		// interviewer changes a requirement (interview_judgment.go).
+		Risks  []riskOut  `json:"risks,omitempty"`
+		Change *changeOut `json:"requirement_change,omitempty"`
 	}
 	rubricRowOut struct {
 		Phase  string `json:"phase"`
@@ -80,10 +93,13 @@ type (
 		SayFirst string `json:"say_first,omitempty"`
 		Draw     string `json:"draw,omitempty"`
 		// ModelAnswer is this phase of the worked answer (45-minute form).
-		ModelAnswer string           `json:"model_answer,omitempty"`
-		Questions   []string         `json:"questions"`
-		Checklist   []interviewPoint `json:"checklist"`
-		Pushback    []string         `json:"pushback,omitempty"` // ids thrown in this phase
+		ModelAnswer string `json:"model_answer,omitempty"`
+		// What a lean hire and a strong hire say in this phase (45-minute form).
+		Lean      string           `json:"lean,omitempty"`
+		Strong    string           `json:"strong,omitempty"`
+		Questions []string         `json:"questions"`
+		Checklist []interviewPoint `json:"checklist"`
+		Pushback  []string         `json:"pushback,omitempty"` // ids thrown in this phase
 	}
 	interviewPoint struct {
 		Point   string `json:"point"`
@@ -103,7 +119,8 @@ type (
 // mockPlan is the plan of the prompts given: the 45-minute track with its
 // pushbacks, or (short) the 15-minute skeleton.
 func mockPlan(prompts []interview.Prompt, short bool) interviewPlan {
-	plan := interviewPlan{Form: "45-minute", Minutes: interview.TrackMinutes()}
+	scoring := interview.Behaviour()
+	plan := interviewPlan{Form: "45-minute", Minutes: interview.TrackMinutes(), Scoring: &scoring}
 	if short {
 		plan = interviewPlan{Form: "15-minute", Minutes: interview.SkeletonMinutes()}
 	}
@@ -147,6 +164,7 @@ func mockPlan(prompts []interview.Prompt, short bool) interviewPlan {
 			for _, r := range interview.RubricFor(p.Name) {
 				ip.Rubric = append(ip.Rubric, rubricRowOut{r.Phase, r.Senior, r.Staff})
 			}
+			addLeanStrong(&ip)
 		}
 		plan.Prompts = append(plan.Prompts, ip)
 	}

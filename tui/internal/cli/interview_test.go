@@ -44,11 +44,18 @@ type interviewJSON struct {
 
 func decodeInterview(t *testing.T, args ...string) interviewJSON {
 	t.Helper()
+	return decodeInterviewAs[interviewJSON](t, args...)
+}
+
+// decodeInterviewAs runs `tui interview --json` with args and decodes its
+// one line into a T.
+func decodeInterviewAs[T any](t *testing.T, args ...string) T {
+	t.Helper()
 	out, errOut, code := runCmd(t, "interview", append([]string{"--json"}, args...)...)
 	if code != 0 || errOut != "" || strings.Count(out, "\n") != 1 {
 		t.Fatalf("%v: exit %d, stderr %q, %d lines", args, code, errOut, strings.Count(out, "\n"))
 	}
-	var plan interviewJSON
+	var plan T
 	if err := json.Unmarshal([]byte(out), &plan); err != nil {
 		t.Fatal(err)
 	}

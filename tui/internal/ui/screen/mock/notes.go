@@ -137,6 +137,7 @@ func strongAnswer(prompt string, phase int) string {
 		if rs := interview.RubricFor(prompt); phase < len(rs) {
 			fmt.Fprintf(&b, "Senior: %s\nStaff adds: %s\n\n", rs[phase].Senior, rs[phase].Staff)
 		}
+		b.WriteString(leanStrongMarkdown(prompt, phase))
 		b.WriteString(withoutDiagrams(w))
 		return b.String()
 	}
