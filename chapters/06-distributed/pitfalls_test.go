@@ -12,6 +12,7 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
+	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
 	"github.com/ratelimit-course/ratelimit/core"
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
 )
@@ -111,10 +112,10 @@ func TestE9_StressOneKey(t *testing.T) {
 		naiveID, scriptID := redistest.ID(t), redistest.ID(t)
 		now := time.UnixMilli(base) // one window for the whole round
 		var naive []*NaiveCounter
-		var script []*limiter
+		var script []*FixedWindow
 		for _, c := range rdbs {
 			naive = append(naive, ok(NewNaiveCounter(c, time.Minute, limit)))
-			script = append(script, everyScript(c, time.Minute, limit, 1)["fixed-window"])
+			script = append(script, ok(NewFixedWindow(c, fixedwindow.Config{Window: time.Minute, Limit: limit})))
 		}
 		n := hammer(func(c int) (core.Decision, error) { return naive[c].Allow(ctx, naiveID) })
 		s := hammer(func(c int) (core.Decision, error) { return script[c].AllowNAt(ctx, scriptID, now, 1) })
@@ -132,6 +133,7 @@ func TestE9_StressOneKey(t *testing.T) {
 func TestE10_IncrWithoutExpiry(t *testing.T) {
 	ctx := context.Background()
 	rdb := redistest.Client(t)
+	cfg := fixedwindow.Config{Window: time.Second, Limit: 3}
 	// crash leaves key as the first request of a two-command client would:
 	// its write landed, then the process died before its PEXPIRE.
 	crash := func(key string, write func() error) {
@@ -146,7 +148,7 @@ func TestE10_IncrWithoutExpiry(t *testing.T) {
 		id := redistest.ID(t)
 		key := Key(id, "fwt")
 		crash(key, incr(key))
-		trap := ok(NewExpireOnFirstHit(rdb, w3))
+		trap := ok(NewExpireOnFirstHit(rdb, cfg))
 		var got strings.Builder
 		for range 10 {
 			if ok(trap.AllowN(ctx, id, 1)).Allowed {
@@ -164,12 +166,12 @@ func TestE10_IncrWithoutExpiry(t *testing.T) {
 		id := redistest.ID(t)
 		key := Key(id, "fwt")
 		crash(key, incr(key))
-		fixed := ok(NewFixedWindowTTL(rdb, w3))
+		fixed := ok(NewFixedWindowTTL(rdb, cfg))
 		d := ok(fixed.AllowN(ctx, id, 1))
 		require.True(t, d.Allowed)
 		ttl := rdb.PTTL(ctx, key).Val()
 		require.Greater(t, ttl, time.Duration(0), "the next request set the expiry")
-		require.LessOrEqual(t, ttl, w3.Window)
+		require.LessOrEqual(t, ttl, cfg.Window)
 	})
 
 	t.Run("fixed-window heals its window key too", func(t *testing.T) {
@@ -178,12 +180,12 @@ func TestE10_IncrWithoutExpiry(t *testing.T) {
 		key := Key(id, "fw")
 		// The count of window 1700000000, written without its expiry.
 		crash(key, func() error { return rdb.HSet(ctx, key, strconv.FormatInt(now/1000, 10), 1).Err() })
-		fw := ok(NewFixedWindow(rdb, w3))
+		fw := ok(NewFixedWindow(rdb, cfg))
 		d := ok(fw.AllowNAt(ctx, id, time.UnixMilli(now), 1))
 		require.Equal(t, core.Decision{Allowed: true, Remaining: 1}, d)
 		ttl := rdb.PTTL(ctx, key).Val()
 		require.Greater(t, ttl, time.Duration(0))
-		require.LessOrEqual(t, ttl, w3.Window, "expires within a window")
+		require.LessOrEqual(t, ttl, cfg.Window, "expires within a window")
 	})
 }
 
