@@ -63,9 +63,6 @@ var (
 	c6r2 = buckets.Config{Capacity: 6, Rate: 2}
 )
 
-// scriptNames are the six scripts' limiters, in the chapter's order.
-var scriptNames = []string{"fixed-window", "fixed-window-ttl", "sliding-log", "sliding-counter", "token-bucket", "gcra"}
-
 // everyScript is each script's limiter on rdb at one budget, by name: the
 // windows admit limit per window, the buckets hold limit and refill at rate
 // per second.
