@@ -96,11 +96,9 @@ func TestKeyedConcurrentNeverOverAdmits(t *testing.T) {
 	var mu sync.Mutex
 	allowed := map[string]int{}
 	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := 0; i < tries; i++ {
+	for range workers {
+		wg.Go(func() {
+			for i := range tries {
 				for _, key := range []string{"x", "y"} {
 					if k.Allow(key, time.UnixMilli(int64(i))).Allowed {
 						mu.Lock()
@@ -109,7 +107,7 @@ func TestKeyedConcurrentNeverOverAdmits(t *testing.T) {
 					}
 				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	for _, key := range []string{"x", "y"} {
@@ -225,18 +223,16 @@ func TestKeyedSweepWhileDeciding(t *testing.T) {
 			}
 		}
 	}()
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := 0; i < tries; i++ {
+	for range workers {
+		wg.Go(func() {
+			for range tries {
 				for j, key := range keys {
 					if k.Allow(key, time.UnixMilli(0)).Allowed {
 						allowed[j].Add(1)
 					}
 				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	close(stop)

@@ -77,6 +77,16 @@ func (s tmuxSession) waitFor(wants ...string) string {
 }
 
 // startTmux runs cmd in a new 80×24 session; env is set for it.
+// want checks that scr, the named screen, shows every one of wants.
+func (s tmuxSession) want(name, scr string, wants ...string) {
+	s.t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(scr, w) {
+			s.t.Errorf("%s screen lacks %q:\n%s", name, w, scr)
+		}
+	}
+}
+
 func startTmux(t *testing.T, cmd string, env ...string) tmuxSession {
 	t.Helper()
 	testenv.NeedsProcesses(t)
@@ -134,15 +144,11 @@ func TestTmuxCourseAt80x24(t *testing.T) {
 	s.waitFor("scenario cross-boundary-spike (E1)", "#1 arrives at 820 ms")
 	s.keys("Right", "Right", "Right", "Right")
 	scr := s.waitFor("#5 arrives at 1000 ms (5 of 8)")
-	for _, w := range []string{
+	s.want("E1", scr,
 		"left  fixed-window     allowed 6  rejected 2  max/W 6  over 3",
 		"right sliding-log      allowed 4  rejected 4  max/W 3  over 0",
 		"6 in W > L=3", "log [820 880 940]",
-	} {
-		if !strings.Contains(scr, w) {
-			t.Errorf("E1 screen lacks %q:\n%s", w, scr)
-		}
-	}
+	)
 	// NO_COLOR=1: shapes only, no colour escapes on the screen.
 	if esc := s.screen(true); strings.Contains(esc, "\x1b[3") || strings.Contains(esc, "\x1b[9") || strings.Contains(esc, "38;") {
 		t.Errorf("NO_COLOR=1 but the screen has colour escapes:\n%q", esc)
@@ -158,22 +164,14 @@ func TestTmuxCourseAt80x24(t *testing.T) {
 	s.waitFor("scenario cross-boundary-spike (E1)")
 	s.keys("s", "End")
 	scr = s.waitFor("scenario prev-crowded-end (E4)", "#6 arrives at 1520 ms (6 of 6)")
-	for _, w := range []string{
+	s.want("E4", scr,
 		"left  sliding-counter  allowed 5  rejected 1  max/W 5  over 2",
 		"right sliding-log      allowed 3  rejected 3  max/W 3  over 0",
 		"est 3.44", "5 in W > L=3",
-	} {
-		if !strings.Contains(scr, w) {
-			t.Errorf("E4 screen lacks %q:\n%s", w, scr)
-		}
-	}
+	)
 	s.keys("s", "s", "End")
 	scr = s.waitFor("scenario instant-burst (E6)", "#4 arrives at 30 ms (4 of 4)")
-	for _, w := range []string{"○ @500", "○ @1000", "tokens 0.06", "wait 980ms", "╰╰✗"} {
-		if !strings.Contains(scr, w) {
-			t.Errorf("E6 screen lacks %q:\n%s", w, scr)
-		}
-	}
+	s.want("E6", scr, "○ @500", "○ @1000", "tokens 0.06", "wait 980ms", "╰╰✗")
 	// Edit C in place: 6 lets the bucket pass all four; esc cancels an edit.
 	s.keys("C", "BSpace", "6", "Enter")
 	s.waitFor("allowed 4  rejected 0  max/W 4  over 1")
@@ -188,11 +186,7 @@ func TestTmuxCourseAt80x24(t *testing.T) {
 	s.waitFor("06 · Prefetch", "before request 1 of 8") // it opens before the first request
 	s.keys("End")
 	scr = s.waitFor("06 · Prefetch", "after 8 of 8")
-	for _, w := range []string{"allowed                        8         6", "stranded                       0        14", "wait ms (trips × 1)"} {
-		if !strings.Contains(scr, w) {
-			t.Errorf("E13 screen lacks %q:\n%s", w, scr)
-		}
-	}
+	s.want("E13", scr, "allowed                        8         6", "stranded                       0        14", "wait ms (trips × 1)")
 
 	// Resize below 80×24, then back.
 	s.run("resize-window", "-t", s.name, "-x", "70", "-y", "20")

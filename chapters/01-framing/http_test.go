@@ -172,18 +172,16 @@ func TestChainConcurrentNeverOverAdmits(t *testing.T) {
 		t.Fatal(err)
 	}
 	var wg sync.WaitGroup
-	for g := 0; g < workers; g++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := 0; i < each; i++ {
+	for range workers {
+		wg.Go(func() {
+			for range each {
 				for _, key := range keys {
 					r := httptest.NewRequest(http.MethodGet, "/read", nil)
 					r.Header.Set("X-API-Key", key)
 					h.ServeHTTP(httptest.NewRecorder(), r)
 				}
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	if calls != 200 {

@@ -105,26 +105,8 @@ func TestRetryAfterIsExact(t *testing.T) {
 		fresh := func() core.Algorithm { return both(t, time.Second, 3)[v] }
 		checked := 0
 		for range 50 {
-			arrivals, costs, ds := randomRun(r, fresh(), 3, 30, 120)
-			for i, d := range ds {
-				if d.Allowed {
-					continue
-				}
-				replay := func(delay time.Duration) bool {
-					a := fresh()
-					for j := range i {
-						a.AllowN(at(arrivals[j]), costs[j])
-					}
-					return a.AllowN(at(arrivals[i]).Add(delay), costs[i]).Allowed
-				}
-				if d.RetryAfter <= 0 || !replay(d.RetryAfter) {
-					t.Fatalf("%T request %d (t=%d cost %d) RetryAfter %v: not allowed then", fresh(), i, arrivals[i], costs[i], d.RetryAfter)
-				}
-				if replay(d.RetryAfter-1) || replay(d.RetryAfter-time.Millisecond) {
-					t.Fatalf("%T request %d (t=%d cost %d) RetryAfter %v: allowed earlier", fresh(), i, arrivals[i], costs[i], d.RetryAfter)
-				}
-				checked++
-			}
+			arrivals, costs, _ := randomRun(r, fresh(), 3, 30, 120)
+			checked += algotest.CheckRetryAfter(t, fresh, arrivals, costs, true)
 		}
 		if checked < 50 {
 			t.Fatalf("%T: only %d rejections checked", fresh(), checked)

@@ -3,7 +3,6 @@ package fixedwindow
 import (
 	"errors"
 	"fmt"
-	"math"
 	"testing"
 	"time"
 
@@ -15,27 +14,15 @@ import (
 // 1e18 ns, a limit from 1 to 1e9) is a *core.ParamError naming it, from
 // Validate and from every constructor; the edges of the domain are accepted.
 func TestBadParams(t *testing.T) {
-	cases := []struct {
-		c     Config
-		param string
-	}{
-		{Config{Window: 0, Limit: 3}, "window"},
-		{Config{Window: -time.Second, Limit: 3}, "window"},
-		{Config{Window: core.MaxWindow + 1, Limit: 3}, "window"},
-		{Config{Window: math.MaxInt64, Limit: 3}, "window"},
-		{Config{Window: time.Second, Limit: 0}, "limit"},
-		{Config{Window: time.Second, Limit: -5}, "limit"},
-		{Config{Window: time.Second, Limit: 1e9 + 1}, "limit"},
-		{Config{Window: time.Second, Limit: math.MaxInt}, "limit"}, // a counter near MaxInt would wrap
-	}
-	for _, c := range cases {
-		errs := map[string]error{"Validate": c.c.Validate()}
-		_, errs["New"] = New(c.c)
-		_, errs["NewTTL"] = NewTTL(c.c)
-		_, errs["NewLimiter"] = NewLimiter(c.c)
-		_, errs["NewTTLLimiter"] = NewTTLLimiter(c.c)
+	for _, bad := range algotest.BadWindowLimits {
+		c := Config{Window: bad.Window, Limit: bad.Limit}
+		errs := map[string]error{"Validate": c.Validate()}
+		_, errs["New"] = New(c)
+		_, errs["NewTTL"] = NewTTL(c)
+		_, errs["NewLimiter"] = NewLimiter(c)
+		_, errs["NewTTLLimiter"] = NewTTLLimiter(c)
 		for fn, err := range errs {
-			algotest.ParamError(t, fmt.Sprintf("%s(%+v)", fn, c.c), err, c.param)
+			algotest.ParamError(t, fmt.Sprintf("%s(%+v)", fn, c), err, bad.Param)
 		}
 	}
 	for _, good := range []Config{{Window: 1, Limit: 1}, {Window: core.MaxWindow, Limit: 1e9}} {

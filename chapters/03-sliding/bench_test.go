@@ -8,32 +8,30 @@ import (
 	"github.com/ratelimit-course/ratelimit/internal/algotest"
 )
 
-// Every benchmark sends one request per 500 µs against W = 1 s, L = 1000:
-// two requests per permit, so about half the decisions allow and half reject,
-// and the log is full (1000 timestamps per key) most of the time.
-const (
-	benchStep  = 500 * time.Microsecond
-	benchLimit = 1000
-)
+// Every benchmark but the last sends algotest's stream, one request per
+// 500 µs, against W = 1 s, L = 1000: two requests per permit, so about half
+// the decisions allow and half reject, and the log is full (1000 timestamps
+// per key) most of the time.
+const benchLimit = algotest.BenchLimit
 
 func BenchmarkSlidingLog(b *testing.B) {
 	// 2 s of warm-up: each key's array has grown to its final size (about
 	// 2L entries) before the timer starts.
 	c := Config{Window: time.Second, Limit: benchLimit}
-	algotest.BenchPair(b, "", c, NewLog, NewLogLimiter, benchStep, 4*benchLimit)
+	algotest.BenchPair(b, "", c, NewLog, NewLogLimiter, 4*benchLimit)
 }
 
 func BenchmarkSlidingCounter(b *testing.B) {
 	for _, n := range []int{1, 10} {
 		c := Config{Window: time.Second, Limit: benchLimit, SubWindows: n}
-		algotest.BenchPair(b, "N="+strconv.Itoa(n)+"/", c, NewCounter, NewCounterLimiter, benchStep, 2*benchLimit)
+		algotest.BenchPair(b, "N="+strconv.Itoa(n)+"/", c, NewCounter, NewCounterLimiter, 2*benchLimit)
 	}
 }
 
 // BenchmarkReferenceXTimeRate is the yardstick for the ratios quoted in the
 // README: golang.org/x/time/rate's AllowN, one key, the same request stream.
 func BenchmarkReferenceXTimeRate(b *testing.B) {
-	algotest.BenchXTimeRate(b, benchLimit, benchStep)
+	algotest.BenchXTimeRate(b)
 }
 
 // BenchmarkSlidingLogRejection: a request rejected by a full log of L

@@ -179,7 +179,7 @@ func TestSlidingCounterRetryAfterAdmits(t *testing.T) {
 		limit := 1 + r.IntN(6)
 		arrivals, costs := randomArrivals(r, 30, limit, 150)
 		mk := func() core.Algorithm { return newCounter(t, time.Second, limit, n) }
-		checked += checkRetryAfter(t, mk, arrivals, costs, false)
+		checked += algotest.CheckRetryAfter(t, mk, arrivals, costs, false)
 	}
 	if checked < 200 {
 		t.Fatalf("only %d rejections checked", checked)
@@ -248,7 +248,7 @@ func FuzzSlidingCounter(f *testing.F) {
 				t.Fatalf("RetryAfter %v outside (0, 2W]", d.RetryAfter)
 			}
 		}
-		checkRetryAfter(t, mk, arrivals, costs, false)
+		algotest.CheckRetryAfter(t, mk, arrivals, costs, false)
 		perSub := map[int64]int{}
 		for i, s := range sentAt {
 			perSub[s/int64(1000/n)] += sentCost[i]

@@ -128,46 +128,11 @@ func TestSlidingLogRetryAfterAdmits(t *testing.T) {
 		limit := 1 + r.IntN(5)
 		arrivals, costs := randomArrivals(r, 30, limit, 150)
 		mk := func() core.Algorithm { return newLog(t, time.Second, limit) }
-		checked += checkRetryAfter(t, mk, arrivals, costs, false)
+		checked += algotest.CheckRetryAfter(t, mk, arrivals, costs, false)
 	}
 	if checked < 100 {
 		t.Fatalf("only %d rejections checked", checked)
 	}
-}
-
-// checkRetryAfter replays every rejection in a fresh limiter: the same
-// request RetryAfter later is allowed. With exact it also checks that it is
-// the first such instant: 1 ns and 1 ms earlier it is not.
-func checkRetryAfter(t *testing.T, mk func() core.Algorithm, arrivals []int64, costs []int, exact bool) int {
-	t.Helper()
-	a := mk()
-	checked := 0
-	for i := range arrivals {
-		d := a.AllowN(at(arrivals[i]), costs[i])
-		if d.Allowed {
-			if d.RetryAfter != 0 {
-				t.Fatalf("allowed request %d has RetryAfter %v", i, d.RetryAfter)
-			}
-			continue
-		}
-		replay := func(delay time.Duration) bool {
-			b := mk()
-			for j := range i {
-				b.AllowN(at(arrivals[j]), costs[j])
-			}
-			return b.AllowN(at(arrivals[i]).Add(delay), costs[i]).Allowed
-		}
-		if d.RetryAfter <= 0 || !replay(d.RetryAfter) {
-			t.Fatalf("request %d (t=%d cost %d): RetryAfter %v, but not allowed then; arrivals %v costs %v",
-				i, arrivals[i], costs[i], d.RetryAfter, arrivals, costs)
-		}
-		if exact && (replay(d.RetryAfter-1) || replay(d.RetryAfter-time.Millisecond)) {
-			t.Fatalf("request %d (t=%d cost %d): RetryAfter %v, but allowed earlier; arrivals %v costs %v",
-				i, arrivals[i], costs[i], d.RetryAfter, arrivals, costs)
-		}
-		checked++
-	}
-	return checked
 }
 
 func TestSlidingLogMemoryIsBoundedByL(t *testing.T) {

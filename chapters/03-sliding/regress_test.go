@@ -25,8 +25,8 @@ func TestRetryAfterIsTheFirstInstant(t *testing.T) {
 		n := []int{0, 1, 2, 5, 10}[trial%5]
 		limit := 1 + r.IntN(6)
 		arrivals, costs := randomArrivals(r, 30, limit, 150)
-		checkRetryAfter(t, func() core.Algorithm { return newLog(t, time.Second, limit) }, arrivals, costs, true)
-		checkRetryAfter(t, func() core.Algorithm { return newCounter(t, time.Second, limit, n) }, arrivals, costs, true)
+		algotest.CheckRetryAfter(t, func() core.Algorithm { return newLog(t, time.Second, limit) }, arrivals, costs, true)
+		algotest.CheckRetryAfter(t, func() core.Algorithm { return newCounter(t, time.Second, limit, n) }, arrivals, costs, true)
 	}
 }
 

@@ -3,7 +3,6 @@ package sliding
 import (
 	"errors"
 	"fmt"
-	"math"
 	"strings"
 	"testing"
 	"time"
@@ -77,22 +76,19 @@ func TestE1_CrossBoundarySpike(t *testing.T) {
 }
 
 func TestBadParams(t *testing.T) {
-	cases := []struct {
+	type refusal struct {
 		c     Config
 		param string
-	}{
-		{Config{Window: 0, Limit: 3}, "window"},
-		{Config{Window: -time.Second, Limit: 3}, "window"},
-		{Config{Window: core.MaxWindow + 1, Limit: 3}, "window"},
-		{Config{Window: time.Second, Limit: 0}, "limit"},
-		{Config{Window: time.Second, Limit: -1}, "limit"},
-		{Config{Window: time.Second, Limit: core.MaxCount + 1}, "limit"},
-		{Config{Window: time.Second, Limit: math.MaxInt}, "limit"},
+	}
+	cases := []refusal{
 		{Config{Window: time.Second, Limit: 3, SubWindows: -1}, "subwindows"},
 		{Config{Window: time.Second, Limit: 3, SubWindows: 3}, "subwindows"}, // 1e9 ns / 3 is not whole
 		{Config{Window: time.Second, Limit: 3, SubWindows: 7}, "subwindows"},
 		{Config{Window: 5 * time.Nanosecond, Limit: 3, SubWindows: 10}, "subwindows"},
 		{Config{Window: time.Hour, Limit: 3, SubWindows: MaxSubWindows * 2}, "subwindows"},
+	}
+	for _, bad := range algotest.BadWindowLimits { // W and L as in chapter 02
+		cases = append(cases, refusal{Config{Window: bad.Window, Limit: bad.Limit}, bad.Param})
 	}
 	for _, c := range cases {
 		errs := map[string]error{"Validate": c.c.Validate()}

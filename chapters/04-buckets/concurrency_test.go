@@ -49,11 +49,9 @@ func TestKeyedConcurrentExactCounts(t *testing.T) {
 				now := time.UnixMilli(1000).Add(time.Duration(phase) * refill)
 				var allowed [keys]atomic.Int64
 				var wg sync.WaitGroup
-				for g := 0; g < goroutines; g++ {
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
-						for n := 0; n < perKey; n++ {
+				for g := range goroutines {
+					wg.Go(func() {
+						for range perKey {
 							for k := range keys {
 								k := (k + g*7) % keys // goroutines start on different keys
 								d, err := lim.AllowN(names[k], now, 1)
@@ -66,7 +64,7 @@ func TestKeyedConcurrentExactCounts(t *testing.T) {
 								}
 							}
 						}
-					}()
+					})
 				}
 				wg.Wait()
 				for k := range allowed {

@@ -12,25 +12,9 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
-	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
-	sliding "github.com/ratelimit-course/ratelimit/chapters/03-sliding"
-	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
 	"github.com/ratelimit-course/ratelimit/core"
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
 )
-
-// hundred is every script's limiter at 100 per hour on rdb: at one instant
-// each admits exactly 100 of a key's requests.
-func hundred(rdb redis.Scripter) map[string]decider {
-	w := fixedwindow.Config{Window: time.Hour, Limit: 100}
-	sw := sliding.Config{Window: time.Hour, Limit: 100}
-	b := buckets.Config{Capacity: 100, Rate: 100.0 / 3600}
-	return map[string]decider{
-		"fixed-window": ok(NewFixedWindow(rdb, w)), "fixed-window-ttl": ok(NewFixedWindowTTL(rdb, w)),
-		"sliding-log": ok(NewSlidingLog(rdb, sw)), "sliding-counter": ok(NewSlidingCounter(rdb, sw)),
-		"token-bucket": ok(NewTokenBucket(rdb, b)), "gcra": ok(NewGCRA(rdb, b)),
-	}
-}
 
 func newBatcher(t *testing.T, rdb Pipeliner) *Batcher {
 	t.Helper()
@@ -52,7 +36,9 @@ func TestBatcherExactAt64Callers(t *testing.T) {
 	rdb := redistest.Client(t)
 	bt := newBatcher(t, rdb)
 	now := time.Now().Truncate(time.Millisecond)
-	for name, l := range hundred(bt) { // the E20 check goes through the Batcher to its client
+	// 100 per hour: at one instant each admits exactly 100 of a key's
+	// requests. The E20 check goes through the Batcher to its client.
+	for name, l := range everyScript(bt, time.Hour, 100, 100.0/3600) {
 		t.Run(name, func(t *testing.T) {
 			id := redistest.ID(t)
 			ctx := context.Background()
@@ -100,7 +86,7 @@ func TestBatcherExactAt64Callers(t *testing.T) {
 func TestBatcherReloadsFlushedScripts(t *testing.T) {
 	rdb := redistest.Client(t)
 	bt := newBatcher(t, rdb)
-	l := ok(NewGCRA(AssumeNoEviction(bt), buckets.Config{Capacity: 100, Rate: 1})) // not the exercise's bucket
+	l := everyScript(AssumeNoEviction(bt), time.Hour, 100, 1)["gcra"] // not the exercise's bucket
 	ctx := context.Background()
 	id := redistest.ID(t)
 	_, err := l.AllowN(ctx, id, 1)
@@ -127,7 +113,7 @@ func TestBatcherClose(t *testing.T) {
 	rdb := redistest.Client(t)
 	bt, err := NewBatcher(rdb, BatcherOptions{})
 	require.NoError(t, err)
-	l := ok(NewFixedWindow(AssumeNoEviction(bt), fixedwindow.Config{Window: time.Hour, Limit: 1_000_000}))
+	l := everyScript(AssumeNoEviction(bt), time.Hour, 1_000_000, 1)["fixed-window"]
 	id := redistest.ID(t)
 	done := make(chan error, 64)
 	var answered sync.WaitGroup // each caller has had an answer: all 64 are calling

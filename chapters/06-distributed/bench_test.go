@@ -15,32 +15,12 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
-	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
-	sliding "github.com/ratelimit-course/ratelimit/chapters/03-sliding"
-	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
 )
 
-// benchAlgorithms builds every script-backed limiter with the same budget:
-// 100 per second per identity.
-func benchAlgorithms(rdb redis.Scripter) []struct {
-	name string
-	l    *limiter
-} {
-	w := fixedwindow.Config{Window: time.Second, Limit: 100}
-	sw := sliding.Config{Window: time.Second, Limit: 100}
-	b := buckets.Config{Capacity: 100, Rate: 100}
-	return []struct {
-		name string
-		l    *limiter
-	}{
-		{"fixed-window", &ok(NewFixedWindow(rdb, w)).limiter},
-		{"sliding-log", &ok(NewSlidingLog(rdb, sw)).limiter},
-		{"sliding-counter", &ok(NewSlidingCounter(rdb, sw)).limiter},
-		{"token-bucket", &ok(NewTokenBucket(rdb, b)).limiter},
-		{"gcra", &ok(NewGCRA(rdb, b)).limiter},
-	}
-}
+// benched are the algorithms BenchmarkRedis's tables compare, in their
+// order: every script but fixed-window-ttl.
+var benched = []string{"fixed-window", "sliding-log", "sliding-counter", "token-bucket", "gcra"}
 
 // BenchmarkRedis measures decisions per second through EVALSHA for each
 // algorithm, beside a raw INCR loop from the same process on the same Redis
@@ -83,10 +63,12 @@ func BenchmarkRedis(b *testing.B) {
 			return rdb.Incr(ctx, Key(ids[i%int64(len(ids))], "raw")).Err()
 		})
 	}
-	for _, a := range benchAlgorithms(rdb) {
+	ls := everyScript(rdb, time.Second, 100, 100) // 100 per second per identity
+	for _, name := range benched {
+		l := ls[name]
 		for _, p := range ps {
-			run(a.name, p, func(i int64) error {
-				_, err := a.l.decide(ctx, ids[i%int64(len(ids))], -1, 1)
+			run(name, p, func(i int64) error {
+				_, err := l.decide(ctx, ids[i%int64(len(ids))], -1, 1)
 				return err
 			})
 		}
@@ -96,7 +78,7 @@ func BenchmarkRedis(b *testing.B) {
 	fmt.Fprintf(&t, "\ndecisions per second through EVALSHA vs raw INCR (%d cores, GOMAXPROCS %d)\n",
 		runtime.NumCPU(), runtime.GOMAXPROCS(0))
 	fmt.Fprintf(&t, "%-16s %6s %14s %10s\n", "algorithm", "P", "decisions/s", "vs INCR")
-	for _, name := range []string{"incr", "fixed-window", "sliding-log", "sliding-counter", "token-bucket", "gcra"} {
+	for _, name := range append([]string{"incr"}, benched...) {
 		for _, p := range ps {
 			r, base := perSecond[fmt.Sprintf("%s/P=%d", name, p)], perSecond[fmt.Sprintf("incr/P=%d", p)]
 			if r == 0 || base == 0 {
@@ -130,25 +112,10 @@ type memRow struct {
 func memoryTable(ctx context.Context, rdb *redis.Client, ls []int) ([]memRow, error) {
 	var rows []memRow
 	stamp := time.Now().UnixNano()
-	for _, a := range []string{"fixed-window", "sliding-log", "sliding-counter", "token-bucket", "gcra"} {
+	for _, a := range benched {
 		row := memRow{name: a, bytes: map[int]int64{}}
 		for _, L := range ls {
-			w := fixedwindow.Config{Window: time.Hour, Limit: L}
-			sw := sliding.Config{Window: time.Hour, Limit: L}
-			bk := buckets.Config{Capacity: L, Rate: 0.001}
-			var l *limiter
-			switch a {
-			case "fixed-window":
-				l = &ok(NewFixedWindow(rdb, w)).limiter
-			case "sliding-log":
-				l = &ok(NewSlidingLog(rdb, sw)).limiter
-			case "sliding-counter":
-				l = &ok(NewSlidingCounter(rdb, sw)).limiter
-			case "token-bucket":
-				l = &ok(NewTokenBucket(rdb, bk)).limiter
-			case "gcra":
-				l = &ok(NewGCRA(rdb, bk)).limiter
-			}
+			l := everyScript(rdb, time.Hour, L, 0.001)[a]
 			id := fmt.Sprintf("mem-%d-%s-%d", stamp, a, L)
 			if err := fill(ctx, rdb, l, id, L); err != nil {
 				return nil, err
@@ -270,7 +237,7 @@ func BenchmarkSlidingLogCost(b *testing.B) {
 	defer rdb.Close()
 	ctx := context.Background()
 	const L = 1_000_000
-	l := ok(NewSlidingLog(rdb, sliding.Config{Window: time.Second, Limit: L}))
+	l := everyScript(rdb, time.Second, L, 1)["sliding-log"]
 	perOp := map[int]float64{}
 	for _, cost := range []int{1, L} {
 		b.Run(fmt.Sprintf("cost=%d", cost), func(b *testing.B) {
@@ -300,15 +267,14 @@ func BenchmarkSlidingLogCost(b *testing.B) {
 func BenchmarkPolicyRecheck(b *testing.B) {
 	ctx := context.Background()
 	rdb := redistest.Client(b)
-	w := fixedwindow.Config{Window: time.Second, Limit: 1_000_000_000}
 	variants := []struct {
 		name  string
 		every time.Duration
 	}{{"once", 1 << 62}, {"every-1s", PolicyRecheck}, {"every-decision", time.Nanosecond}}
-	ls := make([]*FixedWindow, len(variants))
+	ls := make([]*limiter, len(variants))
 	spent := make([]time.Duration, len(variants))
 	for i, v := range variants {
-		ls[i] = ok(NewFixedWindow(rdb, w))
+		ls[i] = everyScript(rdb, time.Second, 1_000_000_000, 1)["fixed-window"]
 		ls[i].policy.every = v.every
 		if _, err := ls[i].AllowN(ctx, "policy-bench", 1); err != nil {
 			b.Fatal(err)

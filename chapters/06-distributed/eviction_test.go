@@ -14,9 +14,6 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
-	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
-	sliding "github.com/ratelimit-course/ratelimit/chapters/03-sliding"
-	buckets "github.com/ratelimit-course/ratelimit/chapters/04-buckets"
 	"github.com/ratelimit-course/ratelimit/core"
 	"github.com/ratelimit-course/ratelimit/internal/redisproc"
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
@@ -90,9 +87,8 @@ func TestE20_EvictionOverAdmits(t *testing.T) {
 	ctx := context.Background()
 	rdb := fullRedis(t)
 	const L, requests = 50, 300
-	cfg := sliding.Config{Window: time.Minute, Limit: L}
 	// The opt-out, to show what the check prevents.
-	unchecked := ok(NewSlidingLog(AssumeNoEviction(rdb), cfg))
+	unchecked := everyScript(AssumeNoEviction(rdb), time.Minute, L, 1)["sliding-log"]
 	others := ok(rdb.DBSize(ctx).Result())
 
 	// run sets maxmemory to the memory used without a limiter key plus
@@ -153,7 +149,7 @@ func TestE20_EvictionOverAdmits(t *testing.T) {
 	// The rule in code: a limiter checks the policy on first use and
 	// refuses a server that may evict its keys.
 	require.NoError(t, rdb.ConfigSet(ctx, "maxmemory-policy", "volatile-lru").Err())
-	checked := ok(NewSlidingLog(rdb, cfg))
+	checked := everyScript(rdb, time.Minute, L, 1)["sliding-log"]
 	d, err := checked.AllowN(ctx, redistest.ID(t), 1)
 	require.ErrorIs(t, err, ErrMayEvict)
 	require.ErrorContains(t, err, `"volatile-lru"`)
@@ -193,14 +189,7 @@ func TestE20_NoScriptWritesPastMaxmemory(t *testing.T) {
 	err := rdb.Set(ctx, "one-more", "x", 0).Err()
 	require.ErrorContains(t, err, "OOM", "the server is full")
 
-	w := fixedwindow.Config{Window: time.Minute, Limit: 50}
-	sw := sliding.Config{Window: time.Minute, Limit: 50}
-	b := buckets.Config{Capacity: 50, Rate: 1}
-	limiters := map[string]decider{
-		"fixed-window": ok(NewFixedWindow(rdb, w)), "fixed-window-ttl": ok(NewFixedWindowTTL(rdb, w)),
-		"sliding-log": ok(NewSlidingLog(rdb, sw)), "sliding-counter": ok(NewSlidingCounter(rdb, sw)),
-		"token-bucket": ok(NewTokenBucket(rdb, b)), "gcra": ok(NewGCRA(rdb, b)),
-	}
+	limiters := everyScript(rdb, time.Minute, 50, 1)
 	for _, l := range limiters { // the first refusals allocate some 25 KB once
 		_, err := l.AllowN(ctx, "warm-up", 1)
 		require.ErrorContains(t, err, "OOM")
@@ -308,7 +297,7 @@ func TestPrefetchChecksEvictionPolicy(t *testing.T) {
 	const L, requests = 50, 300
 	cfg := BorrowConfig{Key: Key(redistest.ID(t), "prefetch"), Limit: L, Batch: 10, Window: time.Hour}
 
-	fw := ok(NewFixedWindow(rdb, fixedwindow.Config{Window: time.Hour, Limit: L}))
+	fw := everyScript(rdb, time.Hour, L, 1)["fixed-window"]
 	node := ok(NewPrefetchNode(rdb, cfg, slowOK))
 	var fwAdmitted, admitted, refused, mayEvict, borrowMayEvict int
 	for range requests {
@@ -360,7 +349,7 @@ func TestEvictionPolicyRechecked(t *testing.T) {
 	own := redistest.StartDedicated(t)
 	rdb := redis.NewClient(&redis.Options{Addr: own.Addr(), MaxRetries: -1})
 	t.Cleanup(func() { _ = rdb.Close() })
-	fw := ok(NewFixedWindow(rdb, fixedwindow.Config{Window: time.Hour, Limit: 1000}))
+	fw := everyScript(rdb, time.Hour, 1000, 1)["fixed-window"]
 	node := ok(NewPrefetchNode(rdb, BorrowConfig{Key: Key(redistest.ID(t), "prefetch"), Limit: 1000, Batch: 1,
 		Window: time.Hour}, slowOK))
 	id := redistest.ID(t)

@@ -8,8 +8,6 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
-	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
-	sliding "github.com/ratelimit-course/ratelimit/chapters/03-sliding"
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
 )
 
@@ -20,28 +18,18 @@ func TestEveryKeyHasTTL(t *testing.T) {
 	ctx := context.Background()
 	rdb := redistest.Client(t)
 	prefix := redistest.ID(t)
-	limiters := map[string]decider{
-		"fixed-window":     ok(NewFixedWindow(rdb, w3)),
-		"fixed-window-ttl": ok(NewFixedWindowTTL(rdb, w3)),
-		"sliding-log":      ok(NewSlidingLog(rdb, s3)),
-		"sliding-counter":  ok(NewSlidingCounter(rdb, sliding.Config{Window: time.Second, Limit: 3, SubWindows: 4})),
-		"token-bucket":     ok(NewTokenBucket(rdb, c3r2)),
-		"gcra":             ok(NewGCRA(rdb, c3r2)),
-	}
-	kinds := map[string]string{"fixed-window": "fw", "fixed-window-ttl": "fwt", "sliding-log": "log",
-		"sliding-counter": "sc", "token-bucket": "tb", "gcra": "gcra"}
 	declared := map[string]bool{} // the one key each call passed in KEYS
 	written := 0
-	for name, l := range limiters {
+	for _, tc := range lifetimes(rdb) {
 		for i := range 5 {
-			id := prefix + "-" + name + "-" + string(rune('a'+i))
-			declared[Key(id, kinds[name])], declared[Key(id+"-x", kinds[name])] = true, true
+			id := prefix + "-" + tc.name + "-" + string(rune('a'+i))
+			declared[Key(id, tc.kind)], declared[Key(id+"-x", tc.kind)] = true, true
 			for range 6 { // past the limit: rejections must not leave a key without TTL
-				_, err := l.AllowN(ctx, id, 1)
+				_, err := tc.l.AllowN(ctx, id, 1)
 				require.NoError(t, err)
 			}
 			for _, ms := range []int64{0, 400, 999, 1000, 2500} {
-				_, err := l.AllowNAt(ctx, id+"-x", time.UnixMilli(base+ms), 1)
+				_, err := tc.l.AllowNAt(ctx, id+"-x", time.UnixMilli(base+ms), 1)
 				require.NoError(t, err)
 			}
 			written += 2
@@ -70,7 +58,7 @@ func TestEveryKeyHasTTL(t *testing.T) {
 func TestExplicitTimeSurvivesAStall(t *testing.T) {
 	ctx := context.Background()
 	rdb := redistest.Client(t)
-	fw := ok(NewFixedWindow(rdb, fixedwindow.Config{Window: time.Second, Limit: 2}))
+	fw := everyScript(rdb, time.Second, 2, 1)["fixed-window"]
 	id := redistest.ID(t)
 	at := time.UnixMilli(base + 999)
 	require.True(t, ok(fw.AllowNAt(ctx, id, at, 2)).Allowed)
@@ -155,13 +143,12 @@ type lifetime struct {
 // lifetimes are the six scripts' limiters at W = 1 s, L = 3 and C = 3,
 // R = 2/s, with their lifetimes.
 func lifetimes(rdb redis.Scripter) []lifetime {
-	sc := sliding.Config{Window: time.Second, Limit: 3, SubWindows: 4}
 	return []lifetime{
 		{"fixed-window", "fw", ok(NewFixedWindow(rdb, w3)), w3.Window},
 		{"fixed-window-ttl", "fwt", ok(NewFixedWindowTTL(rdb, w3)), w3.Window},
 		{"sliding-log", "log", ok(NewSlidingLog(rdb, s3)), w3.Window},
 		// W, and the rest of the sub-window the last count is in (250 ms)
-		{"sliding-counter", "sc", ok(NewSlidingCounter(rdb, sc)), sc.Window + sc.Window/4},
+		{"sliding-counter", "sc", ok(NewSlidingCounter(rdb, s3n4)), s3n4.Window + s3n4.Window/4},
 		// C/R: 1.5 s to refill 3 tokens at 2 per second
 		{"token-bucket", "tb", ok(NewTokenBucket(rdb, c3r2)), 1500 * time.Millisecond},
 		{"gcra", "gcra", ok(NewGCRA(rdb, c3r2)), 1500 * time.Millisecond},

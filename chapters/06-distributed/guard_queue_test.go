@@ -9,6 +9,19 @@ import (
 	"github.com/ratelimit-course/ratelimit/core"
 )
 
+// patientGuard is a Guard over remote on clk with the given deadline and
+// Patience, a breaker that opens after failures failures, and one class,
+// "c", that fails closed.
+func patientGuard(t *testing.T, remote Remote, clk core.Clock, deadline, patience time.Duration, failures int) *Guard {
+	t.Helper()
+	g, err := NewGuard(GuardConfig{Remote: remote, Timeout: deadline, Patience: patience, Clock: clk,
+		Breaker: BreakerConfig{Failures: failures, Cooldown: time.Minute}, Classes: map[string]ClassPolicy{"c": ClosedPolicy()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
 // With Patience, a call that waits past its deadline while the store answers
 // other calls is waiting in the caller's own queue: it gets the store's
 // answer, and the breaker counts no failure. A store that answers nothing
@@ -34,11 +47,7 @@ func TestGuardDeadlineJudgesTheStoreNotTheQueue(t *testing.T) {
 		return core.Decision{Allowed: true, Remaining: 7}, nil
 	})
 	clk := newFakeClock()
-	g, err := NewGuard(GuardConfig{Remote: remote, Timeout: deadline, Patience: patience, Clock: clk,
-		Breaker: BreakerConfig{Failures: 1, Cooldown: time.Minute}, Classes: map[string]ClassPolicy{"c": ClosedPolicy()}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := patientGuard(t, remote, clk, deadline, patience, 1)
 	var out Outcome
 	var callErr error
 	queued := goCall(func() { out, callErr = g.AllowN(context.Background(), "c", "queued", 1) })
@@ -68,12 +77,9 @@ func TestGuardDeadlineJudgesTheStoreNotTheQueue(t *testing.T) {
 	})
 	for _, p := range []time.Duration{patience, 0} {
 		clk := newFakeClock()
-		g2, err := NewGuard(GuardConfig{Remote: silent, Timeout: deadline, Patience: p, Clock: clk,
-			Breaker: BreakerConfig{Failures: 1, Cooldown: time.Minute}, Classes: map[string]ClassPolicy{"c": ClosedPolicy()}})
-		if err != nil {
-			t.Fatal(err)
-		}
+		g2 := patientGuard(t, silent, clk, deadline, p, 1)
 		want := max(deadline, p)
+		var err error
 		done := goCall(func() { _, err = g2.AllowN(context.Background(), "c", "k", 1) })
 		if took := stepUntilDone(t, clk, deadline, done); !errors.Is(err, ErrUnavailable) || took != want {
 			t.Fatalf("a silent store, patience %v: %v after %v; want ErrUnavailable from the Guard at %v", p, err, took, want)
@@ -96,11 +102,7 @@ func TestGuardPatienceEndsTheWait(t *testing.T) {
 		return core.Decision{Allowed: true}, nil
 	})
 	clk := newFakeClock()
-	g, err := NewGuard(GuardConfig{Remote: remote, Timeout: deadline, Patience: patience, Clock: clk,
-		Breaker: BreakerConfig{Failures: 3, Cooldown: time.Minute}, Classes: map[string]ClassPolicy{"c": ClosedPolicy()}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := patientGuard(t, remote, clk, deadline, patience, 3)
 	var callErr error
 	done := goCall(func() { _, callErr = g.AllowN(context.Background(), "c", "hangs", 1) })
 	for range answerAt / deadline {

@@ -173,24 +173,25 @@ func TestE15_FailurePolicyOnRedis(t *testing.T) {
 		t.Fatal(err)
 	}
 	redisDecides("up", id+".up")
-
-	if err := own.Pause(); err != nil {
-		t.Fatal(err)
+	for _, step := range []struct {
+		name string
+		do   func() error
+		up   bool // Redis decides again after the step
+	}{
+		{"paused", own.Pause, false},
+		{"resumed", own.Resume, true},
+		{"killed", own.Kill, false},
+		{"restarted", own.Restart, true},
+	} {
+		if err := step.do(); err != nil {
+			t.Fatal(err)
+		}
+		if step.up {
+			redisDecides(step.name, id+"."+step.name)
+		} else {
+			outage(step.name, id+"."+step.name)
+		}
 	}
-	outage("paused", id+".paused")
-	if err := own.Resume(); err != nil {
-		t.Fatal(err)
-	}
-	redisDecides("resumed", id+".resumed")
-
-	if err := own.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	outage("killed", id+".killed")
-	if err := own.Restart(); err != nil {
-		t.Fatal(err)
-	}
-	redisDecides("restarted", id+".restarted")
 }
 
 // TestGuardDeadlineWithClientDefaults: the Guard's deadline holds whatever

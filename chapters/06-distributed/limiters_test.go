@@ -57,10 +57,25 @@ func ok[T any](v T, err error) T {
 var (
 	w3   = fixedwindow.Config{Window: time.Second, Limit: 3}
 	s3   = sliding.Config{Window: time.Second, Limit: 3}
+	s3n4 = sliding.Config{Window: time.Second, Limit: 3, SubWindows: 4}
 	c3r3 = buckets.Config{Capacity: 3, Rate: 3}
 	c3r2 = buckets.Config{Capacity: 3, Rate: 2}
 	c6r2 = buckets.Config{Capacity: 6, Rate: 2}
 )
+
+// everyScript is each script's limiter on rdb at one budget, by name: the
+// windows admit limit per window, the buckets hold limit and refill at rate
+// per second.
+func everyScript(rdb redis.Scripter, window time.Duration, limit int, rate float64) map[string]*limiter {
+	w := fixedwindow.Config{Window: window, Limit: limit}
+	sw := sliding.Config{Window: window, Limit: limit}
+	b := buckets.Config{Capacity: limit, Rate: rate}
+	return map[string]*limiter{
+		"fixed-window": &ok(NewFixedWindow(rdb, w)).limiter, "fixed-window-ttl": &ok(NewFixedWindowTTL(rdb, w)).limiter,
+		"sliding-log": &ok(NewSlidingLog(rdb, sw)).limiter, "sliding-counter": &ok(NewSlidingCounter(rdb, sw)).limiter,
+		"token-bucket": &ok(NewTokenBucket(rdb, b)).limiter, "gcra": &ok(NewGCRA(rdb, b)).limiter,
+	}
+}
 
 // TestWorkedExamplesOnRedis replays CONTRACT.md E1 and E3–E6 through the scripts with
 // explicit times and checks the contract's decisions, remaining permits and

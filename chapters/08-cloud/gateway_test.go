@@ -9,6 +9,7 @@ import (
 
 	cloud "github.com/ratelimit-course/ratelimit/chapters/08-cloud"
 	"github.com/ratelimit-course/ratelimit/core"
+	"github.com/ratelimit-course/ratelimit/internal/algotest"
 )
 
 var t0 = time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC) // a Tuesday
@@ -16,12 +17,7 @@ var t0 = time.Date(2026, 3, 10, 12, 0, 0, 0, time.UTC) // a Tuesday
 func at(ms int64) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
 
 func gateway(t *testing.T, cfg cloud.GatewayConfig) *cloud.Gateway {
-	t.Helper()
-	g, err := cloud.NewGateway(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g
+	return algotest.Must(t, cloud.NewGateway, cfg)
 }
 
 func plan(name string, rate float64, burst int, q cloud.Quota, keys ...string) cloud.UsagePlan {

@@ -12,16 +12,10 @@ import (
 
 	cloud "github.com/ratelimit-course/ratelimit/chapters/08-cloud"
 	"github.com/ratelimit-course/ratelimit/core"
+	"github.com/ratelimit-course/ratelimit/internal/algotest"
 )
 
-func waf(t *testing.T, r cloud.RateRule) *cloud.WAF {
-	t.Helper()
-	w, err := cloud.NewWAF(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return w
-}
+func waf(t *testing.T, r cloud.RateRule) *cloud.WAF { return algotest.Must(t, cloud.NewWAF, r) }
 
 func TestE18_WAFEvaluationWindows(t *testing.T) {
 	for _, m := range []int{1, 2, 5, 10} {

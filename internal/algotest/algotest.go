@@ -75,6 +75,42 @@ func Letters(ds []core.Decision) string {
 	return string(b)
 }
 
+// CheckRetryAfter replays every rejection in a fresh limiter: the same
+// request RetryAfter later is allowed. With exact it also checks that it is
+// the first such instant: 1 ns and 1 ms earlier it is not. Arrivals are in
+// ms; it returns how many rejections it checked.
+func CheckRetryAfter(t *testing.T, mk func() core.Algorithm, arrivals []int64, costs []int, exact bool) int {
+	t.Helper()
+	a := mk()
+	checked := 0
+	for i := range arrivals {
+		d := a.AllowN(time.UnixMilli(arrivals[i]), costs[i])
+		if d.Allowed {
+			if d.RetryAfter != 0 {
+				t.Fatalf("allowed request %d has RetryAfter %v", i, d.RetryAfter)
+			}
+			continue
+		}
+		replay := func(delay time.Duration) bool {
+			b := mk()
+			for j := range i {
+				b.AllowN(time.UnixMilli(arrivals[j]), costs[j])
+			}
+			return b.AllowN(time.UnixMilli(arrivals[i]).Add(delay), costs[i]).Allowed
+		}
+		if d.RetryAfter <= 0 || !replay(d.RetryAfter) {
+			t.Fatalf("request %d (t=%d cost %d): RetryAfter %v, but not allowed then; arrivals %v costs %v",
+				i, arrivals[i], costs[i], d.RetryAfter, arrivals, costs)
+		}
+		if exact && (replay(d.RetryAfter-1) || replay(d.RetryAfter-time.Millisecond)) {
+			t.Fatalf("request %d (t=%d cost %d): RetryAfter %v, but allowed earlier; arrivals %v costs %v",
+				i, arrivals[i], costs[i], d.RetryAfter, arrivals, costs)
+		}
+		checked++
+	}
+	return checked
+}
+
 // Run sends one request of cost 1 at each arrival (ms) and returns the
 // decisions.
 func Run(a core.Algorithm, arrivals ...int64) []core.Decision {

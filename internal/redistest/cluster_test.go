@@ -67,41 +67,19 @@ func TestClusterNodeLifecycle(t *testing.T) {
 	}
 	ctx := context.Background()
 	replica := c.Addrs[5] // node i+3 replicates node i
-	answers := func() bool {
-		r := redis.NewClient(&redis.Options{Addr: replica, MaxRetries: -1, DialerRetries: 1,
-			DialTimeout: 200 * time.Millisecond, ReadTimeout: 200 * time.Millisecond})
-		defer r.Close()
-		return r.Ping(ctx).Err() == nil
-	}
 	linkUp := func() bool {
 		r := redis.NewClient(&redis.Options{Addr: replica, MaxRetries: -1})
 		defer r.Close()
 		info, err := r.Info(ctx, "replication").Result()
 		return err == nil && strings.Contains(info, "master_link_status:up")
 	}
-	for _, step := range []struct {
-		name string
-		do   func(string) error
-		want bool
-	}{
-		{"paused", c.Pause, false},
-		{"resumed", c.Resume, true},
-		{"killed", c.Kill, false},
-		{"restarted", c.Restart, true},
-	} {
-		if err := step.do(replica); err != nil {
-			t.Fatalf("%s: %v", step.name, err)
-		}
-		// A node back from SIGSTOP or a restart may take a moment to be
-		// scheduled on a loaded machine: "answers" is waited for, up to 5 s.
-		got := answers()
-		for deadline := time.Now().Add(5 * time.Second); step.want && !got && time.Now().Before(deadline); got = answers() {
-			time.Sleep(50 * time.Millisecond)
-		}
-		if got != step.want {
-			t.Fatalf("%s: answers PING = %v, want %v", step.name, got, step.want)
-		}
-	}
+	on := func(do func(string) error) func() error { return func() error { return do(replica) } }
+	checkLifecycle(t, replica, []lifecycleStep{
+		{"paused", on(c.Pause), false},
+		{"resumed", on(c.Resume), true},
+		{"killed", on(c.Kill), false},
+		{"restarted", on(c.Restart), true},
+	})
 	deadline := time.Now().Add(20 * time.Second)
 	for !linkUp() {
 		if time.Now().After(deadline) {

@@ -4,9 +4,19 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
+	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 )
+
+// fixedWindow is the limiter the experiments count with: chapter 06's fixed
+// window on rdb, limit per window.
+func fixedWindow(rdb redis.Scripter, window time.Duration, limit int) (*distributed.FixedWindow, error) {
+	return distributed.NewFixedWindow(rdb, fixedwindow.Config{Window: window, Limit: limit})
+}
 
 // windowCount reads a fixed-window key as a node holds it: chapter 06's
 // script keeps one field per key, named for the window it counts, whose

@@ -10,7 +10,6 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
 	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 	"github.com/ratelimit-course/ratelimit/core"
 	"github.com/ratelimit-course/ratelimit/internal/redisproc"
@@ -224,7 +223,7 @@ func (f *failover) limiters() error {
 		}
 	}
 	var err error
-	f.fw, err = distributed.NewFixedWindow(scripter, fixedwindow.Config{Window: time.Hour, Limit: f.cfg.Limit})
+	f.fw, err = fixedWindow(scripter, time.Hour, f.cfg.Limit)
 	return err
 }
 
@@ -237,7 +236,7 @@ func (f *failover) decide() (bool, error) {
 // admitBefore sets the stage: requests admitted and on the replica. They
 // wait for the replica as long as a healthy one may take.
 func (f *failover) admitBefore() error {
-	before, err := distributed.NewFixedWindow(f.healthy, fixedwindow.Config{Window: time.Hour, Limit: f.cfg.Limit})
+	before, err := fixedWindow(f.healthy, time.Hour, f.cfg.Limit)
 	if err != nil {
 		return err
 	}

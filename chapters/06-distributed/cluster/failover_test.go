@@ -11,7 +11,6 @@ import (
 	"github.com/redis/go-redis/v9"
 	"github.com/stretchr/testify/require"
 
-	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
 	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 	"github.com/ratelimit-course/ratelimit/internal/redisproc"
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
@@ -125,7 +124,7 @@ func TestE23_PreFreezeRequestsSurviveReplicaLag(t *testing.T) {
 	require.GreaterOrEqual(t, HealthyWait(ack), time.Second)
 
 	at := time.UnixMilli(1_700_000_000_000)
-	healthy, err := distributed.NewFixedWindow(distributed.AssumeNoEviction(waitScripter{cc, 1, HealthyWait(ack)}), fixedwindow.Config{Window: time.Hour, Limit: 1000})
+	healthy, err := fixedWindow(distributed.AssumeNoEviction(waitScripter{cc, 1, HealthyWait(ack)}), time.Hour, 1000)
 	require.NoError(t, err)
 	var n int
 	require.NoError(t, c.Pause(r.Addr))
@@ -148,7 +147,7 @@ func TestE23_PreFreezeRequestsSurviveReplicaLag(t *testing.T) {
 		require.Equal(t, 20, n)
 	}
 
-	short, err := distributed.NewFixedWindow(distributed.AssumeNoEviction(waitScripter{cc, 1, DefaultFailover("").WaitTimeout}), fixedwindow.Config{Window: time.Hour, Limit: 1000})
+	short, err := fixedWindow(distributed.AssumeNoEviction(waitScripter{cc, 1, DefaultFailover("").WaitTimeout}), time.Hour, 1000)
 	require.NoError(t, err)
 	counted, err := windowCount(ctx, pc, key) // 20, unless a starved replica refused one above
 	require.NoError(t, err)

@@ -9,7 +9,6 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
 	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 	"github.com/ratelimit-course/ratelimit/core"
 	"github.com/ratelimit-course/ratelimit/internal/redisproc"
@@ -165,7 +164,7 @@ func (h *hotKey) prepare() error {
 	h.perWindow = h.c.Requests / h.c.Windows
 	h.base = time.UnixMilli(1_700_000_040_000).Truncate(h.c.Window) // explicit, aligned instants
 	var err error
-	if h.fw, err = distributed.NewFixedWindow(h.cc, fixedwindow.Config{Window: h.c.Window, Limit: h.c.Limit}); err != nil {
+	if h.fw, err = fixedWindow(h.cc, h.c.Window, h.c.Limit); err != nil {
 		return err
 	}
 	return warm(h.ctx, h.cc, h.top, h.c.Prefix, true, h.fw)

@@ -11,7 +11,6 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
 	sliding "github.com/ratelimit-course/ratelimit/chapters/03-sliding"
 	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 	"github.com/ratelimit-course/ratelimit/internal/redisproc"
@@ -174,7 +173,7 @@ func (m *migration) fill() error {
 func (m *migration) limiters() error {
 	w := sliding.Config{Window: time.Hour, Limit: m.cfg.Limit}
 	var err error
-	if m.fw, err = distributed.NewFixedWindow(m.client, fixedwindow.Config{Window: w.Window, Limit: w.Limit}); err != nil {
+	if m.fw, err = fixedWindow(m.client, w.Window, w.Limit); err != nil {
 		return err
 	}
 	if m.log, err = distributed.NewSlidingLog(m.client, w); err != nil {

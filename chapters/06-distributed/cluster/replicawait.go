@@ -8,7 +8,6 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
 	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 	"github.com/ratelimit-course/ratelimit/internal/redisproc"
 )
@@ -82,7 +81,7 @@ func (run *FailoverRun) timeWait(ctx context.Context, cc *redis.ClusterClient, w
 	var ls [2]*distributed.FixedWindow
 	for i, s := range []redis.Scripter{plain, wait} {
 		var err error
-		if ls[i], err = distributed.NewFixedWindow(s, fixedwindow.Config{Window: time.Hour, Limit: cfg.Samples + 50}); err != nil {
+		if ls[i], err = fixedWindow(s, time.Hour, cfg.Samples+50); err != nil {
 			return err
 		}
 	}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	fixedwindow "github.com/ratelimit-course/ratelimit/chapters/02-fixed-window"
 	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 	"github.com/ratelimit-course/ratelimit/internal/redisproc"
 )
@@ -38,7 +37,7 @@ func splitOnCluster(ctx context.Context, cc *redis.ClusterClient, top redisproc.
 	}
 	// admit sends n requests for id against limit and counts the admitted.
 	admit := func(id string, limit, n int) (int, error) {
-		l, err := distributed.NewFixedWindow(cc, fixedwindow.Config{Window: time.Minute, Limit: limit})
+		l, err := fixedWindow(cc, time.Minute, limit)
 		if err != nil {
 			return 0, err
 		}

@@ -2,9 +2,7 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -44,11 +42,8 @@ func runCluster(args []string, stdout, stderr io.Writer) int {
 	var asJSON bool
 	c := newCLIFlags("cluster")
 	c.boolean("json", &asJSON)
-	if err := c.parse(args); errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, clusterUsage)
-		return 0
-	} else if err != nil {
-		return badInput(stderr, "cluster", err)
+	if code, ok := c.parseAll(args, stdout, stderr, clusterUsage); !ok {
+		return code
 	}
 	// The failover kills a primary on purpose: go-redis would log every
 	// refused dial to it on stderr.
@@ -81,8 +76,7 @@ func runCluster(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if asJSON {
-		out, _ := json.Marshal(rep)
-		fmt.Fprintf(stdout, "%s\n", out)
+		writeJSON(stdout, rep)
 	}
 	return 0
 }

@@ -1,9 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -157,7 +154,7 @@ func writeDrill(w io.Writer, o drillOptions, qs []interview.Question) {
 // runDrill prints the chapter 07 interview drill.
 func runDrill(args []string, stdout, stderr io.Writer) int {
 	o, err := parseDrillFlags(args)
-	if errors.Is(err, flag.ErrHelp) {
+	if isHelp(err) {
 		fmt.Fprint(stdout, drillUsage)
 		return 0
 	}
@@ -173,8 +170,7 @@ func runDrill(args []string, stdout, stderr io.Writer) int {
 				cards[i].SayFirst, cards[i].Answer = q.SayFirst, q.A
 			}
 		}
-		out, _ := json.Marshal(cards)
-		fmt.Fprintf(stdout, "%s\n", out)
+		writeJSON(stdout, cards)
 		return 0
 	}
 	writeDrill(stdout, o, qs)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -170,6 +171,32 @@ func printable(s string) string {
 		return quoteValue(s)
 	}
 	return s
+}
+
+// parseAll parses args for a command that checks nothing more before it
+// runs: ok is false when the command is done, after --help (its usage on
+// stdout, exit code 0) or bad input (the stderr line, exit code 2).
+func (c *cliFlags) parseAll(args []string, stdout, stderr io.Writer, usage string) (code int, ok bool) {
+	err := c.parse(args)
+	if isHelp(err) {
+		fmt.Fprint(stdout, usage)
+		return 0, false
+	}
+	if err != nil {
+		return badInput(stderr, c.fs.Name(), err), false
+	}
+	return 0, true
+}
+
+// isHelp reports whether parse stopped at --help: the command then prints
+// its usage to stdout and exits 0.
+func isHelp(err error) bool { return errors.Is(err, flag.ErrHelp) }
+
+// writeJSON prints v as one line of JSON, the --json output of every
+// command but ring's.
+func writeJSON(stdout io.Writer, v any) {
+	out, _ := json.Marshal(v)
+	fmt.Fprintf(stdout, "%s\n", out)
 }
 
 // isSet reports whether the flag was on the command line.

@@ -1,9 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -182,7 +179,7 @@ func runInterview(args []string, stdout, stderr io.Writer) int {
 	c.boolean("json", &asJSON)
 	c.boolean("short", &short)
 	err := c.parse(args)
-	if errors.Is(err, flag.ErrHelp) {
+	if isHelp(err) {
 		fmt.Fprintf(stdout, interviewUsage, strings.Join(interview.MockNames(), ", "))
 		return 0
 	}
@@ -202,8 +199,7 @@ func runInterview(args []string, stdout, stderr io.Writer) int {
 	}
 	plan := mockPlan(prompts, short)
 	if asJSON {
-		out, _ := json.Marshal(plan)
-		fmt.Fprintf(stdout, "%s\n", out)
+		writeJSON(stdout, plan)
 		return 0
 	}
 	w := wrapper{out: stdout, width: width}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -47,7 +46,7 @@ func runMock(args []string, stdout, stderr io.Writer) int {
 	if dirErr != nil {
 		dir = "your data directory (none found: " + dirErr.Error() + ")"
 	}
-	if errors.Is(err, flag.ErrHelp) {
+	if isHelp(err) {
 		fmt.Fprintf(stdout, mockUsage, dir, strings.Join(interview.MockNames(), ", "))
 		return 0
 	}

@@ -1,9 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -54,7 +51,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	c.str("id", "evening or week", &id)
 	c.boolean("json", &asJSON)
 	err := c.parse(args)
-	if errors.Is(err, flag.ErrHelp) {
+	if isHelp(err) {
 		fmt.Fprint(stdout, planUsage)
 		return 0
 	}
@@ -80,8 +77,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 			}
 			out.Plans = append(out.Plans, pj)
 		}
-		b, _ := json.Marshal(out)
-		fmt.Fprintf(stdout, "%s\n", b)
+		writeJSON(stdout, out)
 		return 0
 	}
 	for i, p := range plans {

@@ -1,9 +1,7 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -36,7 +34,7 @@ type prefetchJSON struct {
 // runPrefetch is the headless chapter 06 prefetch simulation (CONTRACT-CLI.md §4).
 func runPrefetch(args []string, stdout, stderr io.Writer) int {
 	cfg, asJSON, err := parsePrefetchArgs(args)
-	if errors.Is(err, flag.ErrHelp) {
+	if isHelp(err) {
 		fmt.Fprintf(stdout, prefetchUsage, sim.MaxRequests)
 		return 0
 	}
@@ -48,8 +46,7 @@ func runPrefetch(args []string, stdout, stderr io.Writer) int {
 		return badInput(stderr, "prefetch", err)
 	}
 	if asJSON {
-		out, _ := json.Marshal(prefetchJSON{Central: res.Central, Prefetch: res.Prefetch, Nodes: res.Nodes})
-		fmt.Fprintf(stdout, "%s\n", out)
+		writeJSON(stdout, prefetchJSON{Central: res.Central, Prefetch: res.Prefetch, Nodes: res.Nodes})
 	} else {
 		writePrefetchTable(stdout, res)
 	}

@@ -1,9 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 
@@ -33,13 +30,8 @@ func runProgress(args []string, stdout, stderr io.Writer) int {
 	var asJSON bool
 	c := newCLIFlags("progress")
 	c.boolean("json", &asJSON)
-	err := c.parse(args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, progressUsage)
-		return 0
-	}
-	if err != nil {
-		return badInput(stderr, "progress", err)
+	if code, ok := c.parseAll(args, stdout, stderr, progressUsage); !ok {
+		return code
 	}
 	st, note := progress.Load()
 	if note != "" {
@@ -47,8 +39,7 @@ func runProgress(args []string, stdout, stderr io.Writer) int {
 	}
 	r := ready.Of(st.P)
 	if asJSON {
-		b, _ := json.Marshal(r)
-		fmt.Fprintf(stdout, "%s\n", b)
+		writeJSON(stdout, r)
 		return 0
 	}
 	writeReady(stdout, r, 80)

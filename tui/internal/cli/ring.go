@@ -3,7 +3,6 @@ package cli
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"slices"
@@ -29,11 +28,8 @@ func runRing(args []string, stdout, stderr io.Writer) int {
 	c.boolean("join", &join)
 	c.boolean("leave", &leave)
 	c.boolean("json", &asJSON)
-	if err := c.parse(args); errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, ringUsage)
-		return 0
-	} else if err != nil {
-		return badInput(stderr, "ring", err)
+	if code, ok := c.parseAll(args, stdout, stderr, ringUsage); !ok {
+		return code
 	}
 	if join && leave {
 		return badInput(stderr, "ring", errors.New("--join and --leave: accepted one of them, not both"))

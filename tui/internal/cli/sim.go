@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -124,7 +123,7 @@ func simFail(stderr io.Writer, cmd string, err error, algoFlag string) int {
 // runSim is the headless chapter 05 lab (CONTRACT-CLI.md §4).
 func runSim(args []string, stdout, stderr io.Writer) int {
 	a, err := parseSimFlags("sim", args)
-	if errors.Is(err, flag.ErrHelp) {
+	if isHelp(err) {
 		fmt.Fprint(stdout, simUsage)
 		return 0
 	}

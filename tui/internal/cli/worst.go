@@ -1,12 +1,9 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
@@ -26,7 +23,7 @@ inside one window of width W, and compares it with the textbook bound.
 
 func runWorst(args []string, stdout, stderr io.Writer) int {
 	a, err := parseSimFlags("worst", args)
-	if errors.Is(err, flag.ErrHelp) {
+	if isHelp(err) {
 		fmt.Fprint(stdout, worstUsage)
 		return 0
 	}
@@ -57,13 +54,11 @@ func runWorst(args []string, stdout, stderr io.Writer) int {
 		found = append(found, w)
 	}
 	if a.asJSON {
-		var out []byte
 		if a.algo == "all" {
-			out, _ = json.Marshal(found)
+			writeJSON(stdout, found)
 		} else {
-			out, _ = json.Marshal(found[0])
+			writeJSON(stdout, found[0])
 		}
-		fmt.Fprintf(stdout, "%s\n", out)
 		return 0
 	}
 	if a.algo == "all" {
@@ -74,20 +69,12 @@ func runWorst(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func arrivalsText(ts []int64) string {
-	s := make([]string, len(ts))
-	for i, t := range ts {
-		s[i] = strconv.FormatInt(t, 10)
-	}
-	return strings.Join(s, " ")
-}
-
 func writeWorst(w io.Writer, r lab.WorstResult) {
 	writeWrapped(w, "worst case found for "+string(r.Algorithm)+", "+paramsLine(r.Params))
 	fmt.Fprintf(w, "found: %d upstream in [%d,%d), overshoot %d over L\n",
 		r.MaxInWindow, r.Window[0], r.Window[1], r.Overshoot)
 	fmt.Fprintf(w, "textbook worst case: %s\n", r.Bound)
-	for _, l := range text.Wrap("arrivals: "+arrivalsText(r.Arrivals), 78) {
+	for _, l := range text.Wrap("arrivals: "+text.JoinInts(r.Arrivals, " "), 78) {
 		fmt.Fprintln(w, l)
 	}
 	fmt.Fprintln(w)
@@ -105,6 +92,6 @@ func writeWorstTable(w io.Writer, p lab.Params, found []lab.WorstResult) {
 	fmt.Fprintf(w, "%-17s %5s  %-*s %s\n", "algorithm", "found", ww, "in W", "textbook")
 	for _, r := range found {
 		fmt.Fprintf(w, "%-17s %5d  %-*s %s\n", r.Algorithm, r.MaxInWindow, ww, win(r), clip(r.Bound, 80-26-ww))
-		fmt.Fprintf(w, "%-17s %s\n", "", clip("arrivals "+arrivalsText(r.Arrivals), 62))
+		fmt.Fprintf(w, "%-17s %s\n", "", clip("arrivals "+text.JoinInts(r.Arrivals, " "), 62))
 	}
 }

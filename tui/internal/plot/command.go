@@ -290,13 +290,10 @@ func subtitle(p lab.Params, arrivals []int64, runs ...lab.Result) string {
 		parts = append(parts, fmt.Sprintf("C = %d, R = %s/s (the ruler's W = %d ms)",
 			p.Capacity, strconv.FormatFloat(p.RatePerS, 'f', -1, 64), p.WindowMS))
 	}
-	text := make([]string, 0, len(arrivals))
-	for i, t := range arrivals {
-		if i == 24 {
-			text = append(text, fmt.Sprintf("… (%d)", len(arrivals)))
-			break
-		}
-		text = append(text, strconv.FormatInt(t, 10))
+	shown := arrivals[:min(len(arrivals), 24)]
+	list := text.JoinInts(shown, " ")
+	if len(shown) < len(arrivals) {
+		list += fmt.Sprintf(" … (%d)", len(arrivals))
 	}
-	return strings.Join(parts, "; ") + " · arrivals " + strings.Join(text, " ")
+	return strings.Join(parts, "; ") + " · arrivals " + list
 }

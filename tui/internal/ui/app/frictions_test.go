@@ -19,10 +19,7 @@ import (
 // The worst case found from the menu's W loads into the lab, which is then
 // on screen (it used to land on the menu, the lab still on E1).
 func TestWorstFromTheMenuLoadsIntoTheLab(t *testing.T) {
-	m := appPress(appNew(t, 80, 24), "W")
-	if m.scr() != scrWorst {
-		t.Fatalf("W opens %s", m.scr())
-	}
+	m := appOpen(t, "W", scrWorst)
 	if _, _, ok := m.worst().Current(); !ok {
 		m = appSend(m, m.worst().Search())
 	}

@@ -103,6 +103,17 @@ func appSendWithin(m Model, msg tea.Msg, patience time.Duration) Model {
 }
 
 // appPress delivers each key by name in turn.
+// appOpen presses key on the menu of a new 80×24 app and checks that it
+// opens the screen named want.
+func appOpen(t *testing.T, key, want string) Model {
+	t.Helper()
+	m := appPress(appNew(t, 80, 24), key)
+	if m.scr() != want {
+		t.Fatalf("%s opens %q, want %q", key, m.scr(), want)
+	}
+	return m
+}
+
 func appPress(m Model, keys ...string) Model { return uitest.Press(m, appSend, keys...) }
 
 // appType types text one rune at a time, as a terminal delivers it.

@@ -51,10 +51,7 @@ func TestDrillCardsSayFirstFitTheScreen(t *testing.T) {
 // The request path opens from the menu (R) and from chapter 07's links: a
 // screen of its own, every row within 80 columns, scrolled to its end.
 func TestRequestPathFromTheMenuAndChapter07(t *testing.T) {
-	m := appPress(appNew(t, 80, 24), "R")
-	if m.scr() != "request path" {
-		t.Fatalf("R opens %s", m.scr())
-	}
+	m := appOpen(t, "R", "request path")
 	f := m.View()
 	appCheckFrame(t, f, 80, 24)
 	appWant(t, f, "The request path", "[client]")

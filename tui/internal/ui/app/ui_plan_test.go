@@ -33,10 +33,7 @@ func stepTo(t *testing.T, m Model, id string) Model {
 // the reader, and reading it to its end marks the step done, which a
 // restart keeps.
 func TestPlanReadingStepIsMarkedWhenRead(t *testing.T) {
-	m := appPress(appNew(t, 80, 24), "G")
-	if m.scr() != scrPlan {
-		t.Fatalf("G opens %q", m.scr())
-	}
+	m := appOpen(t, "G", scrPlan)
 	f := m.View()
 	appCheckFrame(t, f, 80, 24)
 	appWant(t, f, "Study plan · One evening · 69 min · 0 of 17 steps done", "▸ · e01   3 min  01 read",
@@ -138,10 +135,7 @@ func TestPlanWeekExerciseMarkedByHand(t *testing.T) {
 // drill scored through the app and a finished mock, their topics show the
 // hit rate and the points said, and the review starts with the missed card.
 func TestReadyScreenAfterDrillAndMock(t *testing.T) {
-	m := appPress(appNew(t, 80, 24), "Y")
-	if m.scr() != "ready?" {
-		t.Fatalf("Y opens %q", m.scr())
-	}
+	m := appOpen(t, "Y", "ready?")
 	f := m.View()
 	appCheckFrame(t, f, 80, 24)
 	appWant(t, f, "0 mock interviews finished", "01 Framing               0 of 7        0         -            -",

@@ -166,10 +166,7 @@ func TestServiceScreenByKeys(t *testing.T) {
 // The menu opens the service screen, and p loads the example requests:
 // a wildcard, an unlimited rule, a shadow rule and a path with no rule.
 func TestServiceScreenExamples(t *testing.T) {
-	m := appPress(appNew(t, 80, 24), "S")
-	if m.scr() != "the service" {
-		t.Fatalf("S opens %s", m.scr())
-	}
+	m := appOpen(t, "S", "the service")
 	m = appPress(m, "enter")
 	_, flat := serviceFrame(t, m)
 	wantFlat(t, flat, "wildcard path_/search* → rule api.path_/search*, 20 a minute (token-bucket) store asked · OK, 19 left, reset 60 s")

@@ -14,10 +14,6 @@ import (
 // Update handles the lab's messages.
 func (m Model) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 	m.ask = nil
-	return m.update(msg)
-}
-
-func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
