@@ -21,6 +21,7 @@ import (
 	"github.com/ratelimit-course/ratelimit/core"
 
 	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/server"
 	"github.com/ratelimit-course/ratelimit/chapters/10-service/store"
 )
 
@@ -182,7 +183,7 @@ func TestDrainAnswersCallsInFlight(t *testing.T) {
 // began instead of waiting for ever.
 func TestDrainCutsAfterDeadline(t *testing.T) {
 	const drain = 300 * time.Millisecond
-	s := start(t, Options{Config: writeRules(t, drainRules), limits: serverLimits{drain: drain}})
+	s := startWith(t, Options{Config: writeRules(t, drainRules)}, tuning{limits: server.Limits{Drain: drain}})
 	entered, release := holdStore(s)
 	defer release()
 	grpcAns, httpAns := callsInFlight(t, s, entered)

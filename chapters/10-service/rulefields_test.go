@@ -65,7 +65,7 @@ func ask1(t *testing.T, s *Service, ds ...*rlcommon.RateLimitDescriptor) string 
 // on one counter, as in the reference; before, each value had its own, so
 // five files passed a limit of three.
 func TestShareThreshold(t *testing.T) {
-	s := start(t, Options{Config: writeRules(t, fieldRules), Now: stopped})
+	s := start(t, onClock(t, Options{Config: writeRules(t, fieldRules)}, stopped))
 	for _, tc := range []struct {
 		name string
 		ds   []*rlcommon.RateLimitDescriptor
@@ -102,7 +102,7 @@ func ds(d ...*rlcommon.RateLimitDescriptor) []*rlcommon.RateLimitDescriptor { re
 // refuses the request only if another rule does; under shadow_mode too it
 // is OK. Before, quota_mode was ignored: soft's third request was refused.
 func TestQuotaMode(t *testing.T) {
-	s := start(t, Options{Config: writeRules(t, fieldRules), Now: stopped})
+	s := start(t, onClock(t, Options{Config: writeRules(t, fieldRules)}, stopped))
 	for _, tc := range []struct {
 		name string
 		ds   []*rlcommon.RateLimitDescriptor
@@ -197,14 +197,14 @@ func TestCounterKeyUnambiguous(t *testing.T) {
 	if counterKey("n", a) == counterKey("n", b) {
 		t.Errorf("counterKey: %q for both, want two counters", counterKey("n", a))
 	}
-	s := start(t, Options{Config: writeRules(t, `
+	s := start(t, onClock(t, Options{Config: writeRules(t, `
 domain: n
 descriptors:
   - key: k
     descriptors:
       - key: j
         rate_limit: {unit: hour, requests_per_unit: 1}
-`), Now: stopped})
+`)}, stopped))
 	for i, es := range [][]rules.Entry{a, b} {
 		d := desc(es[0].Key, es[0].Value, es[1].Key, es[1].Value)
 		resp, err := s.ShouldRateLimit(context.Background(), &rls.RateLimitRequest{Domain: "n", Descriptors: ds(d)})
@@ -217,7 +217,7 @@ descriptors:
 // TestExplainShared: Explain names the counter a share_threshold wildcard
 // counts on, with the wildcard's value in place of the request's.
 func TestExplainShared(t *testing.T) {
-	s := start(t, Options{Config: writeRules(t, fieldRules), Now: stopped})
+	s := start(t, onClock(t, Options{Config: writeRules(t, fieldRules)}, stopped))
 	_, trs, err := explain(t, s, "f", desc("files", "files/a"), desc("dir", "d/1", "user", "u1"), desc("img", "img/a"))
 	if err != nil || len(trs) != 3 {
 		t.Fatalf("%v, %d traces", err, len(trs))

@@ -1,4 +1,4 @@
-package service
+package server
 
 import (
 	"net"
@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// The admin listener (Options.AdminAddr, `serve --admin`, 127.0.0.1:8082
+// The admin listener (Config.AdminAddr, `serve --admin`, 127.0.0.1:8082
 // by default) serves GET /healthcheck and GET /metrics and nothing else:
 // the port for liveness and readiness probes and for Prometheus. It has a
 // connection cap and timeouts of its own, short ones, so that a flood on
@@ -37,28 +37,27 @@ const (
 
 // adminHandler is the service's /healthcheck and /metrics, as the HTTP
 // listener serves them, and 404 for everything else.
-func (s *Service) adminHandler() http.Handler {
-	h := s.Handler()
+func (srv *Server) adminHandler() http.Handler {
+	h := srv.handler()
 	mux := http.NewServeMux()
 	mux.Handle("/healthcheck", h)
 	mux.Handle("/metrics", h)
 	return mux
 }
 
-// listenAdmin opens the admin listener if the options ask for one.
-func (srv *server) listenAdmin() error {
-	s := srv.s
-	if s.o.AdminAddr == "" {
+// listenAdmin opens the admin listener if c asks for one.
+func (srv *Server) listenAdmin(c Config) error {
+	if c.AdminAddr == "" {
 		return nil
 	}
-	ln, err := net.Listen("tcp", s.o.AdminAddr)
+	ln, err := net.Listen("tcp", c.AdminAddr)
 	if err != nil {
 		return err
 	}
 	srv.adminLn = ln
-	srv.adminSrv = &http.Server{Handler: s.adminHandler(), ReadHeaderTimeout: AdminReadTimeout, ReadTimeout: AdminReadTimeout,
-		WriteTimeout: AdminWriteTimeout, IdleTimeout: AdminIdleTimeout, MaxHeaderBytes: srv.limits.maxHeaderBytes}
-	capped := srv.capped(ln, "admin", srv.limits.adminConns, AdminMaxConnsPerClient)
+	srv.adminSrv = &http.Server{Handler: srv.adminHandler(), ReadHeaderTimeout: AdminReadTimeout, ReadTimeout: AdminReadTimeout,
+		WriteTimeout: AdminWriteTimeout, IdleTimeout: AdminIdleTimeout, MaxHeaderBytes: srv.limits.MaxHeaderBytes}
+	capped := srv.capped(ln, "admin", srv.limits.AdminConns, AdminMaxConnsPerClient)
 	srv.wg.Add(1)
 	go func() { defer srv.wg.Done(); _ = srv.adminSrv.Serve(capped) }()
 	return nil
