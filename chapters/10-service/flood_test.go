@@ -153,11 +153,7 @@ func TestFloodLeavesRoomForOthers(t *testing.T) {
 			}
 			t.Logf("%s from 127.0.0.2 answered in %v", tc.transport, took)
 			again := flood(t, tc.transport, addr, 1)[0]
-			select {
-			case <-again.closed:
-			case <-time.After(20 * time.Second):
-				t.Fatal("a further connection from the flood's address was not closed")
-			}
+			await(t, again.closed, 20*time.Second, "a further connection from the flood's address was not closed")
 			if got := refused(); got != wantRefused+1 {
 				t.Errorf("refused %v connections, want %v", got, wantRefused+1)
 			}
@@ -172,7 +168,8 @@ func TestFloodLeavesRoomForOthers(t *testing.T) {
 // answered. The bound of the poll is generous; the time is logged.
 func TestIdleGRPCConnectionsLetGo(t *testing.T) {
 	const capConns = 64
-	s := startWith(t, Options{Config: writeRules(t, drainRules)}, tuning{limits: server.Limits{MaxConns: capConns, PerClient: capConns, GRPCIdle: 300 * time.Millisecond}})
+	s := startWith(t, Options{Config: writeRules(t, drainRules)},
+		tuning{limits: server.Limits{MaxConns: capConns, PerClient: capConns, GRPCIdle: 300 * time.Millisecond}})
 	open := func() float64 { return transportValue(t, s, "ratelimit_open_connections", "grpc") }
 	conns := flood(t, "grpc", s.GRPCAddr(), capConns)
 	begin := time.Now()
@@ -197,16 +194,13 @@ func TestIdleGRPCConnectionsLetGo(t *testing.T) {
 // with UNAVAILABLE. Without an age the watch held its slot for as long as
 // its client liked.
 func TestGRPCConnectionAge(t *testing.T) {
-	s := startWith(t, Options{Config: writeRules(t, drainRules)}, tuning{limits: server.Limits{GRPCAge: 300 * time.Millisecond, GRPCGrace: 300 * time.Millisecond}})
+	s := startWith(t, Options{Config: writeRules(t, drainRules)},
+		tuning{limits: server.Limits{GRPCAge: 300 * time.Millisecond, GRPCGrace: 300 * time.Millisecond}})
 	w := watchHealth(t, s.GRPCAddr(), "")
 	begin := time.Now()
-	select {
-	case err := <-w.end:
-		if status.Code(err) != codes.Unavailable {
-			t.Fatalf("watch ended with %v, want UNAVAILABLE (the connection closed)", err)
-		}
-		t.Logf("watch cut after %v: %v", time.Since(begin), err)
-	case <-time.After(30 * time.Second):
-		t.Fatal("the watch still held its connection after 30 s")
+	err := await(t, w.end, 30*time.Second, "the watch still held its connection after 30 s")
+	if status.Code(err) != codes.Unavailable {
+		t.Fatalf("watch ended with %v, want UNAVAILABLE (the connection closed)", err)
 	}
+	t.Logf("watch cut after %v: %v", time.Since(begin), err)
 }

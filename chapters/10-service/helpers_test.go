@@ -64,6 +64,19 @@ func windowUnit(t *testing.T, now time.Time) string {
 	return best
 }
 
+// await is what ch sends within d; past d the test fails, saying what did
+// not happen.
+func await[T any](t testing.TB, ch <-chan T, d time.Duration, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(d):
+		t.Fatal(what)
+	}
+	panic("unreachable: t.Fatal ends the test")
+}
+
 // onClock is o counting in memory on now, holding o.MaxKeys keys and
 // logging to o.Log as the store the service opens would: the
 // service's clock is its store's.

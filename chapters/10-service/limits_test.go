@@ -81,7 +81,8 @@ func TestSlowBodyIsCut(t *testing.T) {
 // close it in time.
 func TestIdleConnectionIsClosed(t *testing.T) {
 	const idle = 300 * time.Millisecond
-	s := startWith(t, Options{Config: writeRules(t, drainRules)}, tuning{limits: server.Limits{Idle: idle, Read: time.Minute, ReadHeader: time.Minute, Write: time.Minute}})
+	s := startWith(t, Options{Config: writeRules(t, drainRules)},
+		tuning{limits: server.Limits{Idle: idle, Read: time.Minute, ReadHeader: time.Minute, Write: time.Minute}})
 	c, err := net.Dial("tcp", s.HTTPAddr())
 	if err != nil {
 		t.Fatal(err)
@@ -203,13 +204,8 @@ func TestConnectionCap(t *testing.T) {
 					}
 					held[0].Close()
 				}
-				select {
-				case err := <-done:
-					if err != nil {
-						t.Fatalf("once a slot freed: %v", err)
-					}
-				case <-time.After(20 * time.Second):
-					t.Fatal("not answered after a slot freed")
+				if err := await(t, done, 20*time.Second, "not answered after a slot freed"); err != nil {
+					t.Fatalf("once a slot freed: %v", err)
 				}
 				if n := open(); n > 2 {
 					t.Errorf("open connections %v, past the cap 2", n)

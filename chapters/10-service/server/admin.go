@@ -45,20 +45,11 @@ func (srv *Server) adminHandler() http.Handler {
 	return mux
 }
 
-// listenAdmin opens the admin listener if c asks for one.
-func (srv *Server) listenAdmin(c Config) error {
-	if c.AdminAddr == "" {
-		return nil
-	}
-	ln, err := net.Listen("tcp", c.AdminAddr)
-	if err != nil {
-		return err
-	}
+// serveAdmin serves the admin listener.
+func (srv *Server) serveAdmin(ln net.Listener) error {
 	srv.adminLn = ln
 	srv.adminSrv = &http.Server{Handler: srv.adminHandler(), ReadHeaderTimeout: AdminReadTimeout, ReadTimeout: AdminReadTimeout,
 		WriteTimeout: AdminWriteTimeout, IdleTimeout: AdminIdleTimeout, MaxHeaderBytes: srv.limits.MaxHeaderBytes}
-	capped := srv.capped(ln, "admin", srv.limits.AdminConns, AdminMaxConnsPerClient)
-	srv.wg.Add(1)
-	go func() { defer srv.wg.Done(); _ = srv.adminSrv.Serve(capped) }()
+	srv.run(ln, "admin", srv.limits.AdminConns, AdminMaxConnsPerClient, srv.adminSrv.Serve)
 	return nil
 }

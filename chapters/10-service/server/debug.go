@@ -48,28 +48,15 @@ func debugHandler() http.Handler {
 // up the process's file descriptors through this port.
 const DebugMaxConns = 16
 
-// listenDebug opens the debug listener if c asks for one, on a loopback
-// address only (CheckDebugAddr). It has no write timeout, since a CPU
-// profile answers after the seconds it was asked for (30 by default).
-func (srv *Server) listenDebug(c Config) error {
-	if c.DebugAddr == "" {
-		return nil
-	}
-	if err := CheckDebugAddr(c.DebugAddr); err != nil {
-		return err
-	}
-	ln, err := net.Listen("tcp", c.DebugAddr)
-	if err != nil {
-		return err
-	}
+// serveDebug serves the debug listener, on loopback only (listen checked
+// the address given, with CheckDebugAddr). It has no write timeout, since a
+// CPU profile answers after the seconds it was asked for (30 by default).
+func (srv *Server) serveDebug(ln net.Listener, given string) error {
 	if a, ok := ln.Addr().(*net.TCPAddr); !ok || !a.IP.IsLoopback() { // "localhost" resolved elsewhere
-		_ = ln.Close()
-		return core.BadParam("debug", c.DebugAddr, "an address that listens on loopback; it listened on "+ln.Addr().String())
+		return core.BadParam("debug", given, "an address that listens on loopback; it listened on "+ln.Addr().String())
 	}
 	srv.debugLn = ln
 	srv.debugSrv = &http.Server{Handler: debugHandler(), ReadHeaderTimeout: srv.limits.ReadHeader, IdleTimeout: srv.limits.Idle}
-	srv.wg.Add(1)
-	capped := srv.capped(ln, "debug", DebugMaxConns, DebugMaxConns)
-	go func() { defer srv.wg.Done(); _ = srv.debugSrv.Serve(capped) }()
+	srv.run(ln, "debug", DebugMaxConns, DebugMaxConns, srv.debugSrv.Serve)
 	return nil
 }

@@ -123,33 +123,48 @@ func (l Limits) WithDefaults() Limits {
 	return l
 }
 
-// listen opens the gRPC, HTTP, admin and debug listeners c asks for.
+// listen opens the gRPC, HTTP, admin and debug listeners c asks for, and
+// serves each. A debug address off loopback is refused before anything
+// listens on it.
 func (srv *Server) listen(c Config) error {
-	for _, open := range []func(Config) error{srv.listenGRPC, srv.listenHTTP, srv.listenAdmin, srv.listenDebug} {
-		if err := open(c); err != nil {
+	if c.DebugAddr != "" {
+		if err := CheckDebugAddr(c.DebugAddr); err != nil {
+			return err
+		}
+	}
+	for _, l := range []struct {
+		addr  string
+		serve func(net.Listener) error
+	}{{c.GRPCAddr, srv.serveGRPC}, {c.HTTPAddr, srv.serveHTTP}, {c.AdminAddr, srv.serveAdmin},
+		{c.DebugAddr, func(ln net.Listener) error { return srv.serveDebug(ln, c.DebugAddr) }}} {
+		if l.addr == "" {
+			continue
+		}
+		ln, err := net.Listen("tcp", l.addr)
+		if err != nil {
+			return err
+		}
+		if err := l.serve(ln); err != nil {
+			_ = ln.Close()
 			return err
 		}
 	}
 	return nil
 }
 
-// capped is ln behind the listener's cap and the cap per client address,
-// counted in the transport's gauge and refused counter.
-func (srv *Server) capped(ln net.Listener, transport string, n, perClient int) net.Listener {
-	return limitListener(ln, n, perClient, srv.m.conns.WithLabelValues(transport), srv.m.refused.WithLabelValues(transport))
+// run serves ln, behind the listener's cap n and the cap per client
+// address, counted in the transport's gauge and refused counter, on a
+// goroutine of its own until the listener is closed.
+func (srv *Server) run(ln net.Listener, transport string, n, perClient int, serve func(net.Listener) error) {
+	capped := limitListener(ln, n, perClient, srv.m.conns.WithLabelValues(transport), srv.m.refused.WithLabelValues(transport))
+	srv.wg.Add(1)
+	go func() { defer srv.wg.Done(); _ = serve(capped) }()
 }
 
-// listenGRPC opens the gRPC listener: the rate limit service, health and
+// serveGRPC serves the gRPC listener: the rate limit service, health and
 // reflection, with the keepalive limits above.
-func (srv *Server) listenGRPC(c Config) error {
+func (srv *Server) serveGRPC(ln net.Listener) error {
 	l := srv.limits
-	if c.GRPCAddr == "" {
-		return nil
-	}
-	ln, err := net.Listen("tcp", c.GRPCAddr)
-	if err != nil {
-		return err
-	}
 	srv.grpcLn = ln
 	srv.grpcSrv = grpc.NewServer(grpc.MaxRecvMsgSize(MaxMessage), grpc.ForceServerCodec(requestCodec{bad: &srv.malformed}),
 		grpc.MaxConcurrentStreams(MaxStreams),
@@ -160,28 +175,17 @@ func (srv *Server) listenGRPC(c Config) error {
 	rls.RegisterRateLimitServiceServer(srv.grpcSrv, rlsServer{srv: srv})
 	srv.grpcHealth = newGRPCHealth()
 	registerOps(srv.grpcSrv, srv.grpcHealth)
-	capped := srv.capped(ln, "grpc", l.MaxConns, l.PerClient)
-	srv.wg.Add(1)
-	go func() { defer srv.wg.Done(); _ = srv.grpcSrv.Serve(capped) }()
+	srv.run(ln, "grpc", l.MaxConns, l.PerClient, srv.grpcSrv.Serve)
 	return nil
 }
 
-// listenHTTP opens the HTTP listener: POST /json, and /healthcheck and
+// serveHTTP serves the HTTP listener: POST /json, and /healthcheck and
 // /metrics as on the admin listener, for the clients that ask them here.
-func (srv *Server) listenHTTP(c Config) error {
+func (srv *Server) serveHTTP(ln net.Listener) error {
 	l := srv.limits
-	if c.HTTPAddr == "" {
-		return nil
-	}
-	ln, err := net.Listen("tcp", c.HTTPAddr)
-	if err != nil {
-		return err
-	}
 	srv.httpLn = ln
 	srv.httpSrv = &http.Server{Handler: srv.handler(), ReadHeaderTimeout: l.ReadHeader, ReadTimeout: l.Read,
 		WriteTimeout: l.Write, IdleTimeout: l.Idle, MaxHeaderBytes: l.MaxHeaderBytes}
-	capped := srv.capped(ln, "http", l.MaxConns, l.PerClient)
-	srv.wg.Add(1)
-	go func() { defer srv.wg.Done(); _ = srv.httpSrv.Serve(capped) }()
+	srv.run(ln, "http", l.MaxConns, l.PerClient, srv.httpSrv.Serve)
 	return nil
 }
