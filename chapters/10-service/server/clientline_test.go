@@ -45,13 +45,13 @@ func rawByte(s string) int {
 // TestErrorLinesEscaped: what a client sent comes back escaped and clipped
 // in a 400 and in INVALID_ARGUMENT, never as raw bytes (a 0x02 came back).
 func TestErrorLinesEscaped(t *testing.T) {
-	srv := listen(t, &fakeService{})
+	srv := serverOf(t, &fakeService{})
 	for _, tc := range []struct{ body, want string }{
 		{"{\"domain\":\x02}", `invalid value \x02`},
 		{"\x1b[2J", `invalid value \x1b`},
 		{`{"domain": ` + strings.Repeat("a", 100_000) + `}`, "invalid value aaaa"}, // protojson clips it itself
 	} {
-		code, msg := post(t, srv, tc.body)
+		code, msg := post(srv, tc.body)
 		if code != http.StatusBadRequest || rawByte(msg) >= 0 || !strings.Contains(msg, tc.want) || len(msg) > MaxErrorLine+8 {
 			t.Errorf("%.40q: %d %.80q (%d bytes, raw byte at %d), want 400, escaped, with %q, under %d bytes", tc.body, code, msg, len(msg), rawByte(msg), tc.want, MaxErrorLine)
 		}

@@ -2,8 +2,8 @@ package server
 
 import (
 	"context"
-	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -25,6 +25,17 @@ func (f *fakeService) ShouldRateLimit(context.Context, *rls.RateLimitRequest) (*
 
 func (f *fakeService) Health() error { return f.health }
 
+// serverOf is a Server on svc with no listener: its handlers and its
+// gRPC method, called in the test's own goroutine.
+func serverOf(t *testing.T, svc Service) *Server {
+	t.Helper()
+	srv, err := Listen(svc, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv
+}
+
 // listen serves svc on loopback gRPC, HTTP and admin listeners until the
 // test ends.
 func listen(t *testing.T, svc Service) *Server {
@@ -37,14 +48,10 @@ func listen(t *testing.T, svc Service) *Server {
 	return srv
 }
 
-// post sends body to POST /json and returns the status and the body.
-func post(t *testing.T, srv *Server, body string) (int, string) {
-	t.Helper()
-	resp, err := http.Post("http://"+srv.HTTPAddr()+"/json", "application/json", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp.StatusCode, string(b)
+// post sends body to the HTTP handler's POST /json and returns the status
+// and the body written.
+func post(srv *Server, body string) (int, string) {
+	rec := httptest.NewRecorder()
+	srv.handler().ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/json", strings.NewReader(body)))
+	return rec.Code, rec.Body.String()
 }
