@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/ratelimit-course/ratelimit/core"
+
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/server"
 )
 
 // TestAdminListener: the admin listener answers /healthcheck and
@@ -37,22 +39,22 @@ func TestAdminListener(t *testing.T) {
 	}
 }
 
-// TestMaxConnsPerClientOption: the option takes 1 to MaxConns and refuses
-// anything else, naming itself.
+// TestMaxConnsPerClientOption: the option takes 1 to server.MaxConns and
+// refuses anything else, naming itself.
 func TestMaxConnsPerClientOption(t *testing.T) {
 	for _, tc := range []struct {
 		n    int
 		want int // the cap in force; 0: refused
 	}{
-		{0, MaxConnsPerClient}, {1, 1}, {MaxConns, MaxConns}, {-1, 0}, {MaxConns + 1, 0},
+		{0, server.MaxConnsPerClient}, {1, 1}, {server.MaxConns, server.MaxConns}, {-1, 0}, {server.MaxConns + 1, 0},
 	} {
 		o, err := Options{MaxConnsPerClient: tc.n}.withDefaults()
 		var pe *core.ParamError
 		switch {
 		case tc.want == 0 && (!errors.As(err, &pe) || pe.Param != "max conns per client"):
 			t.Errorf("%d: %v, want an error naming max conns per client", tc.n, err)
-		case tc.want != 0 && (err != nil || o.limits.withDefaults().perClient != tc.want):
-			t.Errorf("%d: cap %d (%v), want %d", tc.n, o.limits.withDefaults().perClient, err, tc.want)
+		case tc.want != 0 && (err != nil || o.limits(server.Limits{}).WithDefaults().PerClient != tc.want):
+			t.Errorf("%d: cap %d (%v), want %d", tc.n, o.limits(server.Limits{}).WithDefaults().PerClient, err, tc.want)
 		}
 	}
 }

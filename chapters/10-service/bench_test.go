@@ -39,8 +39,8 @@ func BenchmarkE35_Batching(b *testing.B) {
 		for _, mode := range []string{"one-trip-each", "pipelined"} {
 			b.Run(fmt.Sprintf("callers=%d/%s", callers, mode), func(b *testing.B) {
 				d := uniqueDomain(b)
-				s := start(b, Options{Config: writeRules(b, benchRules(d)), RedisAddr: addr, noBatch: mode == "one-trip-each",
-					StoreTimeout: 5 * time.Second, DenyCache: -1})
+				s := startWith(b, Options{Config: writeRules(b, benchRules(d)), RedisAddr: addr,
+					StoreTimeout: 5 * time.Second, DenyCache: -1}, tuning{noBatch: mode == "one-trip-each"})
 				reqs := make([]*rls.RateLimitRequest, callers*16)
 				for i := range reqs {
 					reqs[i] = &rls.RateLimitRequest{Domain: d, Descriptors: []*rlcommon.RateLimitDescriptor{desc("user", fmt.Sprint(i))}}

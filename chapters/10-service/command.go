@@ -13,12 +13,13 @@ import (
 	"syscall"
 
 	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/server"
 	"github.com/ratelimit-course/ratelimit/chapters/10-service/store"
 )
 
 // Command is `tui serve`: it starts the service with the flags of
 // CONTRACT-CLI.md §5 and blocks until SIGINT or SIGTERM, then drains: the
-// listeners close, the calls in flight are answered (up to DrainTimeout),
+// listeners close, the calls in flight are answered (up to server.DrainTimeout),
 // and it exits 0 (1 if calls had to be cut). A second signal during the
 // drain stops the process at once. --help prints every flag with its
 // default and exits 0; a bad flag exits 2 with its error and that usage on
@@ -88,7 +89,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, started f
 		started(s)
 	}
 	<-ctx.Done()
-	log.Info("stopping: answering the calls in flight; a second signal stops at once", "drain_timeout", s.srv.limits.drain.String())
+	log.Info("stopping: answering the calls in flight; a second signal stops at once", "drain_timeout", s.srv.DrainTimeout().String())
 	if err := s.Close(); err != nil {
 		fmt.Fprintln(stderr, "serve: "+oneLine(err.Error()))
 		return 1
@@ -117,7 +118,7 @@ func serveFlags(o *Options, cluster, mode *string) *flag.FlagSet {
 	fs.StringVar(&o.LogFormat, "log-format", LogText, "the log on stdout, one record a line: text (key=value) or json")
 	fs.TextVar(&o.LogLevel, "log-level", slog.LevelInfo, "the least severe `level` logged: debug, info, warn or error")
 	fs.StringVar(&o.AdminAddr, "admin", "127.0.0.1:8082", "admin address: GET /healthcheck and GET /metrics, on a listener with a connection cap and timeouts of its own that floods on --grpc and --http never reach (\"\": none)")
-	fs.IntVar(&o.MaxConnsPerClient, "max-conns-per-client", MaxConnsPerClient, fmt.Sprintf("connections one client address may hold on --grpc and on --http (of %d each); past it a new one is closed at once. Raise it for clients behind one NAT", MaxConns))
+	fs.IntVar(&o.MaxConnsPerClient, "max-conns-per-client", server.MaxConnsPerClient, fmt.Sprintf("connections one client address may hold on --grpc and on --http (of %d each); past it a new one is closed at once. Raise it for clients behind one NAT", server.MaxConns))
 	fs.BoolVar(&o.HealthChecksStore, "health-checks-store", false, "answer /healthcheck 503 and gRPC health NOT_SERVING while a node of the store does not answer a ping (default false: health says only that the service runs)")
 	return fs
 }

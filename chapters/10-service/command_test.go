@@ -41,13 +41,8 @@ func TestCommand(t *testing.T) {
 		t.Errorf("admin healthcheck: %d %q", code, body)
 	}
 	cancel()
-	select {
-	case code := <-done:
-		if code != 0 {
-			t.Errorf("exit %d after the stop, stderr %q", code, errOut.String())
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("serve did not stop")
+	if code := await(t, done, 20*time.Second, "serve did not stop"); code != 0 {
+		t.Errorf("exit %d after the stop, stderr %q", code, errOut.String())
 	}
 
 	for _, tc := range []struct {

@@ -14,6 +14,7 @@ import (
 	"github.com/ratelimit-course/ratelimit/core"
 
 	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/server"
 )
 
 // What a client controls never turns a request into an error: behind
@@ -31,17 +32,11 @@ const (
 	// longer one is named by its SHA-256 digest, so a counter's name (and
 	// the state kept for it) stays small whatever a client sends.
 	MaxValueLen = 256
-	// MaxMessage is the largest request, gRPC message or HTTP body.
-	MaxMessage = 4 << 20
 )
 
-// BadRequest is a request the service cannot decide at all: gRPC
-// INVALID_ARGUMENT, HTTP 400. Nothing of it has been counted.
-type BadRequest struct{ Msg string }
-
-func (e *BadRequest) Error() string { return e.Msg }
-
-func bad(format string, a ...any) error { return &BadRequest{Msg: fmt.Sprintf(format, a...)} }
+// bad is a request the service cannot decide at all (server.BadRequest:
+// gRPC INVALID_ARGUMENT, HTTP 400). Nothing of it has been counted.
+func bad(format string, a ...any) error { return &server.BadRequest{Msg: fmt.Sprintf(format, a...)} }
 
 // ErrUnavailable is a fail-closed domain's answer while the store cannot
 // decide: gRPC UNAVAILABLE, and 503 with Retry-After over HTTP.
@@ -168,7 +163,7 @@ func (s *Service) answer(ctx context.Context, req *rls.RateLimitRequest) (*rls.R
 		}
 	}
 	if s.o.ResponseHeaders {
-		addResponseHeaders(resp, s.o.Now()) // headers.go
+		addResponseHeaders(resp, s.st.Now()) // headers.go
 	}
 	return resp, r, nil
 }

@@ -40,7 +40,7 @@ func (s *Service) decideInto(ctx context.Context, a *active, r request, i int, o
 	case ds.rule == nil:
 		out[i] = &rls.RateLimitResponse_DescriptorStatus{Code: rls.RateLimitResponse_OK}
 	default:
-		now := s.o.Now()
+		now := s.st.Now()
 		v, err := s.verdict(ctx, a, r.domain, *ds, now)
 		ds.verdict = v
 		if err != nil {

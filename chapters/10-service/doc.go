@@ -10,10 +10,12 @@
 // Prometheus metrics. CONTRACT-CLI.md §5 and CONTRACT.md E32–E38 fix what it computes.
 //
 // The packages, split as envoyproxy/ratelimit splits its src/: rules
-// (loading and matching the rules; the exercise), this package (the
-// service: decide, verdict, deny cache, stores, metrics, reload, the
-// transports) and cmd/ratelimit (the service's own binary; `tui serve` is
-// the same Command). The matching is rules/walk.go's; built with -tags
+// (loading and matching the rules; the exercise), store (the Store the
+// service counts in, and whose clock it reads), server (the gRPC, HTTP,
+// admin and debug listeners, their caps and the drain), this package (the
+// service: decide, verdict, deny cache, metrics, reload; Start opens the
+// listeners its Options name) and cmd/ratelimit (the service's own binary;
+// `tui serve` is the same Command). The matching is rules/walk.go's; built with -tags
 // exercise10 (make exercise CH=10), the learner's rules/exercise.go takes
 // its place, and rules/match.go holds what both share.
 package service

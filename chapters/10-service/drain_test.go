@@ -21,6 +21,7 @@ import (
 	"github.com/ratelimit-course/ratelimit/core"
 
 	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/server"
 	"github.com/ratelimit-course/ratelimit/chapters/10-service/store"
 )
 
@@ -95,11 +96,7 @@ func callsInFlight(t *testing.T, s *Service, entered <-chan string) (grpcAns, ht
 		httpAns <- flight{got: resp.Status + " " + string(b), err: err}
 	}()
 	for range 2 {
-		select {
-		case <-entered:
-		case <-time.After(20 * time.Second):
-			t.Fatal("the calls did not reach the store")
-		}
+		await(t, entered, 20*time.Second, "the calls did not reach the store")
 	}
 	return grpcAns, httpAns
 }
@@ -121,13 +118,7 @@ func listenersClosed(t *testing.T, s *Service) {
 
 func receive(t *testing.T, ch chan flight, what string) flight {
 	t.Helper()
-	select {
-	case a := <-ch:
-		return a
-	case <-time.After(30 * time.Second):
-		t.Fatalf("%s: no flight", what)
-	}
-	return flight{}
+	return await(t, ch, 30*time.Second, what+": no flight")
 }
 
 // checkAnswered: both calls in flight got their real flight, counted.
@@ -143,13 +134,8 @@ func drainsOnRelease(t *testing.T, closed <-chan error, release func(), grpcAns,
 	}
 	release()
 	checkAnswered(t, grpcAns, httpAns)
-	select {
-	case err := <-closed:
-		if err != nil {
-			t.Errorf("Close: %v, want nil after a full drain", err)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("Close did not return after the calls were answered")
+	if err := await(t, closed, 20*time.Second, "Close did not return after the calls were answered"); err != nil {
+		t.Errorf("Close: %v, want nil after a full drain", err)
 	}
 }
 
@@ -182,7 +168,7 @@ func TestDrainAnswersCallsInFlight(t *testing.T) {
 // began instead of waiting for ever.
 func TestDrainCutsAfterDeadline(t *testing.T) {
 	const drain = 300 * time.Millisecond
-	s := start(t, Options{Config: writeRules(t, drainRules), limits: serverLimits{drain: drain}})
+	s := startWith(t, Options{Config: writeRules(t, drainRules)}, tuning{limits: server.Limits{Drain: drain}})
 	entered, release := holdStore(s)
 	defer release()
 	grpcAns, httpAns := callsInFlight(t, s, entered)
@@ -224,12 +210,7 @@ func TestCommandDrainsOnSIGTERM(t *testing.T) {
 			ready <- held{s, entered, release}
 		})
 	}()
-	var h held
-	select {
-	case h = <-ready:
-	case <-time.After(20 * time.Second):
-		t.Fatalf("serve did not start: %q %q", out.String(), errOut.String())
-	}
+	h := await(t, ready, 20*time.Second, "serve did not start")
 	defer h.release()
 	grpcAns, httpAns := callsInFlight(t, h.s, h.entered)
 	w := watchHealth(t, h.s.GRPCAddr(), "envoy.service.ratelimit.v3.RateLimitService")
@@ -241,13 +222,8 @@ func TestCommandDrainsOnSIGTERM(t *testing.T) {
 	listenersClosed(t, h.s)
 	h.release()
 	checkAnswered(t, grpcAns, httpAns)
-	select {
-	case code := <-done:
-		if code != 0 {
-			t.Errorf("exit %d after SIGTERM, stderr %q", code, errOut.String())
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("serve did not stop after SIGTERM")
+	if code := await(t, done, 20*time.Second, "serve did not stop after SIGTERM"); code != 0 {
+		t.Errorf("exit %d after SIGTERM, stderr %q", code, errOut.String())
 	}
 	for _, line := range []string{`msg="stopping: answering the calls in flight; a second signal stops at once" drain_timeout=10s`, "msg=stopped\n"} {
 		if !strings.Contains(out.String(), line) {

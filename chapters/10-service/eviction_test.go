@@ -129,13 +129,8 @@ func TestEvictionManagedRedis(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("serve did not start")
 	}
-	select {
-	case code := <-done:
-		if code != 0 {
-			t.Errorf("after the stop: exit %d, stderr %q", code, errOut2.String())
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("serve did not stop")
+	if code := await(t, done, 30*time.Second, "serve did not stop"); code != 0 {
+		t.Errorf("after the stop: exit %d, stderr %q", code, errOut2.String())
 	}
 	if len(remaining) != 2 || remaining[0] != 99 || remaining[1] != 98 {
 		t.Errorf("two requests on the managed Redis: remaining %v, want [99 98]", remaining)

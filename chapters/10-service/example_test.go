@@ -7,9 +7,8 @@ import (
 // TestExampleRules checks that rules/example.yaml does what its comments
 // tell a learner, on the in-memory store with a clock that stands still.
 func TestExampleRules(t *testing.T) {
-	var o Options
-	clock := stepClock(&o)
-	s := start(t, o)
+	clock, now := stepClock()
+	s := start(t, onClock(t, Options{}, now))
 	c := client(t, s)
 	run := func(n int, kv ...string) string {
 		var last string

@@ -17,31 +17,27 @@ import (
 // as the terminal app's service screen runs one.
 func startInProcess(t testing.TB, o Options) (*Service, *atomic.Int64) {
 	t.Helper()
-	clock := stepClock(&o)
-	return mustStart(t, o), clock
+	clock, now := stepClock()
+	return mustStart(t, onClock(t, o, now)), clock
 }
 
-// stepClock sets o.Now to a clock the test steps and returns it, at a whole
-// minute (the minute windows start there). It is atomic: the sweeper reads
-// it on its own goroutine.
-func stepClock(o *Options) *atomic.Int64 {
+// stepClock is a clock the test steps, at a whole minute (the minute
+// windows start there), and its time. It is atomic: the sweeper reads it on
+// its own goroutine.
+func stepClock() (*atomic.Int64, func() time.Time) {
 	clock := new(atomic.Int64)
 	clock.Store(1_800_000_000)
-	o.Now = func() time.Time { return time.Unix(clock.Load(), 0) }
-	return clock
+	return clock, func() time.Time { return time.Unix(clock.Load(), 0) }
 }
 
 // startBehindOutage is startInProcess on the in-memory store behind an
 // Outage switch, on the same clock and holding o.MaxKeys keys.
 func startBehindOutage(t testing.TB, o Options) (*Service, *atomic.Int64, *store.Outage) {
 	t.Helper()
-	clock := stepClock(&o)
+	clock, now := stepClock()
 	out := &store.Outage{}
-	mem, err := store.NewMemory(store.MemoryOptions{Now: o.Now, MaxKeys: o.MaxKeys})
-	if err != nil {
-		t.Fatal(err)
-	}
-	o.Store = out.Wrap(mem)
+	o = onClock(t, o, now)
+	o.Store = out.Wrap(o.Store)
 	return mustStart(t, o), clock, out
 }
 

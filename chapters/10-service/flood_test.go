@@ -11,12 +11,13 @@ import (
 
 	rlcommon "github.com/envoyproxy/go-control-plane/envoy/extensions/common/ratelimit/v3"
 	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
-	"github.com/prometheus/client_golang/prometheus/testutil"
 	"golang.org/x/net/http2"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/status"
+
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/server"
 )
 
 // floodConn is a connection that did its handshake and then sends
@@ -123,19 +124,19 @@ func TestFloodLeavesRoomForOthers(t *testing.T) {
 		{"http", capConns}, // one address may fill the port: only the admin listener is left
 	} {
 		t.Run(fmt.Sprintf("%s/per-client-%d", tc.transport, tc.perClient), func(t *testing.T) {
-			l := serverLimits{maxConns: capConns, perClient: tc.perClient, readHeader: time.Minute,
-				read: time.Minute, idle: time.Minute, grpcIdle: time.Minute}
-			s := start(t, Options{Config: writeRules(t, drainRules), AdminAddr: "127.0.0.1:0", limits: l})
+			l := server.Limits{MaxConns: capConns, PerClient: tc.perClient, ReadHeader: time.Minute,
+				Read: time.Minute, Idle: time.Minute, GRPCIdle: time.Minute}
+			s := startWith(t, Options{Config: writeRules(t, drainRules), AdminAddr: "127.0.0.1:0"}, tuning{limits: l})
 			addr := map[string]string{"http": s.HTTPAddr(), "grpc": s.GRPCAddr()}[tc.transport]
-			open := s.m.conns.WithLabelValues(tc.transport)
-			refused := s.srv.refused.WithLabelValues(tc.transport)
+			open := func() float64 { return transportValue(t, s, "ratelimit_open_connections", tc.transport) }
+			refused := func() float64 { return transportValue(t, s, "ratelimit_refused_connections_total", tc.transport) }
 			flood(t, tc.transport, addr, flooders)
 			wantRefused := float64(flooders - tc.perClient)
 			if tc.perClient == capConns {
 				wantRefused = 0 // the rest wait in the kernel's queue
 			}
 			poll(t, 20*time.Second, func() bool {
-				return testutil.ToFloat64(open) == float64(tc.perClient) && testutil.ToFloat64(refused) == wantRefused
+				return open() == float64(tc.perClient) && refused() == wantRefused
 			})
 
 			took, err := served("http", s.AdminAddr(), "127.0.0.1", "/healthcheck")
@@ -152,12 +153,8 @@ func TestFloodLeavesRoomForOthers(t *testing.T) {
 			}
 			t.Logf("%s from 127.0.0.2 answered in %v", tc.transport, took)
 			again := flood(t, tc.transport, addr, 1)[0]
-			select {
-			case <-again.closed:
-			case <-time.After(20 * time.Second):
-				t.Fatal("a further connection from the flood's address was not closed")
-			}
-			if got := testutil.ToFloat64(refused); got != wantRefused+1 {
+			await(t, again.closed, 20*time.Second, "a further connection from the flood's address was not closed")
+			if got := refused(); got != wantRefused+1 {
 				t.Errorf("refused %v connections, want %v", got, wantRefused+1)
 			}
 		})
@@ -171,20 +168,20 @@ func TestFloodLeavesRoomForOthers(t *testing.T) {
 // answered. The bound of the poll is generous; the time is logged.
 func TestIdleGRPCConnectionsLetGo(t *testing.T) {
 	const capConns = 64
-	s := start(t, Options{Config: writeRules(t, drainRules),
-		limits: serverLimits{maxConns: capConns, perClient: capConns, grpcIdle: 300 * time.Millisecond}})
-	open := s.m.conns.WithLabelValues("grpc")
+	s := startWith(t, Options{Config: writeRules(t, drainRules)},
+		tuning{limits: server.Limits{MaxConns: capConns, PerClient: capConns, GRPCIdle: 300 * time.Millisecond}})
+	open := func() float64 { return transportValue(t, s, "ratelimit_open_connections", "grpc") }
 	conns := flood(t, "grpc", s.GRPCAddr(), capConns)
 	begin := time.Now()
 	for i, c := range conns {
 		select {
 		case <-c.closed:
 		case <-time.After(30*time.Second - time.Since(begin)):
-			t.Fatalf("idle connection %d still open after 30 s (%v open)", i, testutil.ToFloat64(open))
+			t.Fatalf("idle connection %d still open after 30 s (%v open)", i, open())
 		}
 	}
 	t.Logf("all %d idle connections closed within %v", capConns, time.Since(begin))
-	poll(t, 20*time.Second, func() bool { return testutil.ToFloat64(open) == 0 })
+	poll(t, 20*time.Second, func() bool { return open() == 0 })
 	if _, err := served("grpc", s.GRPCAddr(), "127.0.0.1", ""); err != nil {
 		t.Fatalf("after the idle connections closed: %v", err)
 	}
@@ -197,17 +194,13 @@ func TestIdleGRPCConnectionsLetGo(t *testing.T) {
 // with UNAVAILABLE. Without an age the watch held its slot for as long as
 // its client liked.
 func TestGRPCConnectionAge(t *testing.T) {
-	s := start(t, Options{Config: writeRules(t, drainRules),
-		limits: serverLimits{grpcAge: 300 * time.Millisecond, grpcGrace: 300 * time.Millisecond}})
+	s := startWith(t, Options{Config: writeRules(t, drainRules)},
+		tuning{limits: server.Limits{GRPCAge: 300 * time.Millisecond, GRPCGrace: 300 * time.Millisecond}})
 	w := watchHealth(t, s.GRPCAddr(), "")
 	begin := time.Now()
-	select {
-	case err := <-w.end:
-		if status.Code(err) != codes.Unavailable {
-			t.Fatalf("watch ended with %v, want UNAVAILABLE (the connection closed)", err)
-		}
-		t.Logf("watch cut after %v: %v", time.Since(begin), err)
-	case <-time.After(30 * time.Second):
-		t.Fatal("the watch still held its connection after 30 s")
+	err := await(t, w.end, 30*time.Second, "the watch still held its connection after 30 s")
+	if status.Code(err) != codes.Unavailable {
+		t.Fatalf("watch ended with %v, want UNAVAILABLE (the connection closed)", err)
 	}
+	t.Logf("watch cut after %v: %v", time.Since(begin), err)
 }

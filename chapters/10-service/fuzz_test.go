@@ -7,6 +7,8 @@ import (
 
 	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
 	"google.golang.org/protobuf/encoding/protojson"
+
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/server"
 )
 
 // FuzzRequest: any bytes at POST /json are decided or refused as a
@@ -26,7 +28,7 @@ func FuzzRequest(f *testing.F) {
 			return
 		}
 		resp, err := s.ShouldRateLimit(context.Background(), &req)
-		var br *BadRequest
+		var br *server.BadRequest
 		switch {
 		case errors.As(err, &br):
 		case err != nil:

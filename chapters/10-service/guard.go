@@ -83,7 +83,7 @@ func (s *Service) newGuard(timeout time.Duration) (*nodeGuards, error) {
 				string(rules.FailOpen):   distributed.OpenPolicy(wide, wide),
 				string(rules.FailClosed): distributed.ClosedPolicy(),
 			},
-			Clock: core.NowClock(s.o.Now), // the breaker's cooldown on the service's clock
+			Clock: core.NowClock(s.st.Now), // the breaker's cooldown on the store's clock
 		})
 	}}
 	if _, err := g.make(); err != nil { // a bad setting shows at start

@@ -92,8 +92,8 @@ descriptors:
 `)
 	now := time.Unix(1_000_000_015, 0) // 5 s left in the minute
 	clock := func() time.Time { return now }
-	on := start(t, Options{Config: rules, ResponseHeaders: true, Now: clock})
-	off := start(t, Options{Config: rules, Now: clock})
+	on := start(t, onClock(t, Options{Config: rules, ResponseHeaders: true}, clock))
+	off := start(t, onClock(t, Options{Config: rules}, clock))
 
 	c := client(t, on)
 	for i, want := range []string{

@@ -105,13 +105,8 @@ func TestHealthNotServingWhileDraining(t *testing.T) {
 	closed := make(chan error, 1)
 	go func() { closed <- s.Close() }()
 	w.next(t, healthpb.HealthCheckResponse_NOT_SERVING)
-	select {
-	case err := <-w.end:
-		if err != nil {
-			t.Errorf("health watch ended with %v, want OK", err)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("the health watch stayed open during the drain")
+	if err := await(t, w.end, 20*time.Second, "the health watch stayed open during the drain"); err != nil {
+		t.Errorf("health watch ended with %v, want OK", err)
 	}
 	drainsOnRelease(t, closed, release, grpcAns, httpAns)
 }

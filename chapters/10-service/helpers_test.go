@@ -11,6 +11,7 @@ import (
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
 
 	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/store"
 )
 
 // Helpers of tests in memory and on Redis alike; the files that need Redis
@@ -63,6 +64,32 @@ func windowUnit(t *testing.T, now time.Time) string {
 	return best
 }
 
+// await is what ch sends within d; past d the test fails, saying what did
+// not happen.
+func await[T any](t testing.TB, ch <-chan T, d time.Duration, what string) T {
+	t.Helper()
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(d):
+		t.Fatal(what)
+	}
+	panic("unreachable: t.Fatal ends the test")
+}
+
+// onClock is o counting in memory on now, holding o.MaxKeys keys and
+// logging to o.Log as the store the service opens would: the
+// service's clock is its store's.
+func onClock(t testing.TB, o Options, now func() time.Time) Options {
+	t.Helper()
+	mem, err := store.NewMemory(store.MemoryOptions{Now: now, MaxKeys: o.MaxKeys, Log: o.Log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Store = mem
+	return o
+}
+
 // storeMetric reads a counter without labels from the service's own metrics
 // (what /metrics exports): 0 when the series is not there.
 func storeMetric(t testing.TB, s *Service, name string) int64 {
@@ -76,6 +103,26 @@ func storeMetric(t testing.TB, s *Service, name string) int64 {
 			return int64(f.GetMetric()[0].GetCounter().GetValue())
 		}
 	}
+	return 0
+}
+
+// transportValue is a listener's series for one transport (grpc, http,
+// admin), a gauge or a counter, read from the registry: over /metrics the
+// read would open a connection of its own.
+func transportValue(t testing.TB, s *Service, name, transport string) float64 {
+	t.Helper()
+	families, err := s.m.reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range families {
+		for _, m := range f.GetMetric() {
+			if f.GetName() == name && len(m.GetLabel()) == 1 && m.GetLabel()[0].GetValue() == transport {
+				return m.GetGauge().GetValue() + m.GetCounter().GetValue()
+			}
+		}
+	}
+	t.Fatalf("no series %s{transport=%q}", name, transport)
 	return 0
 }
 

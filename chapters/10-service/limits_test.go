@@ -13,9 +13,10 @@ import (
 
 	rlcommon "github.com/envoyproxy/go-control-plane/envoy/extensions/common/ratelimit/v3"
 	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
-	"github.com/prometheus/client_golang/prometheus/testutil"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials/insecure"
+
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/server"
 )
 
 // closedWithin reads c until the server closes it and returns how long
@@ -49,7 +50,7 @@ func notBefore(t *testing.T, what string, took, timeout time.Duration) {
 // holding its connection for as long as it likes.
 func TestSlowBodyIsCut(t *testing.T) {
 	const read = 300 * time.Millisecond
-	s := start(t, Options{Config: writeRules(t, drainRules), limits: serverLimits{read: read}})
+	s := startWith(t, Options{Config: writeRules(t, drainRules)}, tuning{limits: server.Limits{Read: read}})
 	begin := time.Now() // the server's read deadline starts after this
 	c, err := net.Dial("tcp", s.HTTPAddr())
 	if err != nil {
@@ -80,8 +81,8 @@ func TestSlowBodyIsCut(t *testing.T) {
 // close it in time.
 func TestIdleConnectionIsClosed(t *testing.T) {
 	const idle = 300 * time.Millisecond
-	s := start(t, Options{Config: writeRules(t, drainRules),
-		limits: serverLimits{idle: idle, read: time.Minute, readHeader: time.Minute, write: time.Minute}})
+	s := startWith(t, Options{Config: writeRules(t, drainRules)},
+		tuning{limits: server.Limits{Idle: idle, Read: time.Minute, ReadHeader: time.Minute, Write: time.Minute}})
 	c, err := net.Dial("tcp", s.HTTPAddr())
 	if err != nil {
 		t.Fatal(err)
@@ -107,18 +108,18 @@ func TestIdleConnectionIsClosed(t *testing.T) {
 	notBefore(t, "idle keep-alive", time.Since(begin), idle)
 }
 
-// TestHeaderCap: headers past MaxHeaderBytes are refused with 431.
+// TestHeaderCap: headers past server.MaxHeaderBytes are refused with 431.
 func TestHeaderCap(t *testing.T) {
 	s := start(t, Options{Config: writeRules(t, drainRules)})
 	req, _ := http.NewRequest("GET", "http://"+s.HTTPAddr()+"/healthcheck", nil)
-	req.Header.Set("X-Big", strings.Repeat("a", 2*MaxHeaderBytes))
+	req.Header.Set("X-Big", strings.Repeat("a", 2*server.MaxHeaderBytes))
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusRequestHeaderFieldsTooLarge {
-		t.Errorf("%d KiB of headers: %d, want 431", 2*MaxHeaderBytes>>10, resp.StatusCode)
+		t.Errorf("%d KiB of headers: %d, want 431", 2*server.MaxHeaderBytes>>10, resp.StatusCode)
 	}
 }
 
@@ -181,15 +182,15 @@ func TestConnectionCap(t *testing.T) {
 	for _, transport := range []string{"http", "grpc"} {
 		for _, freedBy := range []string{"client", "timeout"} {
 			t.Run(transport+"/"+freedBy, func(t *testing.T) {
-				l := serverLimits{maxConns: 2, readHeader: 30 * time.Second}
+				l := server.Limits{MaxConns: 2, ReadHeader: 30 * time.Second}
 				if freedBy == "timeout" {
-					l.readHeader = 300 * time.Millisecond
+					l.ReadHeader = 300 * time.Millisecond
 				}
-				s := start(t, Options{Config: writeRules(t, drainRules), limits: l})
+				s := startWith(t, Options{Config: writeRules(t, drainRules)}, tuning{limits: l})
 				addr := map[string]string{"http": s.HTTPAddr(), "grpc": s.GRPCAddr()}[transport]
-				open := s.m.conns.WithLabelValues(transport)
+				open := func() float64 { return transportValue(t, s, "ratelimit_open_connections", transport) }
 				held := hold(t, addr, 2)
-				poll(t, 20*time.Second, func() bool { return testutil.ToFloat64(open) == 2 })
+				poll(t, 20*time.Second, func() bool { return open() == 2 })
 				begin := time.Now()
 				done := healthy(s, transport)
 				if freedBy == "client" {
@@ -198,20 +199,15 @@ func TestConnectionCap(t *testing.T) {
 						t.Fatalf("answered (%v) with every slot held", err)
 					case <-time.After(300 * time.Millisecond):
 					}
-					if n := testutil.ToFloat64(open); n != 2 {
+					if n := open(); n != 2 {
 						t.Errorf("open connections %v, want the cap 2", n)
 					}
 					held[0].Close()
 				}
-				select {
-				case err := <-done:
-					if err != nil {
-						t.Fatalf("once a slot freed: %v", err)
-					}
-				case <-time.After(20 * time.Second):
-					t.Fatal("not answered after a slot freed")
+				if err := await(t, done, 20*time.Second, "not answered after a slot freed"); err != nil {
+					t.Fatalf("once a slot freed: %v", err)
 				}
-				if n := testutil.ToFloat64(open); n > 2 {
+				if n := open(); n > 2 {
 					t.Errorf("open connections %v, past the cap 2", n)
 				}
 				t.Logf("answered %v after it connected", time.Since(begin))

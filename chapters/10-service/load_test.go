@@ -17,6 +17,8 @@ import (
 	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
 
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
+
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/server"
 )
 
 // Load must never turn limiting off. 500 keys at 5 a window admit exactly
@@ -44,7 +46,7 @@ func TestLoadKeepsLimiting(t *testing.T) {
 	unit := windowUnit(t, time.Now()) // no window ends while the test runs
 	rules := fmt.Sprintf("domain: load\nfailure_mode: open\ndescriptors:\n  - key: k\n    rate_limit: {unit: %s, requests_per_unit: %d}\n", unit, limit)
 	s := start(t, Options{Config: writeRules(t, rules), RedisAddr: red.Addr(), StorePatience: time.Minute,
-		MaxConnsPerClient: MaxConns}) // 1,024 HTTP/1.1 callers hold 1,024 connections from one address
+		MaxConnsPerClient: server.MaxConns}) // 1,024 HTTP/1.1 callers hold 1,024 connections from one address
 	failedOpen := func() string {
 		return metric(t, s, `ratelimit_store_unavailable_total{domain="load",mode="open"}`)
 	}

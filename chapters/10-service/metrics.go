@@ -1,11 +1,8 @@
 package service
 
 import (
-	"net/http"
-
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
 // metrics are the service's Prometheus series, on a registry of its own (two
@@ -24,7 +21,6 @@ type metrics struct {
 	storeCalls prometheus.Counter
 	storeTime  prometheus.Histogram
 	reloads    *prometheus.CounterVec // result
-	badRequest *prometheus.CounterVec // transport
 	// unknownDomain counts requests for a domain the rules do not name:
 	// answered OK, as the reference does, and worth an alert (a client or
 	// an Envoy route configured against rules that are not loaded).
@@ -35,7 +31,6 @@ type metrics struct {
 	// storeFull counts new keys the in-memory store had no room for
 	// (MaxKeys), answered by the domain's failure mode.
 	storeFull *prometheus.CounterVec // domain, mode
-	conns     *prometheus.GaugeVec   // transport: connections open, at most MaxConns each
 	ref       *refMetrics            // the reference's per-rule series (refmetrics.go)
 }
 
@@ -62,28 +57,19 @@ func newMetrics() *metrics {
 		Buckets: []float64{50e-6, 100e-6, 250e-6, 500e-6, 1e-3, 2.5e-3, 5e-3, 10e-3, 25e-3, 50e-3, 100e-3, 250e-3}})
 	m.reloads = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ratelimit_rule_reloads_total",
 		Help: "Rule reloads by result (success, failure)."}, []string{"result"})
-	m.badRequest = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ratelimit_bad_requests_total",
-		Help: "Requests refused as invalid (nothing of them is counted), by transport."}, []string{"transport"})
 	m.unknownDomain = prometheus.NewCounter(prometheus.CounterOpts{Name: "ratelimit_unknown_domain_total",
 		Help: "Requests for a domain the rules do not name, answered OK with no limit."})
 	m.pastBounds = prometheus.NewCounter(prometheus.CounterOpts{Name: "ratelimit_descriptors_past_bound_total",
 		Help: "Descriptors past the first 256 of a request, answered OVER_LIMIT without matching."})
 	m.storeFull = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ratelimit_store_full_total",
 		Help: "New keys the in-memory store had no room for (--max-keys), answered by the domain's failure mode."}, []string{"domain", "mode"})
-	m.conns = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "ratelimit_open_connections",
-		Help: "Client connections open, by transport (grpc, http); each is capped at MaxConns."}, []string{"transport"})
 	m.ref = newRefMetrics(m.reg)
 	m.reg.MustRegister(m.decisions, m.nearLimit, m.shadow, m.quotaOver, m.denyHits, m.failures, m.storeErrs, m.storeCalls, m.storeTime,
-		m.reloads, m.badRequest, m.unknownDomain, m.pastBounds, m.storeFull, m.conns)
+		m.reloads, m.unknownDomain, m.pastBounds, m.storeFull)
 	// The Go runtime's series (go_goroutines, go_memstats_*, go_gc_*) and
 	// the process's (process_resident_memory_bytes, process_open_fds,
 	// process_cpu_seconds_total): a goroutine or memory leak shows as a
 	// rising line, the descriptors beside their limit.
 	m.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
-}
-
-// handler serves the Prometheus text format.
-func (m *metrics) handler() http.Handler {
-	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
 }

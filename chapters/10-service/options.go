@@ -9,6 +9,7 @@ import (
 	"github.com/ratelimit-course/ratelimit/core"
 
 	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/server"
 	"github.com/ratelimit-course/ratelimit/chapters/10-service/store"
 )
 
@@ -20,7 +21,7 @@ type Options struct {
 	RedisCluster []string          // seed nodes of a Redis Cluster
 	HTTPAddr     string            // e.g. "127.0.0.1:0"; "" = no HTTP listener
 	GRPCAddr     string            // e.g. "127.0.0.1:0"; "" = no gRPC listener
-	DebugAddr    string            // pprof at /debug/pprof/, on a loopback address only (debug.go); "" = none
+	DebugAddr    string            // pprof at /debug/pprof/, on a loopback address only (server/debug.go); "" = none
 	FailureMode  rules.FailureMode // the default for domains that set none ("" = FailOpen)
 
 	// StoreTimeout is one store call's deadline, enforced by chapter 06's
@@ -48,8 +49,6 @@ type Options struct {
 	// ReloadEvery is how often the rules are checked for a change
 	// (0: DefaultReloadEvery; negative: never).
 	ReloadEvery time.Duration
-	// Now is the clock for the in-memory store and the deny cache (nil: time.Now).
-	Now func() time.Time
 	// Log receives the service's log, one record a line (nil: discarded).
 	Log io.Writer
 	// LogFormat is the log's form: LogText ("" too) or LogJSON (log.go).
@@ -57,7 +56,9 @@ type Options struct {
 	// LogLevel drops the records below it (the zero value: info).
 	LogLevel slog.Level
 	// Store, if set, is the store the service counts in, built by the
-	// caller: store.NewMemory, or a store behind a store.Outage switch.
+	// caller: store.NewMemory (on a clock of its own, MemoryOptions.Now:
+	// the service reads the time from its store), or a store behind a
+	// store.Outage switch.
 	// The service closes it. With a Store, the Redis fields stay empty and
 	// MaxKeys is the store's own (MemoryOptions).
 	Store store.Store
@@ -68,11 +69,11 @@ type Options struct {
 	// disables CONFIG; "" = read it (store/eviction.go).
 	RedisEvictionPolicy string
 	// AdminAddr serves /healthcheck and /metrics on a listener with its own
-	// cap and timeouts, out of reach of floods on the others (admin.go);
+	// cap and timeouts, out of reach of floods on the others (server/admin.go);
 	// "" = none.
 	AdminAddr string
 	// MaxConnsPerClient caps one client address's connections on the gRPC
-	// and the HTTP listener (0: MaxConnsPerClient; at most MaxConns).
+	// and the HTTP listener (0: server.MaxConnsPerClient; at most server.MaxConns).
 	MaxConnsPerClient int
 
 	// HealthChecksStore makes the health the service reports follow its
@@ -100,9 +101,7 @@ type Options struct {
 	RedisEvictionCheckEvery time.Duration
 	redis                   *store.RedisConn // built from the fields above by withDefaults; nil = in memory
 
-	noBatch bool         // each script call on its own round trip, not in shared pipelines (E35's comparison, in the tests)
-	limits  serverLimits // the transports' timeouts and caps (listen.go); zero: the constants
-	logger  *slog.Logger // the log, built on Log by withLogger (log.go)
+	logger *slog.Logger // the log, built on Log by withLogger (log.go)
 }
 
 // Defaults of Options.
@@ -132,7 +131,7 @@ func (o Options) withDefaults() (Options, error) {
 		return o, err
 	}
 	if o.DebugAddr != "" {
-		if err := checkDebugAddr(o.DebugAddr); err != nil {
+		if err := server.CheckDebugAddr(o.DebugAddr); err != nil {
 			return o, err
 		}
 	}
@@ -140,11 +139,8 @@ func (o Options) withDefaults() (Options, error) {
 	if err != nil {
 		return o, err
 	}
-	if o.MaxConnsPerClient < 0 || o.MaxConnsPerClient > MaxConns {
-		return o, core.BadParam("max conns per client", o.MaxConnsPerClient, fmt.Sprintf("1 to %d (MaxConns) connections", MaxConns))
-	}
-	if o.MaxConnsPerClient > 0 {
-		o.limits.perClient = o.MaxConnsPerClient
+	if o.MaxConnsPerClient < 0 || o.MaxConnsPerClient > server.MaxConns {
+		return o, core.BadParam("max conns per client", o.MaxConnsPerClient, fmt.Sprintf("1 to %d (MaxConns) connections", server.MaxConns))
 	}
 	if o.StoreTimeout == 0 {
 		o.StoreTimeout = DefaultStoreTimeout
@@ -176,10 +172,16 @@ func (o Options) withDefaults() (Options, error) {
 	if o.ReloadEvery == 0 {
 		o.ReloadEvery = DefaultReloadEvery
 	}
-	if o.Now == nil {
-		o.Now = time.Now
-	}
 	return o.withLogger() // log.go
+}
+
+// limits are the listeners' limits: the tests' (tuned; zero in service)
+// with the cap per client address the options set.
+func (o Options) limits(tuned server.Limits) server.Limits {
+	if o.MaxConnsPerClient > 0 {
+		tuned.PerClient = o.MaxConnsPerClient
+	}
+	return tuned
 }
 
 // withStore builds the Redis connection from the Redis fields

@@ -51,7 +51,7 @@ descriptors:
 // step's values below are the reference's, worked out from those lines.
 func TestRefMetrics(t *testing.T) {
 	now := time.Unix(1_800_000_000, 0) // 08:00 UTC: far from the hour's end
-	s, err := Start(context.Background(), Options{Config: writeRules(t, refRules), Now: func() time.Time { return now }})
+	s, err := Start(context.Background(), onClock(t, Options{Config: writeRules(t, refRules)}, func() time.Time { return now }))
 	if err != nil {
 		t.Fatal(err)
 	}

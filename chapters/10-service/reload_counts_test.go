@@ -19,7 +19,7 @@ import (
 // an hour, so no window ends during the test.
 func TestReloadKeepsCountsWhenTheLimitChanges(t *testing.T) {
 	still := time.Date(2026, 3, 1, 12, 30, 0, 0, time.UTC)
-	runReloadKeepsCounts(t, Options{Now: func() time.Time { return still }}, "hour")
+	runReloadKeepsCounts(t, onClock(t, Options{}, func() time.Time { return still }), "hour")
 }
 
 // runReloadKeepsCounts runs the test on o's store, counting per unit.

@@ -51,26 +51,34 @@ descriptors:
 // stopped is a clock that stays in one hour, whatever the machine's speed.
 func stopped() time.Time { return time.Unix(1_800_000_000, 0) }
 
-// ask1 sends one request of descriptors to s and returns its summary.
-func ask1(t *testing.T, s *Service, ds ...*rlcommon.RateLimitDescriptor) string {
+// fieldCase is one request of domain f and the summary it must get.
+type fieldCase struct {
+	name string
+	ds   []*rlcommon.RateLimitDescriptor
+	want string
+}
+
+// askInTurn sends each case's request to s, in order, and checks its
+// summary: each case counts on top of those before it.
+func askInTurn(t *testing.T, s *Service, cases []fieldCase) {
 	t.Helper()
-	resp, err := s.ShouldRateLimit(context.Background(), &rls.RateLimitRequest{Domain: "f", Descriptors: ds})
-	if err != nil {
-		t.Fatalf("%v", err)
+	for _, tc := range cases {
+		resp, err := s.ShouldRateLimit(context.Background(), &rls.RateLimitRequest{Domain: "f", Descriptors: tc.ds})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if got := summary(resp); got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
+		}
 	}
-	return summary(resp)
 }
 
 // TestShareThreshold: every value a share_threshold wildcard takes counts
 // on one counter, as in the reference; before, each value had its own, so
 // five files passed a limit of three.
 func TestShareThreshold(t *testing.T) {
-	s := start(t, Options{Config: writeRules(t, fieldRules), Now: stopped})
-	for _, tc := range []struct {
-		name string
-		ds   []*rlcommon.RateLimitDescriptor
-		want string
-	}{
+	s := start(t, onClock(t, Options{Config: writeRules(t, fieldRules)}, stopped))
+	askInTurn(t, s, []fieldCase{
 		{"files/a", ds(desc("files", "files/a")), "OK OK:2"},
 		{"files/b", ds(desc("files", "files/b")), "OK OK:1"},
 		{"files/c", ds(desc("files", "files/c")), "OK OK:0"},
@@ -88,11 +96,7 @@ func TestShareThreshold(t *testing.T) {
 		// A wildcard without share_threshold: each value its own counter.
 		{"img/a", ds(desc("img", "img/a")), "OK OK:0"},
 		{"img/b", ds(desc("img", "img/b")), "OK OK:0"},
-	} {
-		if got := ask1(t, s, tc.ds...); got != tc.want {
-			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
-		}
-	}
+	})
 }
 
 func ds(d ...*rlcommon.RateLimitDescriptor) []*rlcommon.RateLimitDescriptor { return d }
@@ -102,12 +106,8 @@ func ds(d ...*rlcommon.RateLimitDescriptor) []*rlcommon.RateLimitDescriptor { re
 // refuses the request only if another rule does; under shadow_mode too it
 // is OK. Before, quota_mode was ignored: soft's third request was refused.
 func TestQuotaMode(t *testing.T) {
-	s := start(t, Options{Config: writeRules(t, fieldRules), Now: stopped})
-	for _, tc := range []struct {
-		name string
-		ds   []*rlcommon.RateLimitDescriptor
-		want string
-	}{
+	s := start(t, onClock(t, Options{Config: writeRules(t, fieldRules)}, stopped))
+	askInTurn(t, s, []fieldCase{
 		{"soft 1", ds(desc("soft", "s")), "OK OK:1"},
 		{"soft 2", ds(desc("soft", "s")), "OK OK:0"},
 		{"soft 3, over", ds(desc("soft", "s")), "OK OK:0"},
@@ -115,11 +115,7 @@ func TestQuotaMode(t *testing.T) {
 		{"soft over beside hard in its limit", ds(desc("soft", "s"), desc("hard", "h")), "OK OK:0 OK:0"},
 		{"soft over beside hard over", ds(desc("soft", "s"), desc("hard", "h")), "OVER_LIMIT OK:0 OVER_LIMIT:0"},
 		{"quota and shadow", ds(desc("both", "b"), desc("both", "b")), "OK OK:0 OK:0"},
-	} {
-		if got := ask1(t, s, tc.ds...); got != tc.want {
-			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
-		}
-	}
+	})
 	resp, err := s.ShouldRateLimit(context.Background(), &rls.RateLimitRequest{Domain: "f", Descriptors: ds(desc("soft", "s"), desc("both", "b"))})
 	if err != nil {
 		t.Fatal(err)
@@ -197,14 +193,14 @@ func TestCounterKeyUnambiguous(t *testing.T) {
 	if counterKey("n", a) == counterKey("n", b) {
 		t.Errorf("counterKey: %q for both, want two counters", counterKey("n", a))
 	}
-	s := start(t, Options{Config: writeRules(t, `
+	s := start(t, onClock(t, Options{Config: writeRules(t, `
 domain: n
 descriptors:
   - key: k
     descriptors:
       - key: j
         rate_limit: {unit: hour, requests_per_unit: 1}
-`), Now: stopped})
+`)}, stopped))
 	for i, es := range [][]rules.Entry{a, b} {
 		d := desc(es[0].Key, es[0].Value, es[1].Key, es[1].Value)
 		resp, err := s.ShouldRateLimit(context.Background(), &rls.RateLimitRequest{Domain: "n", Descriptors: ds(d)})
@@ -217,7 +213,7 @@ descriptors:
 // TestExplainShared: Explain names the counter a share_threshold wildcard
 // counts on, with the wildcard's value in place of the request's.
 func TestExplainShared(t *testing.T) {
-	s := start(t, Options{Config: writeRules(t, fieldRules), Now: stopped})
+	s := start(t, onClock(t, Options{Config: writeRules(t, fieldRules)}, stopped))
 	_, trs, err := explain(t, s, "f", desc("files", "files/a"), desc("dir", "d/1", "user", "u1"), desc("img", "img/a"))
 	if err != nil || len(trs) != 3 {
 		t.Fatalf("%v, %d traces", err, len(trs))

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/server"
 	"github.com/ratelimit-course/ratelimit/chapters/10-service/store"
 )
 
@@ -29,7 +30,7 @@ type Service struct {
 	pending      string    // a new fingerprint seen, loaded once it has held still
 	pendingSince time.Time // when pending was first seen
 
-	srv *server // the listeners, health and drain (server.go)
+	srv *server.Server // the listeners and their drain (package server)
 
 	stop         chan struct{}
 	wg           sync.WaitGroup
@@ -45,11 +46,23 @@ type active struct {
 	counters map[*rules.Rule]store.Counter
 }
 
-// Start loads the rules, opens the store and the listeners, and starts the
-// reload watcher. Close stops them all. A store given in Options.Store is
-// the service's from here: closed by Close, or by Start when it fails.
+// Start loads the rules, opens the store and the listeners (package
+// server), and starts the reload watcher. Close stops them all. A store
+// given in Options.Store is the service's from here: closed by Close, or by
+// Start when it fails.
 func Start(ctx context.Context, o Options) (*Service, error) {
-	s, err := startService(ctx, o)
+	return startTuned(ctx, o, tuning{})
+}
+
+// tuning is what tests set and an operator never does.
+type tuning struct {
+	noBatch bool          // each script call on its own round trip, not in shared pipelines (E35's comparison)
+	limits  server.Limits // short timeouts and caps for the listeners; zero: server's constants
+}
+
+// startTuned is Start with the tests' tuning.
+func startTuned(ctx context.Context, o Options, tn tuning) (*Service, error) {
+	s, err := startService(ctx, o, tn)
 	if err != nil && s == nil && o.Store != nil {
 		_ = o.Store.Close()
 	}
@@ -58,7 +71,7 @@ func Start(ctx context.Context, o Options) (*Service, error) {
 
 // startService is Start, which closes o.Store once more when it fails (Close
 // twice does nothing).
-func startService(ctx context.Context, o Options) (*Service, error) {
+func startService(ctx context.Context, o Options, tn tuning) (*Service, error) {
 	o, err := o.withDefaults()
 	if err != nil {
 		return nil, err
@@ -71,7 +84,7 @@ func startService(ctx context.Context, o Options) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := s.openStore(ctx); err != nil {
+	if err := s.openStore(ctx, tn.noBatch); err != nil {
 		return nil, err
 	}
 	s.m.reg.MustRegister(s.st.Collectors()...)
@@ -83,8 +96,9 @@ func startService(ctx context.Context, o Options) (*Service, error) {
 	s.cur.Store(a)
 	s.lastFiles, _ = fingerprint(o.Config)
 	s.o.logger.Info("store opened", "store", strings.TrimPrefix(s.st.Describe(), "store: "))
-	s.srv = &server{s: s, limits: o.limits.withDefaults()}
-	if err := s.srv.listen(); err != nil {
+	s.srv, err = server.Listen(s, server.Config{GRPCAddr: o.GRPCAddr, HTTPAddr: o.HTTPAddr, AdminAddr: o.AdminAddr,
+		DebugAddr: o.DebugAddr, Limits: o.limits(tn.limits), Registry: s.m.reg})
+	if err != nil {
 		_ = s.Close()
 		return nil, err
 	}
@@ -98,28 +112,29 @@ func startService(ctx context.Context, o Options) (*Service, error) {
 
 // openStore picks the store: Redis Cluster, Redis, or memory; a remote store
 // goes behind chapter 06's Guard with one class per failure mode.
-func (s *Service) openStore(ctx context.Context) error {
+func (s *Service) openStore(ctx context.Context, noBatch bool) error {
 	if s.o.Store != nil {
 		s.st = s.o.Store
 		return s.guardOutage()
 	}
 	if s.o.redis == nil {
-		st, err := store.NewMemory(store.MemoryOptions{Now: s.o.Now, MaxKeys: s.o.MaxKeys, Log: s.o.Log})
+		st, err := store.NewMemory(store.MemoryOptions{MaxKeys: s.o.MaxKeys, Log: s.o.Log})
 		s.st = st
 		return err
 	}
 	s.stopRedisLog = routeRedisLog(s.o.logger) // log.go
-	rs, err := store.NewRedis(ctx, store.RedisConfig{Conn: s.o.redis, Patience: s.o.StorePatience, Batch: !s.o.noBatch,
+	rs, err := store.NewRedis(ctx, store.RedisConfig{Conn: s.o.redis, Patience: s.o.StorePatience, Batch: !noBatch,
 		EvictionPolicy: s.o.RedisEvictionPolicy, WatchEvery: s.o.RedisEvictionCheckEvery, Log: s.o.logger})
 	if err != nil {
 		return err
 	}
+	s.st = rs // before the Guards, whose breakers run on its clock
 	g, err := s.newGuard(s.o.StoreTimeout)
 	if err != nil {
 		_ = rs.Close()
 		return err
 	}
-	s.st, s.guard = rs, g
+	s.guard = g
 	return nil
 }
 
@@ -144,28 +159,28 @@ func (s *Service) compile(set *rules.RuleSet) (*active, error) {
 }
 
 // GRPCAddr is the gRPC listener's address ("" without one).
-func (s *Service) GRPCAddr() string { return s.srv.addr(s.srv.grpcLn) }
+func (s *Service) GRPCAddr() string { return s.srv.GRPCAddr() }
 
 // HTTPAddr is the HTTP listener's address ("" without one).
-func (s *Service) HTTPAddr() string { return s.srv.addr(s.srv.httpLn) }
+func (s *Service) HTTPAddr() string { return s.srv.HTTPAddr() }
 
 // DebugAddr is the debug listener's address ("" without one).
-func (s *Service) DebugAddr() string { return s.srv.addr(s.srv.debugLn) }
+func (s *Service) DebugAddr() string { return s.srv.DebugAddr() }
 
 // AdminAddr is the admin listener's address ("" without one).
-func (s *Service) AdminAddr() string { return s.srv.addr(s.srv.adminLn) }
+func (s *Service) AdminAddr() string { return s.srv.AdminAddr() }
 
 // Rules is the rule set in force.
 func (s *Service) Rules() *rules.RuleSet { return s.cur.Load().rules }
 
 // Close stops the listeners, lets the calls in flight finish (up to
-// DrainTimeout, then cuts them and reports it), and stops the watcher and
+// server.DrainTimeout, then cuts them and reports it), and stops the watcher and
 // the store. It is idempotent.
 func (s *Service) Close() error {
 	s.closeOnce.Do(func() {
 		close(s.stop)
 		if s.srv != nil {
-			s.closeErr = s.srv.stop()
+			s.closeErr = s.srv.Stop()
 		}
 		s.wg.Wait()
 		if err := s.st.Close(); err != nil && s.closeErr == nil {

@@ -24,6 +24,8 @@ import (
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
+
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/server"
 )
 
 // TestMain stops the Redis that internal/redistest starts for this package.
@@ -55,13 +57,19 @@ func writeRules(t testing.TB, yaml string) string {
 // start starts a service on loopback listeners, closed when the test ends.
 func start(t testing.TB, o Options) *Service {
 	t.Helper()
+	return startWith(t, o, tuning{})
+}
+
+// startWith is start with the tests' tuning: short limits, no batching.
+func startWith(t testing.TB, o Options, tn tuning) *Service {
+	t.Helper()
 	if o.GRPCAddr == "" {
 		o.GRPCAddr = "127.0.0.1:0"
 	}
 	if o.HTTPAddr == "" {
 		o.HTTPAddr = "127.0.0.1:0"
 	}
-	s, err := Start(context.Background(), o)
+	s, err := startTuned(context.Background(), o, tn)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +286,7 @@ func TestE32_OverHTTP(t *testing.T) {
 // TestBadInput: a request is refused (400 or INVALID_ARGUMENT, one line,
 // nothing counted) only for what the reference refuses too and no client's
 // content can cause: an empty domain, no descriptors, bytes that are not the
-// protocol, a body past MaxMessage. What a client controls is answered:
+// protocol, a body past server.MaxMessage. What a client controls is answered:
 // clientinput_test.go.
 func TestBadInput(t *testing.T) {
 	s := start(t, Options{Config: writeRules(t, e32Rules)})
@@ -319,7 +327,7 @@ func TestBadInput(t *testing.T) {
 	if st, _ := status.FromError(err); st.Code() != codes.InvalidArgument || !strings.HasPrefix(st.Message(), "protobuf: ") {
 		t.Errorf("malformed protobuf: %v, want InvalidArgument protobuf: …", err)
 	}
-	big := bytes.Repeat([]byte("x"), MaxMessage+1)
+	big := bytes.Repeat([]byte("x"), server.MaxMessage+1)
 	if code, msg := postJSON(t, s, string(big)); code != http.StatusBadRequest || !strings.Contains(msg, "over") {
 		t.Errorf("body over the bound: %d %q", code, clip(msg))
 	}

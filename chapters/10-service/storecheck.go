@@ -19,7 +19,8 @@ const storeCheckTimeout = 10 * time.Second
 
 // storeCheck is what the latest round of pings found: each node up or down.
 // It is ratelimit_store_up, a gauge per node, always; with
-// --health-checks-store it is also the health the service reports (health.go).
+// --health-checks-store it is also the health the service reports (health.go,
+// and gRPC health through server.SetStoreUp).
 type storeCheck struct {
 	desc *prometheus.Desc
 
@@ -114,8 +115,8 @@ func (s *Service) checkStore(ctx context.Context) []string {
 	}
 	wg.Wait()
 	s.check.found(round, up, func(allUp bool) {
-		if s.o.HealthChecksStore && s.srv != nil && s.srv.grpcHealth != nil {
-			s.srv.grpcHealth.setStore(allUp)
+		if s.o.HealthChecksStore && s.srv != nil {
+			s.srv.SetStoreUp(allUp)
 		}
 	})
 	return s.check.down()

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 
 	"github.com/ratelimit-course/ratelimit/chapters/10-service/store"
@@ -28,7 +29,7 @@ func healthNow(t *testing.T, s *Service, hc healthpb.HealthClient, node string) 
 	now := storeHealthNow{http: code, up: metric(t, s, fmt.Sprintf(`ratelimit_store_up{node=%q}`, node))}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	for _, name := range []string{"", rlsName} {
+	for _, name := range []string{"", rls.RateLimitService_ServiceDesc.ServiceName} {
 		r, err := hc.Check(ctx, &healthpb.HealthCheckRequest{Service: name})
 		if err != nil {
 			t.Fatalf("health Check(%q): %v", name, err)

@@ -23,9 +23,8 @@ func TestStoreFullAnswersByFailureMode(t *testing.T) {
 	writeFile(t, dir, "open.yaml", "domain: open\nfailure_mode: open\ndescriptors:\n  - key: k\n    rate_limit: {unit: minute, requests_per_unit: 5}\n")
 	writeFile(t, dir, "closed.yaml", "domain: closed\nfailure_mode: closed\ndescriptors:\n  - key: k\n    rate_limit: {unit: minute, requests_per_unit: 5}\n")
 	var log syncBuffer
-	o := Options{Config: dir, MaxKeys: 2, Log: &log}
-	clock := stepClock(&o)
-	s := start(t, o)
+	clock, now := stepClock()
+	s := start(t, onClock(t, Options{Config: dir, MaxKeys: 2, Log: &log}, now))
 	ask := func(domain, v string) (string, error) {
 		resp, err := s.ShouldRateLimit(context.Background(), &rls.RateLimitRequest{Domain: domain,
 			Descriptors: []*rlcommon.RateLimitDescriptor{desc("k", v)}})

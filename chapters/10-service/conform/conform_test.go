@@ -2,7 +2,6 @@ package conform
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -25,7 +24,7 @@ func standing() clock {
 // on gRPC, as the target.
 func startTarget(t *testing.T, dir string, clk clock) string {
 	t.Helper()
-	s, err := service.Start(context.Background(), service.Options{Config: dir, GRPCAddr: "127.0.0.1:0", Now: clk.now, ReloadEvery: -1})
+	s, err := startOn(clk, service.Options{Config: dir, GRPCAddr: "127.0.0.1:0", ReloadEvery: -1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	service "github.com/ratelimit-course/ratelimit/chapters/10-service"
 	"github.com/ratelimit-course/ratelimit/chapters/10-service/peer"
 	"github.com/ratelimit-course/ratelimit/chapters/10-service/rules"
+	"github.com/ratelimit-course/ratelimit/chapters/10-service/store"
 )
 
 // kind is one kind of difference: how often, and its first example.
@@ -66,8 +67,8 @@ func compare(c config, clk clock, stdout, stderr io.Writer) int {
 	} else {
 		suffix = s
 	}
-	ours, err := service.Start(context.Background(), service.Options{Config: dir, FailureMode: rules.FailClosed,
-		ResponseHeaders: c.headers, Now: clk.now, ReloadEvery: -1})
+	ours, err := startOn(clk, service.Options{Config: dir, FailureMode: rules.FailClosed,
+		ResponseHeaders: c.headers, ReloadEvery: -1})
 	if err != nil {
 		return fail(fmt.Errorf("--rules-dir: %v", err))
 	}
@@ -83,6 +84,17 @@ func compare(c config, clk clock, stdout, stderr io.Writer) int {
 	}
 	rep := run(c, suffix, ours, target, clk, stderr)
 	return printReport(rep, c.json, stdout)
+}
+
+// startOn starts the course's service as o says, counting in memory on
+// clk: the store's clock is the service's.
+func startOn(clk clock, o service.Options) (*service.Service, error) {
+	mem, err := store.NewMemory(store.MemoryOptions{Now: clk.now})
+	if err != nil {
+		return nil, err
+	}
+	o.Store = mem
+	return service.Start(context.Background(), o)
 }
 
 // probe asks the target about a domain no rules name: any answer will do.

@@ -288,6 +288,9 @@ func (m *memoryStore) Retain(keep map[rules.ID]bool) {
 	m.publish()
 }
 
+// Now is MemoryOptions.Now, the clock of every count here.
+func (m *memoryStore) Now() time.Time { return m.now() }
+
 func (m *memoryStore) Describe() string {
 	return "store: in memory (one process, chapters 02-04; counts are not shared and do not survive a restart)"
 }

@@ -16,7 +16,7 @@ import (
 // sits behind chapter 06's Guard as Redis does, and while the outage is on
 // every call to it fails with ErrDown. The Guard's breaker counts the
 // failures, opens after three, and lets a probe through one second (on
-// Options.Now) later; the store is back for good once a probe succeeds. The
+// the wrapped store's clock) later; the store is back for good once a probe succeeds. The
 // zero Outage is up; a nil *Outage is never down.
 type Outage struct{ down atomic.Bool }
 

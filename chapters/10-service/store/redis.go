@@ -148,6 +148,7 @@ func redisID(key string) string { return url.QueryEscape(key) }
 func (s *redisStore) Remote() bool             { return true }
 func (s *redisStore) Retain(map[rules.ID]bool) {}
 func (s *redisStore) Describe() string         { return "store: " + s.where }
+func (s *redisStore) Now() time.Time           { return time.Now() }
 
 // Collectors report chapter 06's Batcher: the pipelines it sent, the script
 // calls they carried, and the calls sent alone because nothing else was in

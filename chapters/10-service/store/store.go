@@ -8,6 +8,7 @@ package store
 
 import (
 	"context"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -43,6 +44,10 @@ type Store interface {
 	Retain(keep map[rules.ID]bool)
 	// Collectors are the store's own metrics (none in memory).
 	Collectors() []prometheus.Collector
+	// Now is the store's clock: the time its windows are on, which the
+	// service reads for a response's reset and its deny cache. The
+	// in-memory store's is MemoryOptions.Now; Redis's the wall clock.
+	Now() time.Time
 	// Describe is the one line the service prints at start.
 	Describe() string
 	// Close stops what the store runs and closes its connections; a

@@ -29,7 +29,7 @@ func (m *Model) start(config string) (*ch10.Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ch10.Start(context.Background(), ch10.Options{Config: config, Store: m.outage.Wrap(mem), Now: now})
+	return ch10.Start(context.Background(), ch10.Options{Config: config, Store: m.outage.Wrap(mem)})
 }
 
 // rulesKey is a key while the rules field has the keyboard: enter starts a

@@ -1,4 +1,4 @@
-package service
+package server
 
 import (
 	"net"
@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// The admin listener (Options.AdminAddr, `serve --admin`, 127.0.0.1:8082
+// The admin listener (Config.AdminAddr, `serve --admin`, 127.0.0.1:8082
 // by default) serves GET /healthcheck and GET /metrics and nothing else:
 // the port for liveness and readiness probes and for Prometheus. It has a
 // connection cap and timeouts of its own, short ones, so that a flood on
@@ -37,29 +37,19 @@ const (
 
 // adminHandler is the service's /healthcheck and /metrics, as the HTTP
 // listener serves them, and 404 for everything else.
-func (s *Service) adminHandler() http.Handler {
-	h := s.Handler()
+func (srv *Server) adminHandler() http.Handler {
+	h := srv.handler()
 	mux := http.NewServeMux()
 	mux.Handle("/healthcheck", h)
 	mux.Handle("/metrics", h)
 	return mux
 }
 
-// listenAdmin opens the admin listener if the options ask for one.
-func (srv *server) listenAdmin() error {
-	s := srv.s
-	if s.o.AdminAddr == "" {
-		return nil
-	}
-	ln, err := net.Listen("tcp", s.o.AdminAddr)
-	if err != nil {
-		return err
-	}
+// serveAdmin serves the admin listener.
+func (srv *Server) serveAdmin(ln net.Listener) error {
 	srv.adminLn = ln
-	srv.adminSrv = &http.Server{Handler: s.adminHandler(), ReadHeaderTimeout: AdminReadTimeout, ReadTimeout: AdminReadTimeout,
-		WriteTimeout: AdminWriteTimeout, IdleTimeout: AdminIdleTimeout, MaxHeaderBytes: srv.limits.maxHeaderBytes}
-	capped := srv.capped(ln, "admin", srv.limits.adminConns, AdminMaxConnsPerClient)
-	srv.wg.Add(1)
-	go func() { defer srv.wg.Done(); _ = srv.adminSrv.Serve(capped) }()
+	srv.adminSrv = &http.Server{Handler: srv.adminHandler(), ReadHeaderTimeout: AdminReadTimeout, ReadTimeout: AdminReadTimeout,
+		WriteTimeout: AdminWriteTimeout, IdleTimeout: AdminIdleTimeout, MaxHeaderBytes: srv.limits.MaxHeaderBytes}
+	srv.run(ln, "admin", srv.limits.AdminConns, AdminMaxConnsPerClient, srv.adminSrv.Serve)
 	return nil
 }

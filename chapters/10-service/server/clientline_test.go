@@ -1,4 +1,4 @@
-package service
+package server
 
 import (
 	"context"
@@ -45,23 +45,23 @@ func rawByte(s string) int {
 // TestErrorLinesEscaped: what a client sent comes back escaped and clipped
 // in a 400 and in INVALID_ARGUMENT, never as raw bytes (a 0x02 came back).
 func TestErrorLinesEscaped(t *testing.T) {
-	s := start(t, Options{Config: writeRules(t, drainRules)})
+	srv := serverOf(t, &fakeService{})
 	for _, tc := range []struct{ body, want string }{
 		{"{\"domain\":\x02}", `invalid value \x02`},
 		{"\x1b[2J", `invalid value \x1b`},
 		{`{"domain": ` + strings.Repeat("a", 100_000) + `}`, "invalid value aaaa"}, // protojson clips it itself
 	} {
-		code, msg := postJSON(t, s, tc.body)
+		code, msg := post(srv, tc.body)
 		if code != http.StatusBadRequest || rawByte(msg) >= 0 || !strings.Contains(msg, tc.want) || len(msg) > MaxErrorLine+8 {
-			t.Errorf("%q: %d %q (%d bytes, raw byte at %d), want 400, escaped, with %q, under %d bytes", clip(tc.body), code, clip(msg), len(msg), rawByte(msg), tc.want, MaxErrorLine)
+			t.Errorf("%.40q: %d %.80q (%d bytes, raw byte at %d), want 400, escaped, with %q, under %d bytes", tc.body, code, msg, len(msg), rawByte(msg), tc.want, MaxErrorLine)
 		}
 	}
 	// gRPC: a validation message that quotes the client's bytes.
-	err := grpcError(s, &BadRequest{Msg: "descriptors[0].entries[0].key \"k\x02\": …"})
+	err := srv.grpcError(&BadRequest{Msg: "descriptors[0].entries[0].key \"k\x02\": …"})
 	if st, _ := status.FromError(err); st.Code() != codes.InvalidArgument || st.Message() != `descriptors[0].entries[0].key "k\x02": …` {
 		t.Errorf("gRPC: %v, want InvalidArgument with the byte escaped", err)
 	}
-	if err := grpcError(s, context.Canceled); status.Code(err) != codes.Canceled {
+	if err := srv.grpcError(context.Canceled); status.Code(err) != codes.Canceled {
 		t.Errorf("canceled: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package service
+package server
 
 import (
 	"net"
@@ -8,7 +8,7 @@ import (
 	"github.com/ratelimit-course/ratelimit/core"
 )
 
-// The debug listener (Options.DebugAddr, `serve --debug`) serves Go's
+// The debug listener (Config.DebugAddr, `serve --debug`) serves Go's
 // profiler at /debug/pprof/: goroutines, heap, CPU profiles and execution
 // traces, enough to tell a leak from a load. It is off by default and only
 // ever on a loopback address: a profile holds the process's stacks and
@@ -16,10 +16,10 @@ import (
 // client asks, and neither belongs on an address other hosts can reach.
 // Reach it from elsewhere with `kubectl port-forward` or an SSH tunnel.
 
-// checkDebugAddr accepts host:port with a loopback host: 127.0.0.0/8, ::1
+// CheckDebugAddr accepts host:port with a loopback host: 127.0.0.0/8, ::1
 // or localhost. An empty host (":6060") listens on every interface and is
 // refused like any other.
-func checkDebugAddr(addr string) error {
+func CheckDebugAddr(addr string) error {
 	host, _, err := net.SplitHostPort(addr)
 	if err == nil {
 		if ip := net.ParseIP(host); host == "localhost" || ip != nil && ip.IsLoopback() {
@@ -48,26 +48,15 @@ func debugHandler() http.Handler {
 // up the process's file descriptors through this port.
 const DebugMaxConns = 16
 
-// listenDebug opens the debug listener if the options ask for one. It has
-// no write timeout, since a CPU profile answers after the seconds it was
-// asked for (30 by default).
-func (srv *server) listenDebug() error {
-	s := srv.s
-	if s.o.DebugAddr == "" {
-		return nil
-	}
-	ln, err := net.Listen("tcp", s.o.DebugAddr)
-	if err != nil {
-		return err
-	}
+// serveDebug serves the debug listener, on loopback only (listen checked
+// the address given, with CheckDebugAddr). It has no write timeout, since a
+// CPU profile answers after the seconds it was asked for (30 by default).
+func (srv *Server) serveDebug(ln net.Listener, given string) error {
 	if a, ok := ln.Addr().(*net.TCPAddr); !ok || !a.IP.IsLoopback() { // "localhost" resolved elsewhere
-		_ = ln.Close()
-		return core.BadParam("debug", s.o.DebugAddr, "an address that listens on loopback; it listened on "+ln.Addr().String())
+		return core.BadParam("debug", given, "an address that listens on loopback; it listened on "+ln.Addr().String())
 	}
 	srv.debugLn = ln
-	srv.debugSrv = &http.Server{Handler: debugHandler(), ReadHeaderTimeout: srv.limits.readHeader, IdleTimeout: srv.limits.idle}
-	srv.wg.Add(1)
-	capped := srv.capped(ln, "debug", DebugMaxConns, DebugMaxConns)
-	go func() { defer srv.wg.Done(); _ = srv.debugSrv.Serve(capped) }()
+	srv.debugSrv = &http.Server{Handler: debugHandler(), ReadHeaderTimeout: srv.limits.ReadHeader, IdleTimeout: srv.limits.Idle}
+	srv.run(ln, "debug", DebugMaxConns, DebugMaxConns, srv.debugSrv.Serve)
 	return nil
 }

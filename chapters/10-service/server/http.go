@@ -1,4 +1,4 @@
-package service
+package server
 
 import (
 	"errors"
@@ -10,26 +10,27 @@ import (
 	"time"
 
 	rls "github.com/envoyproxy/go-control-plane/envoy/service/ratelimit/v3"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"google.golang.org/protobuf/encoding/protojson"
 
 	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 )
 
-// Handler serves the HTTP side, as envoyproxy/ratelimit does: POST /json
+// handler serves the HTTP side, as envoyproxy/ratelimit does: POST /json
 // (the JSON form of RateLimitRequest; 200 with the response when OK, 429
 // when OVER_LIMIT, 400 with one line for a bad request, 503 with
 // Retry-After when a fail-closed domain's store cannot decide), GET /healthcheck
 // (200 "OK"; 503 while the store is down, with --health-checks-store) and
 // GET /metrics (Prometheus text).
-func (s *Service) Handler() http.Handler {
+func (srv *Server) handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("/json", s.serveJSON)
-	mux.HandleFunc("GET /healthcheck", s.serveHealth) // health.go
-	mux.Handle("GET /metrics", s.m.handler())
+	mux.HandleFunc("/json", srv.serveJSON)
+	mux.HandleFunc("GET /healthcheck", srv.serveHealth) // health.go
+	mux.Handle("GET /metrics", promhttp.HandlerFor(srv.reg, promhttp.HandlerOpts{}))
 	return mux
 }
 
-func (s *Service) serveJSON(w http.ResponseWriter, r *http.Request) {
+func (srv *Server) serveJSON(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
 		http.Error(w, "POST /json: send a RateLimitRequest as JSON", http.StatusMethodNotAllowed)
@@ -39,32 +40,32 @@ func (s *Service) serveJSON(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			s.badJSON(w, fmt.Sprintf("body: over %d bytes", MaxMessage))
+			srv.badJSON(w, fmt.Sprintf("body: over %d bytes", MaxMessage))
 			return
 		}
 		if errors.Is(err, os.ErrDeadlineExceeded) { // ReadTimeout: a body sent too slowly
-			http.Error(w, fmt.Sprintf("body: not received in full within %v", s.srv.limits.read), http.StatusRequestTimeout)
+			http.Error(w, fmt.Sprintf("body: not received in full within %v", srv.limits.Read), http.StatusRequestTimeout)
 			return
 		}
-		s.badJSON(w, "body: "+err.Error())
+		srv.badJSON(w, "body: "+err.Error())
 		return
 	}
 	var req rls.RateLimitRequest
 	if err := protojson.Unmarshal(body, &req); err != nil {
-		s.badJSON(w, "json: "+err.Error())
+		srv.badJSON(w, "json: "+err.Error())
 		return
 	}
-	resp, err := s.ShouldRateLimit(r.Context(), &req)
+	resp, err := srv.svc.ShouldRateLimit(r.Context(), &req)
 	var br *BadRequest
 	switch {
 	case errors.As(err, &br):
-		s.badJSON(w, br.Msg)
+		srv.badJSON(w, br.Msg)
 		return
-	case errors.Is(err, ErrUnavailable):
+	case errors.Is(err, distributed.ErrUnavailable):
 		// Fail closed: refuse with 503, the service's problem, not 429,
 		// which would tell the client it asked too much (chapter 09).
 		w.Header().Set("Retry-After", strconv.Itoa(int(distributed.MinRetryAfter/time.Second)))
-		http.Error(w, ErrUnavailable.Error(), http.StatusServiceUnavailable)
+		http.Error(w, distributed.ErrUnavailable.Error(), http.StatusServiceUnavailable)
 		return
 	case err != nil:
 		http.Error(w, clientLine(err.Error()), http.StatusInternalServerError)
@@ -83,7 +84,7 @@ func (s *Service) serveJSON(w http.ResponseWriter, r *http.Request) {
 }
 
 // badJSON is the 400: one line, escaped (clientLine), nothing counted.
-func (s *Service) badJSON(w http.ResponseWriter, msg string) {
-	s.m.badRequest.WithLabelValues("http").Inc()
+func (srv *Server) badJSON(w http.ResponseWriter, msg string) {
+	srv.m.badRequest.WithLabelValues("http").Inc()
 	http.Error(w, clientLine(msg), http.StatusBadRequest)
 }

@@ -1,4 +1,4 @@
-package service
+package server
 
 import (
 	"net"
@@ -21,6 +21,8 @@ import (
 // answering the ones it holds. The admin listener (admin.go) has limits of
 // its own, so that no flood on these ports reaches it.
 const (
+	// MaxMessage is the largest request, gRPC message or HTTP body.
+	MaxMessage = 4 << 20
 	// ReadHeaderTimeout is how long an HTTP client has to send a request's
 	// headers, and a gRPC client to finish the HTTP/2 handshake.
 	ReadHeaderTimeout = 5 * time.Second
@@ -78,108 +80,112 @@ const (
 	GRPCMinPingInterval = 10 * time.Second
 )
 
-// DrainTimeout is how long Close (and SIGTERM in `serve`) waits for the
+// DrainTimeout is how long Stop (and SIGTERM in `serve`) waits for the
 // calls in flight to be answered before it cuts them.
 const DrainTimeout = 10 * time.Second
 
-// serverLimits are the values above as one service uses them; tests set
-// short ones through Options.limits, a zero field takes its constant.
-type serverLimits struct {
-	readHeader, read, write, idle   time.Duration
-	maxHeaderBytes                  int
-	maxConns, perClient, adminConns int
-	grpcIdle, grpcAge, grpcGrace    time.Duration
-	drain                           time.Duration
+// Limits are the values above as one server uses them: tests set short
+// ones, the service sets PerClient from --max-conns-per-client, and a zero
+// field takes its constant.
+type Limits struct {
+	ReadHeader, Read, Write, Idle   time.Duration
+	MaxHeaderBytes                  int
+	MaxConns, PerClient, AdminConns int
+	GRPCIdle, GRPCAge, GRPCGrace    time.Duration
+	Drain                           time.Duration
 }
 
-func (l serverLimits) withDefaults() serverLimits {
+// WithDefaults is l with each zero field set to its constant: the limits
+// in force.
+func (l Limits) WithDefaults() Limits {
 	or := func(v *time.Duration, d time.Duration) {
 		if *v == 0 {
 			*v = d
 		}
 	}
-	or(&l.readHeader, ReadHeaderTimeout)
-	or(&l.read, ReadTimeout)
-	or(&l.write, WriteTimeout)
-	or(&l.idle, IdleTimeout)
-	or(&l.grpcIdle, GRPCMaxConnectionIdle)
-	or(&l.grpcAge, GRPCMaxConnectionAge)
-	or(&l.grpcGrace, GRPCMaxConnectionAgeGrace)
-	or(&l.drain, DrainTimeout)
+	or(&l.ReadHeader, ReadHeaderTimeout)
+	or(&l.Read, ReadTimeout)
+	or(&l.Write, WriteTimeout)
+	or(&l.Idle, IdleTimeout)
+	or(&l.GRPCIdle, GRPCMaxConnectionIdle)
+	or(&l.GRPCAge, GRPCMaxConnectionAge)
+	or(&l.GRPCGrace, GRPCMaxConnectionAgeGrace)
+	or(&l.Drain, DrainTimeout)
 	orN := func(v *int, d int) {
 		if *v == 0 {
 			*v = d
 		}
 	}
-	orN(&l.maxHeaderBytes, MaxHeaderBytes)
-	orN(&l.maxConns, MaxConns)
-	orN(&l.perClient, MaxConnsPerClient)
-	orN(&l.adminConns, AdminMaxConns)
+	orN(&l.MaxHeaderBytes, MaxHeaderBytes)
+	orN(&l.MaxConns, MaxConns)
+	orN(&l.PerClient, MaxConnsPerClient)
+	orN(&l.AdminConns, AdminMaxConns)
 	return l
 }
 
-// listen opens the gRPC, HTTP, admin and debug listeners the options ask
-// for. The refused counter is registered once, whichever are open.
-func (srv *server) listen() error {
-	srv.refused = newRefusedCounter()
-	srv.s.m.reg.MustRegister(srv.refused)
-	for _, open := range []func() error{srv.listenGRPC, srv.listenHTTP, srv.listenAdmin, srv.listenDebug} {
-		if err := open(); err != nil {
+// listen opens the gRPC, HTTP, admin and debug listeners c asks for, and
+// serves each. A debug address off loopback is refused before anything
+// listens on it.
+func (srv *Server) listen(c Config) error {
+	if c.DebugAddr != "" {
+		if err := CheckDebugAddr(c.DebugAddr); err != nil {
+			return err
+		}
+	}
+	for _, l := range []struct {
+		addr  string
+		serve func(net.Listener) error
+	}{{c.GRPCAddr, srv.serveGRPC}, {c.HTTPAddr, srv.serveHTTP}, {c.AdminAddr, srv.serveAdmin},
+		{c.DebugAddr, func(ln net.Listener) error { return srv.serveDebug(ln, c.DebugAddr) }}} {
+		if l.addr == "" {
+			continue
+		}
+		ln, err := net.Listen("tcp", l.addr)
+		if err != nil {
+			return err
+		}
+		if err := l.serve(ln); err != nil {
+			_ = ln.Close()
 			return err
 		}
 	}
 	return nil
 }
 
-// capped is ln behind the listener's cap and the cap per client address,
-// counted in the transport's gauge and refused counter.
-func (srv *server) capped(ln net.Listener, transport string, n, perClient int) net.Listener {
-	return limitListener(ln, n, perClient, srv.s.m.conns.WithLabelValues(transport), srv.refused.WithLabelValues(transport))
+// run serves ln, behind the listener's cap n and the cap per client
+// address, counted in the transport's gauge and refused counter, on a
+// goroutine of its own until the listener is closed.
+func (srv *Server) run(ln net.Listener, transport string, n, perClient int, serve func(net.Listener) error) {
+	capped := limitListener(ln, n, perClient, srv.m.conns.WithLabelValues(transport), srv.m.refused.WithLabelValues(transport))
+	srv.wg.Add(1)
+	go func() { defer srv.wg.Done(); _ = serve(capped) }()
 }
 
-// listenGRPC opens the gRPC listener: the rate limit service, health and
+// serveGRPC serves the gRPC listener: the rate limit service, health and
 // reflection, with the keepalive limits above.
-func (srv *server) listenGRPC() error {
-	s, l := srv.s, srv.limits
-	if s.o.GRPCAddr == "" {
-		return nil
-	}
-	ln, err := net.Listen("tcp", s.o.GRPCAddr)
-	if err != nil {
-		return err
-	}
+func (srv *Server) serveGRPC(ln net.Listener) error {
+	l := srv.limits
 	srv.grpcLn = ln
 	srv.grpcSrv = grpc.NewServer(grpc.MaxRecvMsgSize(MaxMessage), grpc.ForceServerCodec(requestCodec{bad: &srv.malformed}),
 		grpc.MaxConcurrentStreams(MaxStreams),
-		grpc.ConnectionTimeout(l.readHeader),
-		grpc.KeepaliveParams(keepalive.ServerParameters{MaxConnectionIdle: l.grpcIdle,
-			MaxConnectionAge: l.grpcAge, MaxConnectionAgeGrace: l.grpcGrace, Time: GRPCKeepaliveTime}),
+		grpc.ConnectionTimeout(l.ReadHeader),
+		grpc.KeepaliveParams(keepalive.ServerParameters{MaxConnectionIdle: l.GRPCIdle,
+			MaxConnectionAge: l.GRPCAge, MaxConnectionAgeGrace: l.GRPCGrace, Time: GRPCKeepaliveTime}),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: GRPCMinPingInterval, PermitWithoutStream: true}))
 	rls.RegisterRateLimitServiceServer(srv.grpcSrv, rlsServer{srv: srv})
 	srv.grpcHealth = newGRPCHealth()
 	registerOps(srv.grpcSrv, srv.grpcHealth)
-	capped := srv.capped(ln, "grpc", l.maxConns, l.perClient)
-	srv.wg.Add(1)
-	go func() { defer srv.wg.Done(); _ = srv.grpcSrv.Serve(capped) }()
+	srv.run(ln, "grpc", l.MaxConns, l.PerClient, srv.grpcSrv.Serve)
 	return nil
 }
 
-// listenHTTP opens the HTTP listener: POST /json, and /healthcheck and
+// serveHTTP serves the HTTP listener: POST /json, and /healthcheck and
 // /metrics as on the admin listener, for the clients that ask them here.
-func (srv *server) listenHTTP() error {
-	s, l := srv.s, srv.limits
-	if s.o.HTTPAddr == "" {
-		return nil
-	}
-	ln, err := net.Listen("tcp", s.o.HTTPAddr)
-	if err != nil {
-		return err
-	}
+func (srv *Server) serveHTTP(ln net.Listener) error {
+	l := srv.limits
 	srv.httpLn = ln
-	srv.httpSrv = &http.Server{Handler: s.Handler(), ReadHeaderTimeout: l.readHeader, ReadTimeout: l.read,
-		WriteTimeout: l.write, IdleTimeout: l.idle, MaxHeaderBytes: l.maxHeaderBytes}
-	capped := srv.capped(ln, "http", l.maxConns, l.perClient)
-	srv.wg.Add(1)
-	go func() { defer srv.wg.Done(); _ = srv.httpSrv.Serve(capped) }()
+	srv.httpSrv = &http.Server{Handler: srv.handler(), ReadHeaderTimeout: l.ReadHeader, ReadTimeout: l.Read,
+		WriteTimeout: l.Write, IdleTimeout: l.Idle, MaxHeaderBytes: l.MaxHeaderBytes}
+	srv.run(ln, "http", l.MaxConns, l.PerClient, srv.httpSrv.Serve)
 	return nil
 }

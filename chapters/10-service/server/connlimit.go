@@ -1,4 +1,4 @@
-package service
+package server
 
 import (
 	"net"
@@ -115,12 +115,4 @@ type countedConn struct {
 func (c *countedConn) Close() error {
 	c.once.Do(c.open.Dec)
 	return c.Conn.Close()
-}
-
-// newRefusedCounter counts the connections closed at accept because their
-// address already held its cap, by transport (grpc, http, admin).
-func newRefusedCounter() *prometheus.CounterVec {
-	return prometheus.NewCounterVec(prometheus.CounterOpts{Name: "ratelimit_refused_connections_total",
-		Help: "Connections closed as soon as accepted because their client address held its cap (--max-conns-per-client), by transport."},
-		[]string{"transport"})
 }

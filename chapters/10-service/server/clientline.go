@@ -1,4 +1,4 @@
-package service
+package server
 
 import (
 	"fmt"
@@ -6,6 +6,13 @@ import (
 	"unicode"
 	"unicode/utf8"
 )
+
+// BadRequest is a request the service cannot decide at all: gRPC
+// INVALID_ARGUMENT, HTTP 400, with Msg escaped (clientLine). Nothing of it
+// has been counted.
+type BadRequest struct{ Msg string }
+
+func (e *BadRequest) Error() string { return e.Msg }
 
 // MaxErrorLine caps the bytes of an error line sent to a client.
 const MaxErrorLine = 512

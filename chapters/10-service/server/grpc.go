@@ -1,4 +1,4 @@
-package service
+package server
 
 import (
 	"context"
@@ -10,18 +10,20 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
+
+	distributed "github.com/ratelimit-course/ratelimit/chapters/06-distributed"
 )
 
 // ShouldRateLimit is the gRPC method: a bad request is INVALID_ARGUMENT with
 // the one line, a fail-closed domain without its store is UNAVAILABLE.
 func (g rlsServer) ShouldRateLimit(ctx context.Context, req *rls.RateLimitRequest) (*rls.RateLimitResponse, error) {
 	if err, ok := g.srv.malformed.LoadAndDelete(req); ok {
-		g.srv.s.m.badRequest.WithLabelValues("grpc").Inc()
+		g.srv.m.badRequest.WithLabelValues("grpc").Inc()
 		return nil, status.Error(codes.InvalidArgument, clientLine("protobuf: "+err.(error).Error()))
 	}
-	resp, err := g.srv.s.ShouldRateLimit(ctx, req)
+	resp, err := g.srv.svc.ShouldRateLimit(ctx, req)
 	if err != nil {
-		return nil, grpcError(g.srv.s, err)
+		return nil, g.srv.grpcError(err)
 	}
 	return resp, nil
 }
@@ -59,13 +61,13 @@ func (c requestCodec) Unmarshal(data []byte, v any) error {
 
 // grpcError maps a decision's error to its gRPC status, with the message
 // escaped (clientLine): it may quote what the client sent.
-func grpcError(s *Service, err error) error {
+func (srv *Server) grpcError(err error) error {
 	var br *BadRequest
 	switch {
 	case errors.As(err, &br):
-		s.m.badRequest.WithLabelValues("grpc").Inc()
+		srv.m.badRequest.WithLabelValues("grpc").Inc()
 		return status.Error(codes.InvalidArgument, clientLine(br.Msg))
-	case errors.Is(err, ErrUnavailable):
+	case errors.Is(err, distributed.ErrUnavailable):
 		return status.Error(codes.Unavailable, clientLine(err.Error()))
 	case errors.Is(err, context.Canceled):
 		return status.Error(codes.Canceled, clientLine(err.Error()))

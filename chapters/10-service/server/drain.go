@@ -1,4 +1,4 @@
-package service
+package server
 
 import (
 	"context"
@@ -16,8 +16,8 @@ import (
 // reading from server: EOF", where envoyproxy/ratelimit, which uses
 // GracefulStop, dropped none. Past the drain deadline what is left is cut,
 // and the error says so.
-func (srv *server) drain() error {
-	deadline := time.Now().Add(srv.limits.drain)
+func (srv *Server) drain() error {
+	deadline := time.Now().Add(srv.limits.Drain)
 	var wg sync.WaitGroup
 	var grpcCut bool
 	if srv.grpcSrv != nil {
@@ -58,7 +58,7 @@ func (srv *server) drain() error {
 	switch {
 	case grpcCut || errors.Is(httpErr, context.DeadlineExceeded):
 		return fmt.Errorf("drain: calls still in flight after %v were cut (gRPC cut: %t, HTTP cut: %t)",
-			srv.limits.drain, grpcCut, errors.Is(httpErr, context.DeadlineExceeded))
+			srv.limits.Drain, grpcCut, errors.Is(httpErr, context.DeadlineExceeded))
 	case httpErr != nil:
 		return httpErr
 	}
