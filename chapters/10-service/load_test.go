@@ -118,7 +118,10 @@ func hammerGRPC(t *testing.T, s *Service) func(string) (rls.RateLimitResponse_Co
 }
 
 func hammerHTTP(t *testing.T, s *Service, callers int) func(string) (rls.RateLimitResponse_Code, error) {
-	tr := &http.Transport{MaxIdleConnsPerHost: callers}
+	// One connection a caller at most, and dropped by the client before the
+	// server's idle timeout can close it under a request in flight (Go's
+	// client does not resend a POST on a connection the server closed).
+	tr := &http.Transport{MaxIdleConnsPerHost: callers, MaxConnsPerHost: callers, IdleConnTimeout: server.IdleTimeout / 2}
 	t.Cleanup(tr.CloseIdleConnections)
 	hc := &http.Client{Transport: tr, Timeout: time.Minute}
 	url := "http://" + s.HTTPAddr() + "/json"
