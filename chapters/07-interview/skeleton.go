@@ -28,9 +28,14 @@ func Skeleton() []Step {
 
 // SkeletonMinutes is the answer's total length.
 func SkeletonMinutes() int {
+	return totalMinutes(loaded.skeleton, func(s Step) int { return s.Minutes })
+}
+
+// totalMinutes adds up the minutes of an answer's steps.
+func totalMinutes[T any](steps []T, minutes func(T) int) int {
 	n := 0
-	for _, s := range loaded.skeleton {
-		n += s.Minutes
+	for _, s := range steps {
+		n += minutes(s)
 	}
 	return n
 }

@@ -41,11 +41,7 @@ func Track() []TrackPhase {
 
 // TrackMinutes is the long form's total length.
 func TrackMinutes() int {
-	n := 0
-	for _, p := range loaded.track {
-		n += p.Minutes
-	}
-	return n
+	return totalMinutes(loaded.track, func(p TrackPhase) int { return p.Minutes })
 }
 
 // TrackMarkdown renders the 45-minute track as Markdown.

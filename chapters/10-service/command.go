@@ -123,10 +123,15 @@ func serveFlags(o *Options, cluster, mode *string) *flag.FlagSet {
 	return fs
 }
 
-// usage is serve's usage: a line, then every flag with its default, as
-// the flag package prints them.
+// usage is serve's usage.
 func usage(fs *flag.FlagSet, w io.Writer) {
-	fmt.Fprintln(w, "usage: tui serve [flags]   (a flag takes one dash or two; SIGINT or SIGTERM drains and stops)")
+	Usage(fs, w, "usage: tui serve [flags]   (a flag takes one dash or two; SIGINT or SIGTERM drains and stops)")
+}
+
+// Usage prints a command's usage: its line, then every flag with its
+// default, as the flag package prints them.
+func Usage(fs *flag.FlagSet, w io.Writer, line string) {
+	fmt.Fprintln(w, line)
 	fs.SetOutput(w)
 	fs.PrintDefaults()
 	fs.SetOutput(io.Discard)

@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -24,6 +23,7 @@ import (
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
 	"github.com/ratelimit-course/ratelimit/internal/redistest"
+	"github.com/ratelimit-course/ratelimit/internal/testenv"
 
 	"github.com/ratelimit-course/ratelimit/chapters/10-service/server"
 )
@@ -47,11 +47,7 @@ func (rawCodec) Unmarshal(data []byte, v any) error { return proto.Unmarshal(dat
 // writeRules writes a rules file into a fresh directory and returns its path.
 func writeRules(t testing.TB, yaml string) string {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), "rules.yaml")
-	if err := os.WriteFile(p, []byte(yaml), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return testenv.WriteFile(t, "rules.yaml", yaml)
 }
 
 // start starts a service on loopback listeners, closed when the test ends.

@@ -15,7 +15,11 @@
 // turns a missing Redis into a failure.
 package testenv
 
-import "testing"
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
 
 // ShortReason is the one line a process-starting test is skipped with
 // under -short.
@@ -28,4 +32,15 @@ func NeedsProcesses(t testing.TB) {
 	if testing.Short() {
 		t.Skip(ShortReason)
 	}
+}
+
+// WriteFile writes text into a file of that name in a fresh temporary
+// directory and returns its path.
+func WriteFile(t testing.TB, name, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

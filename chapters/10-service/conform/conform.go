@@ -15,6 +15,8 @@ import (
 	"io"
 	"strconv"
 	"time"
+
+	service "github.com/ratelimit-course/ratelimit/chapters/10-service"
 )
 
 // config is what the flags say.
@@ -83,10 +85,7 @@ func flags(c *config) *flag.FlagSet {
 }
 
 func usage(fs *flag.FlagSet, w io.Writer) {
-	fmt.Fprintln(w, "usage: tui conform --write-rules DIR | --target HOST:PORT [flags]   (a flag takes one dash or two)")
-	fs.SetOutput(w)
-	fs.PrintDefaults()
-	fs.SetOutput(io.Discard)
+	service.Usage(fs, w, "usage: tui conform --write-rules DIR | --target HOST:PORT [flags]   (a flag takes one dash or two)")
 }
 
 // write is --write-rules: the rules, with a suffix of the clock's seconds.

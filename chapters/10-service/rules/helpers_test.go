@@ -2,8 +2,9 @@ package rules
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/ratelimit-course/ratelimit/internal/testenv"
 )
 
 // e32Rules exercises every matching rule of the reference (the service's
@@ -19,9 +20,5 @@ var e32Rules = func() string {
 // writeRules writes a rules file into a fresh directory and returns its path.
 func writeRules(t testing.TB, yaml string) string {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), "rules.yaml")
-	if err := os.WriteFile(p, []byte(yaml), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return testenv.WriteFile(t, "rules.yaml", yaml)
 }
