@@ -14,6 +14,7 @@ import (
 	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
 	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
 	"github.com/ratelimit-course/ratelimit/tui/internal/progress"
+	"github.com/ratelimit-course/ratelimit/tui/internal/ui/course"
 )
 
 // moduleRoot is the folder holding go.mod, found upwards from the test's.
@@ -294,5 +295,45 @@ func TestReadMarkUnderReadmeCountsForAPart(t *testing.T) {
 	}
 	if step.Done(progress.Saved{Read: map[string]bool{"chapters/06-distributed/README.md#the-idea": true}}) {
 		t.Error("a mark on another section counts for w34")
+	}
+}
+
+// Every step of both plans that names a section names a level-2 heading
+// of its chapter as the reader extracts it (package course, from the
+// markdown, code spans without backticks): the app's read marks and the
+// reader's jump find it through HeadingText.
+func TestEveryStepHeadingIsTheReaders(t *testing.T) {
+	for _, p := range Plans() {
+		for _, s := range p.Steps {
+			if s.Section == "" {
+				continue
+			}
+			idx := course.Index(s.Chapter)
+			if idx < 0 {
+				t.Errorf("%s/%s: chapter %d is not in the app", p.ID, s.ID, s.Chapter)
+				continue
+			}
+			found := slices.ContainsFunc(course.Headings(idx), func(h course.Heading) bool {
+				return h.Level == 2 && HeadingText(h.Text) == HeadingText(s.Section)
+			})
+			if !found {
+				t.Errorf("%s/%s: the reader finds no heading %q in chapter %02d", p.ID, s.ID, HeadingText(s.Section), s.Chapter)
+			}
+		}
+	}
+}
+
+func TestHeadingText(t *testing.T) {
+	for _, c := range []struct{ shown, heading string }{
+		{"Window: the aligned grid (fixed-window)", "Window: the aligned grid (`fixed-window`)"},
+		{"Counter: weigh the previous", "Counter: weigh the previous window (`sliding-counter`)"},
+		{"nginx limit_req  is all three", "nginx `limit_req` is all three"},
+	} {
+		if !IsHeading(c.shown, c.heading) {
+			t.Errorf("IsHeading(%q, %q) = false", c.shown, c.heading)
+		}
+	}
+	if IsHeading("The idea", "The interview answer") || IsHeading("", "The idea") {
+		t.Error("IsHeading matches another heading, or an empty row")
 	}
 }

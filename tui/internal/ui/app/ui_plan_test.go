@@ -57,7 +57,7 @@ func TestPlanReadingStepIsMarkedWhenRead(t *testing.T) {
 		m = appPress(m, "space")
 	}
 	m = appPress(m, "esc")
-	appWant(t, m.View(), "1 of 17 steps done", "▸ ✓ e01")
+	appWant(t, m.View(), "1 of 17 steps done", "✓ e01", "▸ · e02")
 
 	store, note := progress.Load()
 	m = appPress(appRestart(t, store, note, 80, 24), "G")
