@@ -73,7 +73,7 @@ func TestPlanText(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
 	s := out.String()
-	if !strings.HasPrefix(s, "One evening · 69 minutes · 17 steps\n") || strings.Contains(s, "One week") {
+	if !strings.HasPrefix(s, "One evening · 73 minutes · 15 steps\n") || strings.Contains(s, "One week") {
 		t.Fatalf("the evening's heading:\n%s", s)
 	}
 	for _, st := range plan.Evening().Steps {

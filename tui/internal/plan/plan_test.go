@@ -95,8 +95,31 @@ func TestReadingMinutesComeFromTheText(t *testing.T) {
 		}
 		t.Logf("%s: %d minutes, %d words read", p.ID, p.Minutes(), words)
 	}
-	if m := Evening().Minutes(); m > 150 {
-		t.Errorf("the evening plan takes %d minutes, more than 150", m)
+}
+
+// Every step states the minutes it takes, counted: reading at 200 words a
+// minute, each card answered aloud (AnswerAloudMinutes) and then its
+// question and answer read, a mock's clock and then the strong answers
+// its summary shows. The evening fits in 90 such minutes.
+func TestStepMinutesCountAnswering(t *testing.T) {
+	for _, p := range Plans() {
+		for _, s := range p.Steps {
+			if got := StepMinutes(s); got != s.Minutes {
+				t.Errorf("%s/%s (%s): %d minutes counted, the plan says %d", p.ID, s.ID, s.Kind, got, s.Minutes)
+			}
+		}
+	}
+	// Answering is counted: two cards take more than their words alone, and
+	// the 15-minute mock more than its clock.
+	cards := []string{"01/the four questions", "01/the 429 contract"}
+	if got := CardMinutes(cards); got < 4 {
+		t.Errorf("two cards answered aloud: %d minutes, want at least 3 for answering and 1 for reading", got)
+	}
+	if got := MockMinutes(MockShort); got <= interview.SkeletonMinutes() {
+		t.Errorf("the 15-minute mock with its strong answers: %d minutes, want more than its clock", got)
+	}
+	if m := Evening().Minutes(); m > 90 {
+		t.Errorf("the evening plan takes %d minutes, more than 90", m)
 	}
 }
 
@@ -109,9 +132,10 @@ func mustSection(t *testing.T, s Step) string {
 }
 
 // The evening reaches every phase of the 45-minute track in order: the
-// four questions (01), an algorithm family (02-04), the atomic script and
-// its race and a failure mode (06), the request path and the API (07, 10),
-// and it ends with the 15-minute mock.
+// four questions (01), each algorithm family a card asks for (02-04), the
+// atomic script and its race and a failure mode (06), the request path
+// (the screen that draws it) and the API (07, 10), and it ends with the
+// 15-minute mock.
 func TestEveningReachesEveryPhase(t *testing.T) {
 	has := func(pred func(Step) bool) bool { return slices.ContainsFunc(Evening().Steps, pred) }
 	reads := func(ch int, words ...string) func(Step) bool {
@@ -136,10 +160,13 @@ func TestEveningReachesEveryPhase(t *testing.T) {
 		ok    bool
 	}{
 		{"the four questions (01)", has(reads(1, "key", "traffic shape", "shared state", "placement"))},
-		{"an algorithm family and its trade-off (02-04)", has(reads(4, "burst")) && has(card("02/boundary attack"))},
+		{"a window and its boundary spike (02)", has(reads(2, "2L")) && has(card("02/boundary attack"))},
+		{"the sliding window (03)", has(reads(3, "sliding log", "sliding counter")) && has(card("03/sliding counter error"))},
+		{"a bucket and its burst (04)", has(reads(4, "burst")) && has(card("04/token bucket burst"))},
 		{"the atomic script and its race (06)", has(reads(6, "Lua script", "spent twice")) && has(card("06/double spend"))},
 		{"a failure mode (06)", has(reads(6, "fail closed", "fail open")) && has(card("06/fail open or closed"))},
-		{"the request path (07)", has(reads(7, "each box", "the limit that lives there")) && has(func(s Step) bool { return s.Open == OpenPath })},
+		{"the request path (07)", has(func(s Step) bool { return s.Open == OpenPath })},
+		{"the API and its rules (07)", has(reads(7, "domain", "descriptors"))},
 		{"the service API (10)", has(reads(10, "ShouldRateLimit", "deny cache"))},
 	} {
 		if !c.ok {

@@ -72,14 +72,14 @@ func TestPlanEveryReadingStepCanBeMarked(t *testing.T) {
 // skipped past.
 func TestPlanJumpMarksNothingAbove(t *testing.T) {
 	m := appPress(appNew(t, 100, 30), "G")
-	m = appPress(stepTo(t, m, "e11"), "enter") // chapter 07's request path, far down
+	m = appPress(stepTo(t, m, "e13"), "enter") // chapter 07's API and rules, far down
 	if got := slices.Collect(maps.Keys(m.store.P.Read)); len(got) > 0 {
-		t.Errorf("opening e11 at its heading marked %v read", got)
+		t.Errorf("opening e13 at its heading marked %v read", got)
 	}
 	m = appPress(m, "esc", "tab")
 	for _, s := range m.planScreen().Plan().Steps {
 		if s.Done(m.store.P) {
-			t.Errorf("after opening e11 the week shows %s (%q) done", s.ID, s.Section)
+			t.Errorf("after opening e13 the week shows %s (%q) done", s.ID, s.Section)
 		}
 	}
 }
