@@ -118,3 +118,26 @@ func TestPlanMockStepOpensItsForm(t *testing.T) {
 	m = appPress(stepTo(t, m, last.ID), "enter")
 	appWant(t, m.View(), "45-minute track: ")
 }
+
+// At 100 columns every step's row is whole, in both plans; at 80×24 the
+// week's list, longer than the screen, says how many steps are below.
+func TestPlanRowsWholeAndMoreMarked(t *testing.T) {
+	m := appPress(appNew(t, 100, 30), "G")
+	for _, p := range plan.Plans() {
+		for range p.Steps {
+			if r := appRow(m.View(), string('▸')); strings.Contains(r, "…") {
+				t.Errorf("%s: the row is cut at 100 columns: %q", p.ID, r)
+			}
+			m = appPress(m, "down")
+		}
+		m = appPress(m, "tab")
+	}
+	m = appPress(appNew(t, 80, 24), "G", "tab")
+	f := m.View()
+	appCheckFrame(t, f, 80, 24)
+	appWant(t, f, "more below")
+	for range 80 {
+		m = appPress(m, "down")
+	}
+	appWant(t, m.View(), "▸ · w64", "steps 54–69 of 69 · 53 above")
+}
