@@ -12,12 +12,16 @@ CH      ?= 02
 ## hang-up (the terminal closed), ^C or a kill would wait for the whole build;
 ## `wait` returns at once and the trap ends the build, then the shell.
 TUI_BIN ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/ratelimit-course/tui
+## While the build runs, a line every 5 s says how long it has taken and how many
+## packages it has compiled (go build -v names each one), so a cold cache is no blank screen.
 tui:
 	@[ -x "$(TUI_BIN)" ] || echo "tui: building the course first (a minute or two on a cold Go build cache)..."
-	@trap 'kill $$build 2>/dev/null; exit 129' HUP INT TERM; \
-	  $(GO) build -o "$(TUI_BIN)" ./tui & build=$$!; \
-	  wait $$build || exit $$?; \
-	  trap - HUP INT TERM; exec "$(TUI_BIN)"
+	@log=$$(mktemp); trap 'kill $$build $$tick 2>/dev/null; rm -f "$$log"; exit 129' HUP INT TERM; \
+	  $(GO) build -v -o "$(TUI_BIN)" ./tui 2>"$$log" & build=$$!; \
+	  ( s=0; while sleep 5; do s=$$((s+5)); echo "tui: still building, $$s s, packages compiled: $$(grep -c . "$$log")"; done ) & tick=$$!; \
+	  wait $$build; rc=$$?; kill $$tick 2>/dev/null; \
+	  if [ $$rc -ne 0 ]; then cat "$$log" >&2; rm -f "$$log"; exit $$rc; fi; \
+	  rm -f "$$log"; trap - HUP INT TERM; exec "$(TUI_BIN)"
 
 ## serve: chapter 10's rate limit service (gRPC 127.0.0.1:8081, HTTP 127.0.0.1:8080),
 ## in memory unless given --redis; flags: go run ./tui serve --help
