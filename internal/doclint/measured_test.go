@@ -1,7 +1,6 @@
 package doclint
 
 import (
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -30,15 +29,10 @@ var measuredElsewhere = map[string]string{
 }
 
 func TestMeasuredFiguresNameTheirCommand(t *testing.T) {
-	markdown, _ := texts(t)
 	checked := 0
-	for _, f := range markdown {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+	eachMarkdown(t, func(f, text string) {
 		name, _ := filepath.Rel(root, f)
-		paras := strings.Split(fence.ReplaceAllString(string(b), ""), "\n\n")
+		paras := strings.Split(fence.ReplaceAllString(text, ""), "\n\n")
 		for i, para := range paras {
 			next := ""
 			if i+1 < len(paras) {
@@ -64,7 +58,7 @@ func TestMeasuredFiguresNameTheirCommand(t *testing.T) {
 				}
 			}
 		}
-	}
+	})
 	if checked < 20 {
 		t.Fatalf("%d paragraphs checked, want at least 20", checked)
 	}

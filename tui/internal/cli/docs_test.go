@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -32,27 +31,23 @@ type quoted struct {
 	file, args, says string
 }
 
-// quotedCommands are the commands of every Markdown file under root that
-// can run as written.
+// quotedCommands are the commands of the course's Markdown files (the
+// root's, the chapters' and their parts') that can run as written.
 func quotedCommands(t *testing.T, root string) []quoted {
+	var files []string
+	for _, pattern := range []string{"*.md", "chapters/*/*.md", "chapters/*/*/*.md"} {
+		m, err := filepath.Glob(filepath.Join(root, pattern))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
+	}
 	var out []quoted
 	seen := map[string]bool{}
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if path != root && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") || exists(filepath.Join(path, "go.mod"))) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".md") {
-			return nil
-		}
+	for _, path := range files {
 		b, err := os.ReadFile(path)
 		if err != nil {
-			return err
+			t.Fatal(err)
 		}
 		for _, m := range quotedRun.FindAllStringSubmatch(string(b), -1) {
 			args := strings.Join(strings.Fields(m[1]), " ")
@@ -67,17 +62,8 @@ func quotedCommands(t *testing.T, root string) []quoted {
 				out = append(out, quoted{path, args, says})
 			}
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	return out
-}
-
-func exists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
 }
 
 // squash is s with its runs of spaces as one.
