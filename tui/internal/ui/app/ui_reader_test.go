@@ -173,6 +173,9 @@ func TestReaderListsFormulasAndFigures(t *testing.T) {
 						len(b)-len(strings.TrimLeft(b, " ")) <= len(m[1]) {
 						t.Errorf("chapter %02d at %d (plain %v): an item's second row is under its bullet: %q / %q", c.Num, w, plain, a, b)
 					}
+					if m := item.FindStringSubmatch(a); m != nil && !plain && strings.Contains(strings.TrimSpace(a[len(m[0]):]), "  ") {
+						t.Errorf("chapter %02d at %d: an item's row holds a double space where rows were joined: %q", c.Num, w, a)
+					}
 					if strings.HasPrefix(strings.TrimSpace(b), "+ R·") {
 						t.Errorf("chapter %02d at %d (plain %v): a formula cut at its operator: %q / %q", c.Num, w, plain, a, b)
 					}

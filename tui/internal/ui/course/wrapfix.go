@@ -187,7 +187,7 @@ func hangItems(out string, w int) string {
 			continue
 		}
 		mark, indent := found[0], len(found[1])
-		item := strings.TrimRight(rows[i], " ")
+		item := trimRightCells(rows[i])
 		j := i + 1
 		for ; j < len(rows); j++ {
 			plain := ansi.Strip(rows[j])
@@ -195,7 +195,7 @@ func hangItems(out string, w int) string {
 				strings.HasPrefix(plain, found[1]+" ") || strings.Contains(plain, "RATELIMITCODEBLOCK") {
 				break
 			}
-			item += " " + strings.TrimRight(ansi.TruncateLeft(rows[j], indent, ""), " ")
+			item += " " + trimRightCells(ansi.TruncateLeft(rows[j], indent, ""))
 		}
 		if j == i+1 {
 			b = append(b, rows[i])
@@ -213,4 +213,10 @@ func hangItems(out string, w int) string {
 		i = j - 1
 	}
 	return strings.Join(b, "\n")
+}
+
+// trimRightCells is row without the spaces it ends with, styled or not
+// (glamour pads a row to the width inside its styles' sequences).
+func trimRightCells(row string) string {
+	return ansi.Truncate(row, ansi.StringWidth(strings.TrimRight(ansi.Strip(row), " ")), "")
 }
