@@ -1,9 +1,14 @@
 package overload
 
 import (
+	"errors"
+	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/ratelimit-course/ratelimit/core"
 )
 
 // TestE29_AIMD (CONTRACT.md E29): from 20, +1 per clean window and × 0.9 on a
@@ -126,5 +131,71 @@ func TestAdaptiveBadParams(t *testing.T) {
 	}
 	if _, err := Gradient(10, time.Millisecond, time.Millisecond, -1); !isParam(err, "queue") {
 		t.Errorf("queue -1: %v", err)
+	}
+}
+
+// TestAIMDRoundsDownAndKeepsMin: the cut rounds down (25 × 0.9 = 22.5 is
+// 22, not 23), and a cut to 0 (1 × 0.5) is lifted back to Min.
+func TestAIMDRoundsDownAndKeepsMin(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		cfg  AIMDConfig
+		want int
+	}{
+		{"25 × 0.9 rounds down", AIMDConfig{Initial: 25, Min: 1, Max: 100, Backoff: 0.9}, 22},
+		{"29 × 0.5 rounds down", AIMDConfig{Initial: 29, Min: 1, Max: 100, Backoff: 0.5}, 14},
+		{"1 × 0.5 is lifted to Min", AIMDConfig{Initial: 1, Min: 1, Max: 100, Backoff: 0.5}, 1},
+		{"10 × 0.5 stops at Min 8", AIMDConfig{Initial: 10, Min: 8, Max: 100, Backoff: 0.5}, 8},
+	} {
+		a, err := NewAIMD(c.cfg)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := a.Update(true); got != c.want || a.Limit() != c.want {
+			t.Errorf("%s: Update(true) = %d, Limit() = %d, want %d", c.name, got, a.Limit(), c.want)
+		}
+	}
+	a, err := NewAIMD(AIMDConfig{Initial: 10, Min: 1, Max: 10, Backoff: 0.9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := a.Update(false); got != 10 {
+		t.Errorf("a clean window at Max 10: %d, want 10", got)
+	}
+}
+
+// TestGradientRefusesWhatTheStubNames: each bad input is a ParamError
+// naming its parameter, checked in the stub's order; a NaN limit or queue
+// fails (a NaN compares false with everything, so limit < 1 lets it
+// through), and so does a round-trip time of 0 on either side, with the
+// durations as the value.
+func TestGradientRefusesWhatTheStubNames(t *testing.T) {
+	ms := time.Millisecond
+	for _, c := range []struct {
+		name            string
+		limit           float64
+		noLoad, current time.Duration
+		queue           float64
+		param, value    string
+	}{
+		{"NaN limit", math.NaN(), ms, ms, 4, "limit", ""},
+		{"limit 0", 0, ms, ms, 4, "limit", ""},
+		{"limit above 1e9", 2e9, ms, ms, 4, "limit", ""},
+		{"limit first", math.NaN(), 0, ms, -1, "limit", ""},
+		{"no-load RTT 0", 100, 0, ms, 4, "rtt", "0s"},
+		{"current RTT 0", 100, ms, 0, 4, "rtt", "0s"},
+		{"negative RTT", 100, -ms, ms, 4, "rtt", "-1ms"},
+		{"NaN queue", 100, ms, ms, math.NaN(), "queue", ""},
+		{"queue -1", 100, ms, ms, -1, "queue", ""},
+	} {
+		_, err := Gradient(c.limit, c.noLoad, c.current, c.queue)
+		var pe *core.ParamError
+		if !errors.As(err, &pe) || pe.Param != c.param {
+			t.Errorf("%s: %v, want a *core.ParamError naming %q", c.name, err, c.param)
+			continue
+		}
+		if c.value != "" && !strings.Contains(pe.Value, c.value) {
+			t.Errorf("%s: the error's value is %q, want the offending duration %s in it", c.name, pe.Value, c.value)
+		}
 	}
 }

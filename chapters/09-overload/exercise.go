@@ -97,8 +97,8 @@ func NewAIMD(c AIMDConfig) (*AIMD, error) {
 
 // Update applies one window's outcome and returns the new limit. From 20
 // with Backoff 0.9: ten clean windows give 30, then a timeout gives 27.
-// Round down with int(float64(limit) * Backoff), then clamp: 1 × 0.5 is 0,
-// which Min (at least 1) lifts back.
+// The cut rounds down (25 × 0.9 = 22.5 gives 22), then clamps: 1 × 0.5 is
+// 0, which Min (at least 1) lifts back.
 func (a *AIMD) Update(timedOut bool) int {
 	// TODO
 	return 0

@@ -171,8 +171,13 @@ func TestInFlightBadParams(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := l.SetLimit(0); !isParam(err, "limit") {
-		t.Errorf("SetLimit(0): %v", err)
+	for _, n := range []int{0, -1, core.MaxCount + 1} {
+		if err := l.SetLimit(n); !isParam(err, "limit") {
+			t.Errorf("SetLimit(%d): %v, want a ParamError naming limit, as NewInFlight's", n, err)
+		}
+	}
+	if got := l.Acquire(); !got.Allowed {
+		t.Error("a refused SetLimit changed the limit: nothing is admitted at limit 1")
 	}
 	if _, err := Serve(Gate{}, Load{Rate: 0, Span: time.Second}); !isParam(err, "rate") {
 		t.Errorf("Serve with rate 0: %v", err)

@@ -129,6 +129,9 @@ descriptors:
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(trs) != 2 || trs[1].Rule == nil {
+		t.Fatalf("%d traces, the second on no rule; want 2, the second on generic (the matching, rules.walk, found none)", len(trs))
+	}
 	if got := summary(resp); got != "OK OK:4 OK:-" {
 		t.Errorf("answer %q, want OK OK:4 OK:-", got)
 	}

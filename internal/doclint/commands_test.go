@@ -38,14 +38,9 @@ var testFunc = regexp.MustCompile(`(?m)^func ((?:Test|Benchmark|Fuzz|Example)\w*
 // gives a reader selects at least one test of that package. (A command
 // whose tests had moved to another package ran none and said "ok".)
 func TestGoTestCommandsRunATest(t *testing.T) {
-	markdown, _ := texts(t)
 	checked := 0
-	for _, f := range markdown {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, cmd := range goTestCmd.FindAllString(string(b), -1) {
+	eachMarkdown(t, func(f, text string) {
+		for _, cmd := range goTestCmd.FindAllString(text, -1) {
 			pkg, pattern := pkgAndRun(cmd)
 			if pkg == "" || pattern == "" || pattern == "^$" {
 				continue // no package named, or a benchmark run that runs no test on purpose
@@ -55,7 +50,7 @@ func TestGoTestCommandsRunATest(t *testing.T) {
 				t.Errorf("%s: %q selects no test of %s", f, strings.TrimSpace(cmd), pkg)
 			}
 		}
-	}
+	})
 	if checked < 10 {
 		t.Fatalf("%d go test -run commands checked, want at least 10: does goTestRun still match the text?", checked)
 	}
@@ -96,14 +91,9 @@ var goBuildRoot = regexp.MustCompile(`go build (\./[\w-]+)/?(?:[\s` + "`" + `)]|
 // the root, which fails ("build output "tui" already exists and is a
 // directory"); a build names its output with -o.
 func TestGoBuildCommandsWork(t *testing.T) {
-	markdown, _ := texts(t)
-	for _, f := range markdown {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, m := range goBuildRoot.FindAllStringSubmatch(string(b), -1) {
+	eachMarkdown(t, func(f, text string) {
+		for _, m := range goBuildRoot.FindAllStringSubmatch(text, -1) {
 			t.Errorf("%s: %q fails from the root; use go build -o NAME %s", f, strings.TrimSpace(m[0]), m[1])
 		}
-	}
+	})
 }

@@ -52,6 +52,19 @@ func texts(t *testing.T) (markdown, data []string) {
 	return markdown, data
 }
 
+// eachMarkdown calls fn with each Markdown file of the course and its text.
+func eachMarkdown(t *testing.T, fn func(file, text string)) {
+	t.Helper()
+	markdown, _ := texts(t)
+	for _, f := range markdown {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fn(f, string(b))
+	}
+}
+
 func exists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil

@@ -24,13 +24,9 @@ package rules
 //   - A Rule has Name ("" when unnamed), Replaces (names of other rules)
 //     and Unlimited.
 
-import "fmt"
-
-// todo is what both functions do until you write them: stop with the place
-// to work. Delete it when you are done.
-func todo(fn string) string {
-	return fmt.Sprintf("exercise: implement %s in chapters/10-service/rules/exercise.go — see the chapter README, Run the exercise", fn)
-}
+// Until you write them, walk matches nothing and limitsToCheck counts
+// nothing: the tests fail with what they expected (exercise_test.go first
+// names the function to write), and nothing panics.
 
 // walk finds the rule that one descriptor's entries land on, or nil.
 // Match (match.go) is walk(entries, nil).
@@ -61,7 +57,7 @@ func todo(fn string) string {
 // nil.
 func (d *Domain) walk(entries []Entry, step func(Step)) *Rule {
 	// TODO
-	panic(todo("walk"))
+	return nil
 }
 
 // limitsToCheck decides which rules a request counts: rules[i] for
@@ -78,5 +74,5 @@ func (d *Domain) walk(entries []Entry, step func(Step)) *Rule {
 //     unnamed rule ("" Name) is never dropped.
 func (d *Domain) limitsToCheck(descs [][]Entry) (rules []*Rule, unlimited []bool) {
 	// TODO
-	panic(todo("limitsToCheck (after walk)"))
+	return make([]*Rule, len(descs)), make([]bool, len(descs))
 }

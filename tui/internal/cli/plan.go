@@ -110,13 +110,14 @@ func writePlan(w io.Writer, p plan.Plan, width int) {
 	}
 }
 
-// writeWhere prints a place after its lead, wrapped at spaces only: an
-// anchor too long for the line after the lead goes whole on the next line,
-// two columns in, so that it can be copied.
+// writeWhere prints a place after its lead, wrapped at spaces only and
+// each line at the lead's indent: an anchor too long for the line after
+// the lead is cut before its '#', the file on the lead's line and the
+// heading's part under it, each whole so that it can be copied.
 func writeWhere(w io.Writer, where, lead string, width int) {
-	if !strings.Contains(where, " ") && len(lead)+len(where) > width {
-		fmt.Fprintln(w, strings.TrimRight(lead, " "))
-		fmt.Fprintln(w, "  "+where)
+	if file, anchor, ok := strings.Cut(where, "#"); ok && !strings.Contains(where, " ") && len(lead)+len(where) > width {
+		fmt.Fprintln(w, lead+file)
+		fmt.Fprintln(w, strings.Repeat(" ", len(lead))+"#"+anchor)
 		return
 	}
 	for _, l := range text.WrapHanging(where, width, lead, strings.Repeat(" ", len(lead))) {

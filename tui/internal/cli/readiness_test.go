@@ -77,7 +77,7 @@ func TestProgressFromEmptyToScored(t *testing.T) {
 	run([]string{"progress"}, &out, &errOut)
 	s := out.String()
 	for _, want := range []string{"Ready? 1 mock interview finished", "06 Distributed           2 of 7        1       50%",
-		"One evening  1 of 17 steps done, 20 of 69 minutes", "1. card 06/fail open or closed"} {
+		"One evening  1 of 15 steps done, 26 of 73 minutes", "1. card 06/fail open or closed"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("the text lacks %q:\n%s", want, s)
 		}

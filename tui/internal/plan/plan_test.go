@@ -14,6 +14,7 @@ import (
 	lab "github.com/ratelimit-course/ratelimit/chapters/05-lab"
 	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
 	"github.com/ratelimit-course/ratelimit/tui/internal/progress"
+	"github.com/ratelimit-course/ratelimit/tui/internal/ui/course"
 )
 
 // moduleRoot is the folder holding go.mod, found upwards from the test's.
@@ -94,8 +95,31 @@ func TestReadingMinutesComeFromTheText(t *testing.T) {
 		}
 		t.Logf("%s: %d minutes, %d words read", p.ID, p.Minutes(), words)
 	}
-	if m := Evening().Minutes(); m > 150 {
-		t.Errorf("the evening plan takes %d minutes, more than 150", m)
+}
+
+// Every step states the minutes it takes, counted: reading at 200 words a
+// minute, each card answered aloud (AnswerAloudMinutes) and then its
+// question and answer read, a mock's clock and then the strong answers
+// its summary shows. The evening fits in 90 such minutes.
+func TestStepMinutesCountAnswering(t *testing.T) {
+	for _, p := range Plans() {
+		for _, s := range p.Steps {
+			if got := StepMinutes(s); got != s.Minutes {
+				t.Errorf("%s/%s (%s): %d minutes counted, the plan says %d", p.ID, s.ID, s.Kind, got, s.Minutes)
+			}
+		}
+	}
+	// Answering is counted: two cards take more than their words alone, and
+	// the 15-minute mock more than its clock.
+	cards := []string{"01/the four questions", "01/the 429 contract"}
+	if got := CardMinutes(cards); got < 4 {
+		t.Errorf("two cards answered aloud: %d minutes, want at least 3 for answering and 1 for reading", got)
+	}
+	if got := MockMinutes(MockShort); got <= interview.SkeletonMinutes() {
+		t.Errorf("the 15-minute mock with its strong answers: %d minutes, want more than its clock", got)
+	}
+	if m := Evening().Minutes(); m > 90 {
+		t.Errorf("the evening plan takes %d minutes, more than 90", m)
 	}
 }
 
@@ -108,9 +132,10 @@ func mustSection(t *testing.T, s Step) string {
 }
 
 // The evening reaches every phase of the 45-minute track in order: the
-// four questions (01), an algorithm family (02-04), the atomic script and
-// its race and a failure mode (06), the request path and the API (07, 10),
-// and it ends with the 15-minute mock.
+// four questions (01), each algorithm family a card asks for (02-04), the
+// atomic script and its race and a failure mode (06), the request path
+// (the screen that draws it) and the API (07, 10), and it ends with the
+// 15-minute mock.
 func TestEveningReachesEveryPhase(t *testing.T) {
 	has := func(pred func(Step) bool) bool { return slices.ContainsFunc(Evening().Steps, pred) }
 	reads := func(ch int, words ...string) func(Step) bool {
@@ -135,10 +160,13 @@ func TestEveningReachesEveryPhase(t *testing.T) {
 		ok    bool
 	}{
 		{"the four questions (01)", has(reads(1, "key", "traffic shape", "shared state", "placement"))},
-		{"an algorithm family and its trade-off (02-04)", has(reads(4, "burst")) && has(card("02/boundary attack"))},
+		{"a window and its boundary spike (02)", has(reads(2, "2L")) && has(card("02/boundary attack"))},
+		{"the sliding window (03)", has(reads(3, "sliding log", "sliding counter")) && has(card("03/sliding counter error"))},
+		{"a bucket and its burst (04)", has(reads(4, "burst")) && has(card("04/token bucket burst"))},
 		{"the atomic script and its race (06)", has(reads(6, "Lua script", "spent twice")) && has(card("06/double spend"))},
 		{"a failure mode (06)", has(reads(6, "fail closed", "fail open")) && has(card("06/fail open or closed"))},
-		{"the request path (07)", has(reads(7, "each box", "the limit that lives there")) && has(func(s Step) bool { return s.Open == OpenPath })},
+		{"the request path (07)", has(func(s Step) bool { return s.Open == OpenPath })},
+		{"the API and its rules (07)", has(reads(7, "domain", "descriptors"))},
 		{"the service API (10)", has(reads(10, "ShouldRateLimit", "deny cache"))},
 	} {
 		if !c.ok {
@@ -294,5 +322,45 @@ func TestReadMarkUnderReadmeCountsForAPart(t *testing.T) {
 	}
 	if step.Done(progress.Saved{Read: map[string]bool{"chapters/06-distributed/README.md#the-idea": true}}) {
 		t.Error("a mark on another section counts for w34")
+	}
+}
+
+// Every step of both plans that names a section names a level-2 heading
+// of its chapter as the reader extracts it (package course, from the
+// markdown, code spans without backticks): the app's read marks and the
+// reader's jump find it through HeadingText.
+func TestEveryStepHeadingIsTheReaders(t *testing.T) {
+	for _, p := range Plans() {
+		for _, s := range p.Steps {
+			if s.Section == "" {
+				continue
+			}
+			idx := course.Index(s.Chapter)
+			if idx < 0 {
+				t.Errorf("%s/%s: chapter %d is not in the app", p.ID, s.ID, s.Chapter)
+				continue
+			}
+			found := slices.ContainsFunc(course.Headings(idx), func(h course.Heading) bool {
+				return h.Level == 2 && HeadingText(h.Text) == HeadingText(s.Section)
+			})
+			if !found {
+				t.Errorf("%s/%s: the reader finds no heading %q in chapter %02d", p.ID, s.ID, HeadingText(s.Section), s.Chapter)
+			}
+		}
+	}
+}
+
+func TestHeadingText(t *testing.T) {
+	for _, c := range []struct{ shown, heading string }{
+		{"Window: the aligned grid (fixed-window)", "Window: the aligned grid (`fixed-window`)"},
+		{"Counter: weigh the previous", "Counter: weigh the previous window (`sliding-counter`)"},
+		{"nginx limit_req  is all three", "nginx `limit_req` is all three"},
+	} {
+		if !IsHeading(c.shown, c.heading) {
+			t.Errorf("IsHeading(%q, %q) = false", c.shown, c.heading)
+		}
+	}
+	if IsHeading("The idea", "The interview answer") || IsHeading("", "The idea") {
+		t.Error("IsHeading matches another heading, or an empty row")
 	}
 }

@@ -65,3 +65,19 @@ func Words(text string) int {
 
 // ReadingMinutes is how long words take to read, rounded up to a minute.
 func ReadingMinutes(words int) int { return (words + WordsPerMinute - 1) / WordsPerMinute }
+
+// HeadingText is a heading as the reader shows it: without the backticks
+// of its code spans and with its spaces collapsed. A step's section, a
+// README's "## " line and a rendered heading row compare equal through it
+// ("Window: the aligned grid (`fixed-window`)" is shown without its
+// backticks).
+func HeadingText(h string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(h, "`", "")), " ")
+}
+
+// IsHeading reports whether shown, a heading row as the reader shows it
+// (wrapped, it holds only the heading's start), is heading.
+func IsHeading(shown, heading string) bool {
+	s, h := HeadingText(shown), HeadingText(heading)
+	return s != "" && (s == h || strings.HasPrefix(h, s))
+}

@@ -13,6 +13,8 @@ import (
 //   - between the groups of a number written with spaces ("116 000 001");
 //   - between a number and its unit ("0.6 s", "2 shared cores", "50 %");
 //   - on both sides of "=" ("L = 3");
+//   - after "+", "−" or "×" written as a word, and before one when a short
+//     term comes first ("C + R·W", "100 + 10 × 200 s");
 //   - between "ch" or "chapter" and its number ("ch 07").
 
 // units are the words that follow a number as its unit.
@@ -21,6 +23,9 @@ var units = map[string]bool{
 	"B": true, "KB": true, "MB": true, "GB": true, "KiB": true, "MiB": true,
 	"%": true, "x": true, "×": true, "shared": true, "cores": true,
 }
+
+// operators join the terms of a formula written with spaces.
+var operators = map[string]bool{"+": true, "−": true, "×": true}
 
 var (
 	// trim is the markup and punctuation around a word's text.
@@ -31,8 +36,11 @@ var (
 
 // glued reports whether the space between words a and b must not break.
 func glued(a, b string) bool {
-	if a == "=" || b == "=" {
+	if a == "=" || b == "=" || operators[a] {
 		return true
+	}
+	if operators[b] && len([]rune(strings.Trim(a, trim))) <= 4 {
+		return true // C + R·W
 	}
 	na := strings.TrimRight(a, "`*_)") // a number may close a code span
 	nb := strings.TrimLeft(b, "`*_(")

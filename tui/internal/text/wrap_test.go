@@ -46,6 +46,15 @@ func TestWrapKeepsUnitsAndGroupsWithTheirNumber(t *testing.T) {
 			}
 		}
 	}
+	formula := "any window W can see about C + R·W: the burst you configured, 100 + 10 × 200 s in all"
+	for _, keep := range []string{"C + R·W:", "100 + 10 × 200 s"} {
+		for w := 20; w <= 60; w++ {
+			if lines := Wrap(formula, w); !strings.Contains(strings.Join(lines, "\n"), keep) {
+				t.Errorf("width %d splits %q: %q", w, keep, lines)
+				break
+			}
+		}
+	}
 	if got := Glue("at 0, 333 333 333, then 1 000 ns; at 3 ms", "_"); got != "at 0, 333_333_333, then 1_000_ns; at 3_ms" {
 		t.Errorf("Glue = %q", got)
 	}

@@ -71,7 +71,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		for i, s := range m.stack {
 			m.stack[i] = s.Resize(m.w, m.h)
 		}
-		return m, m.recordReading() // more of the chapter may show
+		return m.recordReading() // more of the chapter may show
 	case screen.Saved:
 		m.saveErr = ""
 		if msg.Err != nil {
@@ -160,7 +160,9 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 	s, cmd := m.top().Update(msg)
 	m = m.setTop(s)
 	if _, ok := msg.(tea.KeyMsg); ok { // a key may scroll: a tick does not
-		cmd = tea.Batch(cmd, m.recordReading())
+		var rec tea.Cmd
+		m, rec = m.recordReading()
+		cmd = tea.Batch(cmd, rec)
 	}
 	if a, ok := s.(screen.Asker); ok && a.Ask() != nil {
 		nm, cmd2 := m.Update(a.Ask())

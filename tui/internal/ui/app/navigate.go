@@ -41,7 +41,7 @@ func (m Model) navigate(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// to the chapter the learner was reading before, not to this one.
 		r := reader.New(m.th, m.plain, m.dark).Resize(m.w, m.h).(reader.Model)
 		m = m.show(r.WithNote(msg.Note).Open(idx, msg.Anchor), -1)
-		return m, m.recordReading()
+		return m.recordReading()
 	case screen.OpenCards:
 		s, at := m.find("drill")
 		return m.show(s.(cards.Model).OpenIDs(msg.IDs), at), nil

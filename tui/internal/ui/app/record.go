@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/ratelimit-course/ratelimit/tui/internal/plan"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen"
+	planscreen "github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/plan"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/reader"
 )
 
@@ -20,10 +21,10 @@ import (
 // recordReading records what the chapter on top shows read to its end. It
 // runs on what can change that (a key, a resize, a chapter opened), never
 // on a tick.
-func (m Model) recordReading() tea.Cmd {
+func (m Model) recordReading() (Model, tea.Cmd) {
 	r, ok := m.top().(reader.Model)
 	if !ok || m.store == nil {
-		return nil
+		return m, nil
 	}
 	if m.counts != nil {
 		m.counts.readings++
@@ -32,9 +33,10 @@ func (m Model) recordReading() tea.Cmd {
 	changed := false
 	headings := chapterHeadings(num)
 	for _, h := range shown {
-		// A heading wrapped by the renderer shows only its start.
+		// A heading wrapped by the renderer shows only its start, and
+		// without its code spans' backticks.
 		for _, full := range headings {
-			if full == h || strings.HasPrefix(full, h) && h != "" {
+			if plan.IsHeading(h, full) {
 				changed = m.store.MarkRead(plan.Anchor(num, full)) || changed
 				break
 			}
@@ -44,9 +46,20 @@ func (m Model) recordReading() tea.Cmd {
 		changed = m.store.MarkRead(plan.Anchor(num, "")) || changed
 	}
 	if !changed {
-		return nil
+		return m, nil
 	}
-	return screen.Save(m.store)
+	return m.sayStepDone(r), screen.Save(m.store)
+}
+
+// sayStepDone changes the note above the chapter once the plan step that
+// opened it is done: the learner knows to go back, and to what.
+func (m Model) sayStepDone(r reader.Model) Model {
+	s, at := m.find("plan")
+	ps := s.(planscreen.Model)
+	if at < 0 || !strings.HasPrefix(r.Note(), "plan step "+ps.Selected().ID+":") || !ps.Selected().Done(m.store.P) {
+		return m
+	}
+	return m.setTop(r.WithNote(planscreen.DoneNote(ps.Plan(), ps.Cursor()) + " (esc: the plan)"))
 }
 
 // recordOpened records that a worked example (its scenario's name) or a

@@ -1,7 +1,10 @@
 package app
 
 import (
+	"strings"
+
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	lab5 "github.com/ratelimit-course/ratelimit/chapters/05-lab"
 	"github.com/ratelimit-course/ratelimit/tui/internal/plan"
@@ -19,6 +22,7 @@ import (
 	ringscreen "github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/ring"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/service"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen/worst"
+	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
 
 // The registry of screens: every screen the menu, a chapter or a plan step
@@ -41,9 +45,13 @@ var screens = []entry{
 		Desc: "the 45-minute track (or the 15-minute short form) on one design question, with a checklist per phase and the pushback"},
 		7, "mock interview",
 		func(m Model) mock.Model { return mock.New(m.th, m.store) },
-		func(_ Model, s mock.Model, _ screen.Link) (mock.Model, tea.Cmd) {
+		func(m Model, s mock.Model, l screen.Link) (mock.Model, tea.Cmd) {
 			if !s.Running() {
-				s = s.Choose()
+				s = s.Resize(max(m.w, widget.MinW), max(m.h, widget.MinH)).(mock.Model).Choose()
+				if l.Scenario >= 0 && (l.Scenario == planscreen.MockShortForm) != mockShort(s) {
+					ns, _ := s.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'f'}}) // the form's key
+					s = ns.(mock.Model)
+				}
 			}
 			return s, nil
 		}),
@@ -115,3 +123,10 @@ func (m Model) labLeft() (lab5.Algorithm, lab5.Params) {
 }
 
 func init() { course.Offers = offers }
+
+// mockShort reports whether the mock's chooser is on the 15-minute short
+// form: its title row says so (the mock screen keeps its form to itself).
+func mockShort(s mock.Model) bool {
+	title, _, _ := strings.Cut(ansi.Strip(s.View()), "\n")
+	return strings.Contains(title, "-minute short form: ")
+}

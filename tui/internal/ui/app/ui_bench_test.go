@@ -104,7 +104,7 @@ func BenchmarkChapterMessage(b *testing.B) {
 	b.Run("recordReading", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_ = m.recordReading()
+			_, _ = m.recordReading()
 		}
 	})
 }

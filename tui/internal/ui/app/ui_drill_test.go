@@ -36,3 +36,20 @@ func TestDrillHeaderWholeAt80(t *testing.T) {
 	}
 	appWant(t, f, "Question · "+q.Topic, "this session: 0 got, 0 missed")
 }
+
+// At the end of the deck the footer offers only what works there: deal
+// again, back to the last card, leave; not reveal or the next card.
+func TestDrillEndOffersLiveKeysOnly(t *testing.T) {
+	m := appPress(appNew(t, 80, 24), "G")
+	m = appPress(stepTo(t, m, "e03"), "enter", "space", "y", "space", "y") // the step's two cards, scored
+	rows := strings.Split(m.View(), "\n")
+	f := rows[len(rows)-1]
+	for _, dead := range []string{"reveal", "next card", "got it"} {
+		if strings.Contains(f, dead) {
+			t.Errorf("the end of the deck offers %q, which does nothing there: %q", dead, f)
+		}
+	}
+	if !strings.Contains(f, "r deal the deck again") || !strings.Contains(f, "← previous card") {
+		t.Errorf("the end of the deck does not offer r and ←: %q", f)
+	}
+}

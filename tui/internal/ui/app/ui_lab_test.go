@@ -179,15 +179,22 @@ func TestLabDeparturesCarryTheirNumbers(t *testing.T) {
 	appWant(t, m.View(), "markers moved ±") // 0,10,20,30 ms share columns at 80
 }
 
-// Friction 7: the labels say what they count: "keeps", a field's meaning
-// while it is edited, and the prefetch wait as round trips × the rtt field.
+// Friction 7: the labels say what they count: the state a key holds, a
+// field's meaning while it is edited, the budget's letters in the ? sheet,
+// and the prefetch wait as round trips × the rtt field. The budget shows
+// only what the two algorithms read: E1's windows read W and L, not the
+// buckets' C and R or the sliding counter's N.
 func TestLabelsExplained(t *testing.T) {
 	m := labOn(t, 80, 24, "E1")
-	appWant(t, m.View(), "keeps 2", "keeps 3")
+	appWant(t, m.View(), "state 2", "state 3")
+	fields := appRowStarting(m.View(), "W 1000")
+	if !strings.Contains(fields, "L 3") || strings.Contains(fields, "C 3") || strings.Contains(fields, "R 2") || strings.Contains(fields, "N 1") {
+		t.Errorf("E1's budget row: %q, want W and L only", fields)
+	}
 	m = appPress(m, "N")
 	appWant(t, m.View(), "sub-windows per W")
 	m = appPress(m, "esc", "?")
-	appWant(t, m.View(), "keeps N: the most values the key held")
+	appWant(t, m.View(), "state N: the most values the key held", "W the window in ms, L the limit per W")
 
 	m = appPress(appNew(t, 80, 24), "P", "end")
 	appWant(t, m.View(), "wait ms (trips × 1)", "rtt ms 1")

@@ -44,3 +44,17 @@ func TestMenuFilterMatchesWords(t *testing.T) {
 		t.Errorf("zzz matches %q", none)
 	}
 }
+
+// At 80×24 the menu cannot show every screen: the row under the list
+// names the keys of those below, each of which opens its screen at once.
+func TestMenuNamesTheScreensBelow(t *testing.T) {
+	m := appNew(t, 80, 24)
+	f := m.View()
+	appCheckFrame(t, f, 80, 24)
+	appWant(t, f, "↓ 5 more below: P C R S H")
+	appLacks(t, f, "••")
+	if m = appPress(m, "S"); m.scr() != "the service" {
+		t.Errorf("S from the menu opens %q", m.scr())
+	}
+	appLacks(t, appNew(t, 100, 30).View(), "more below")
+}

@@ -85,7 +85,7 @@ func TestMockKeepsWhatYouSaid(t *testing.T) {
 		t.Fatalf("the strong answer does not follow the candidate's (%d, %d):\n%s", mine, strong, m.View())
 	}
 	m = appPress(m, "space", "esc", "esc")
-	appWant(t, m.View(), "Summary (45-minute)", "tui mock --last prints it")
+	appWant(t, m.View(), "Summary (45-minute)", "Transcript saved: tui mock --last prints your notes beside strong answers")
 
 	// The transcript, as `tui mock --last` prints it.
 	var out, errOut strings.Builder

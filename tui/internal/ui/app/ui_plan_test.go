@@ -36,7 +36,7 @@ func TestPlanReadingStepIsMarkedWhenRead(t *testing.T) {
 	m := appOpen(t, "G", scrPlan)
 	f := m.View()
 	appCheckFrame(t, f, 80, 24)
-	appWant(t, f, "Study plan · One evening · 69 min · 0 of 17 steps done", "▸ · e01   3 min  01 read",
+	appWant(t, f, "Study plan · One evening · 73 min · 0 of 15 steps done", "▸ · e01   3 min  01 read",
 		"where chapters/01-framing/README.md#the-idea")
 	m = appPress(m, "enter")
 	if rows := strings.Split(m.View(), "\n"); m.scr() != scrChapter || !strings.Contains(rows[2], "## The idea") {
@@ -54,11 +54,11 @@ func TestPlanReadingStepIsMarkedWhenRead(t *testing.T) {
 		m = appPress(m, "space")
 	}
 	m = appPress(m, "esc")
-	appWant(t, m.View(), "1 of 17 steps done", "▸ ✓ e01")
+	appWant(t, m.View(), "1 of 15 steps done", "✓ e01", "▸ · e02")
 
 	store, note := progress.Load()
 	m = appPress(appRestart(t, store, note, 80, 24), "G")
-	appWant(t, m.View(), "1 of 17 steps done", "✓ e01", "· e02")
+	appWant(t, m.View(), "1 of 15 steps done", "✓ e01", "· e02")
 }
 
 // Each kind of step opens its place: the drill on the step's cards, the
@@ -89,7 +89,7 @@ func TestPlanStepsOpenTheirPlaces(t *testing.T) {
 		t.Fatalf("e12 opens %q", m.scr())
 	}
 	m = appPress(m, "esc")
-	appWant(t, m.View(), "✓ e12", "3 of 17 steps done")
+	appWant(t, m.View(), "✓ e12", "3 of 15 steps done")
 
 	// Chapter 10 opens in the reader at the step's heading.
 	m = appPress(stepTo(t, m, "e14"), "enter")
@@ -110,7 +110,7 @@ func TestPlanStepsOpenTheirPlaces(t *testing.T) {
 // other steps refuse x with a word. The menu's reset forgets the marks.
 func TestPlanWeekExerciseMarkedByHand(t *testing.T) {
 	m := appPress(appNew(t, 80, 24), "G", "tab")
-	appWant(t, m.View(), "Study plan · One week · 719 min · 0 of 69 steps done")
+	appWant(t, m.View(), "Study plan · One week · 784 min · 0 of 69 steps done")
 	appCheckFrame(t, m.View(), 80, 24)
 	m = appPress(m, "x")
 	appWant(t, m.View(), "x marks exercises only")
@@ -139,7 +139,7 @@ func TestReadyScreenAfterDrillAndMock(t *testing.T) {
 	f := m.View()
 	appCheckFrame(t, f, 80, 24)
 	appWant(t, f, "0 mock interviews finished", "01 Framing               0 of 7        0         -            -",
-		"plan one evening: 0 of 17 steps done, 0 of 69 minutes", "1. chapter 01 (Framing): its cards",
+		"plan one evening: 0 of 15 steps done, 0 of 73 minutes", "1. chapter 01 (Framing): its cards",
 		"tui D · chapters/01-framing/README.md#the-interview-answer")
 
 	// The drill: the first card got, the second missed (both chapter 01).

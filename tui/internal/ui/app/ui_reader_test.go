@@ -157,3 +157,37 @@ func TestReaderKeepsNumbersWithTheirUnits(t *testing.T) {
 		}
 	}
 }
+
+// A list item's wrapped rows hang under its text, not under its bullet;
+// a formula ("C + R·W") is not cut at its operator; a figure says which
+// key draws its run in the terminal.
+func TestReaderListsFormulasAndFigures(t *testing.T) {
+	item := regexp.MustCompile(`^( +)(•|[0-9]+\.) `)
+	for i, c := range course.Chapters() {
+		for _, w := range []int{80, 100} {
+			for _, plain := range []bool{true, false} {
+				lines := strings.Split(ansi.Strip(course.Text(i, w, plain, true)), "\n")
+				for j := 1; j < len(lines); j++ {
+					a, b := lines[j-1], lines[j]
+					if m := item.FindStringSubmatch(a); m != nil && strings.TrimSpace(b) != "" && !item.MatchString(b) &&
+						len(b)-len(strings.TrimLeft(b, " ")) <= len(m[1]) {
+						t.Errorf("chapter %02d at %d (plain %v): an item's second row is under its bullet: %q / %q", c.Num, w, plain, a, b)
+					}
+					if m := item.FindStringSubmatch(a); m != nil && !plain && strings.Contains(strings.TrimSpace(a[len(m[0]):]), "  ") {
+						t.Errorf("chapter %02d at %d: an item's row holds a double space where rows were joined: %q", c.Num, w, a)
+					}
+					if strings.HasPrefix(strings.TrimSpace(b), "+ R·") {
+						t.Errorf("chapter %02d at %d (plain %v): a formula cut at its operator: %q / %q", c.Num, w, plain, a, b)
+					}
+				}
+			}
+		}
+	}
+	text := flatText(ansi.Strip(course.Text(course.Index(2), 80, false, true)))
+	appWant(t, text, "Figure: E1 through both fixed windows. Key 1 (E1 in the lab) draws this run in the terminal")
+	appLacks(t, text, "open it in a browser")
+	m := appPress(appNew(t, 80, 24), "2", "1")
+	if m.scr() != scrLab || !strings.HasPrefix(m.lab().ScenarioName(), "cross-boundary-spike") {
+		t.Errorf("key 1 in chapter 02 opens %q on %q, not E1 in the lab", m.scr(), m.lab().ScenarioName())
+	}
+}

@@ -261,7 +261,7 @@ func renderMarkdown(src string, w int, plain, dark bool) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	out = strings.ReplaceAll(strings.ReplaceAll(out, mdHyphen, "-"), mdGlue, " ")
+	out = strings.ReplaceAll(strings.ReplaceAll(hangItems(out, w), mdHyphen, "-"), mdGlue, " ")
 	if len(blocks) == 0 {
 		return out, nil
 	}
@@ -320,7 +320,7 @@ func Text(idx, w int, plain, dark bool) string {
 	if s, ok := mdCache.m[k]; ok {
 		return s
 	}
-	s, err := renderMarkdown(figuresFromRoot(chapterList[idx].README, chapters.Dir(chapterList[idx].Num)), w, plain, dark)
+	s, err := renderMarkdown(figuresFromRoot(chapterList[idx].README, chapters.Dir(chapterList[idx].Num), Infos()[idx].Links), w, plain, dark)
 	if err != nil {
 		s = "This chapter's text could not be rendered: " + err.Error()
 	}

@@ -3,6 +3,7 @@ package course
 import (
 	"bytes"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -165,4 +166,57 @@ func flattenLists(src []byte) string {
 		out = slices.Concat(out[:e.start], []byte(e.repl), out[e.end:])
 	}
 	return string(out)
+}
+
+// itemRow is a rendered row that starts a list's item: the margin (and a
+// nested list's indent), then "• " or "3. ".
+var itemRow = regexp.MustCompile(`^( +)(•|[0-9]+\.) `)
+
+// hangItems indents the rows an item of a list wraps onto under the item's
+// text, not under its mark: glamour wraps a flattened list's paragraph at
+// the margin, and a nested list's items at their mark. Each item's rows
+// are joined and wrapped again, w columns wide with a margin of one
+// column each side.
+func hangItems(out string, w int) string {
+	rows := strings.Split(out, "\n")
+	var b []string
+	for i := 0; i < len(rows); i++ {
+		found := itemRow.FindStringSubmatch(ansi.Strip(rows[i]))
+		if found == nil {
+			b = append(b, rows[i])
+			continue
+		}
+		mark, indent := found[0], len(found[1])
+		item := trimRightCells(rows[i])
+		j := i + 1
+		for ; j < len(rows); j++ {
+			plain := ansi.Strip(rows[j])
+			if strings.TrimSpace(plain) == "" || itemRow.MatchString(plain) || !strings.HasPrefix(plain, found[1]) ||
+				strings.HasPrefix(plain, found[1]+" ") || strings.Contains(plain, "RATELIMITCODEBLOCK") {
+				break
+			}
+			item += " " + trimRightCells(ansi.TruncateLeft(rows[j], indent, ""))
+		}
+		if j == i+1 {
+			b = append(b, rows[i])
+			continue
+		}
+		m := ansi.StringWidth(mark)
+		text := ansi.Wordwrap(ansi.TruncateLeft(item, m, ""), max(w-1-m, 10), "")
+		for k, l := range strings.Split(text, "\n") {
+			lead := strings.Repeat(" ", m)
+			if k == 0 {
+				lead = mark
+			}
+			b = append(b, lead+strings.TrimLeft(l, " "))
+		}
+		i = j - 1
+	}
+	return strings.Join(b, "\n")
+}
+
+// trimRightCells is row without the spaces it ends with, styled or not
+// (glamour pads a row to the width inside its styles' sequences).
+func trimRightCells(row string) string {
+	return ansi.Truncate(row, ansi.StringWidth(strings.TrimRight(ansi.Strip(row), " ")), "")
 }

@@ -30,6 +30,9 @@ type Form struct {
 	before  [FormMax]string // the texts when editing started: esc restores them
 	Editing bool
 	Focus   int
+	// Hidden fields are left out of Row unless focused or in error (a
+	// parameter no algorithm shown uses).
+	Hidden [FormMax]bool
 	// fresh: the focused field has just been entered; the first character
 	// typed replaces its value (an arrow or backspace edits it instead).
 	fresh bool
@@ -210,7 +213,11 @@ func (f *Form) Row(th *Theme, w int) (string, []int) {
 	var b strings.Builder
 	x := 0
 	for i := 0; i < f.N; i++ {
-		if i > 0 {
+		if f.Hidden[i] && f.Errs[i] == "" && !(f.Editing && f.Focus == i) {
+			starts[i] = x
+			continue
+		}
+		if x > 0 {
 			b.WriteString("  ")
 			x += 2
 		}

@@ -171,10 +171,18 @@ func (m Model) nextChapter(chapter string) Model {
 func (m Model) CapturesEsc() bool { return false }
 func (m Model) Keys() help.KeyMap { return m.shownKeys() }
 
-// shownKeys are the keys that score only once there is an answer to score
-// against: before it, y and m only say to reveal it first.
+// shownKeys are the keys that do something now: y and m score only once
+// there is an answer to score against (before it they say to reveal it
+// first), and the end of the deck takes only r, ← and esc.
 func (m Model) shownKeys() keyMap {
 	k := keys
+	if m.end { // the end screen: again, back to the last card, or leave
+		k.end = true
+		for _, b := range []*key.Binding{&k.Reveal, &k.Got, &k.Missed, &k.Next, &k.NextChapter} {
+			b.SetEnabled(false)
+		}
+		return k
+	}
 	if !m.reveal {
 		k.Got.SetEnabled(false)
 		k.Missed.SetEnabled(false)

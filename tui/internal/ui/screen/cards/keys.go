@@ -8,6 +8,7 @@ import (
 // keyMap: the question cards, scored.
 type keyMap struct {
 	Reveal, Got, Missed, Next, Prev, NextChapter, Again key.Binding
+	end                                                 bool // the end of the deck: only again and back work
 }
 
 var keys = keyMap{
@@ -21,6 +22,9 @@ var keys = keyMap{
 }
 
 func (k keyMap) ShortHelp() []key.Binding {
+	if k.end {
+		return []key.Binding{k.Again, k.Prev, widget.Global.Back, widget.Global.Help}
+	}
 	return []key.Binding{k.Reveal, k.Got, k.Missed, k.Next, widget.Global.Back, widget.Global.Help}
 }
 

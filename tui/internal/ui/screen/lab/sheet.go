@@ -14,8 +14,10 @@ func (m Model) Sheet(w int) []string {
 			th.Paint(widget.StBoundary, string(widget.GlyphBoundary))+" a window boundary")
 	for _, l := range []string{
 		"max/W: most sent in any window W · over: max/W − L · wait: the longest queue wait",
-		"keeps N: the most values the key held on its hot path (fixed window 2, log = its timestamps)",
-		"N: the sliding counter's sub-windows per W (1 = previous and current window)",
+		"state N: the most values the key held on its hot path (fixed window 2, log = its timestamps)",
+		"the budget under the tracks: W the window in ms, L the limit per W (the windows)",
+		"C the largest burst and R the refill per second (the buckets, GCRA, the leaky queue)",
+		"N the sliding counter's sub-windows per W (1 = previous and current window); a field neither algorithm reads is not shown",
 	} {
 		body = append(body, widget.WrapRows(th, widget.StNone, l, w, 2)...)
 	}

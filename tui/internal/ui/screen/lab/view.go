@@ -39,7 +39,7 @@ func trackHeader(th *widget.Theme, m Model, side, w int) string {
 	// Two spaces between the figures when they fit, one when they do not.
 	for _, sp := range []string{"  ", " "} {
 		s := fmt.Sprintf("allowed %d%srejected %d%smax/W %d%s", mt.Allowed, sp, mt.Rejected, sp, mt.MaxInWindow, sp)
-		tail := fmt.Sprintf("%swait %dms%skeeps %d", sp, mt.MaxWaitMS, sp, mt.StateValues)
+		tail := fmt.Sprintf("%swait %dms%sstate %d", sp, mt.MaxWaitMS, sp, mt.StateValues)
 		out := head + s + th.Paint(overSt, fmt.Sprintf("over %d", mt.Overshoot)) + tail
 		if lipgloss.Width(out) <= w || sp == " " {
 			return out
@@ -251,6 +251,7 @@ func (m Model) view(keysLine string) string {
 // footer is the fields row and its message, or the note, or the hint.
 func (m Model) footer(w int) []string {
 	th := m.th
+	m.Hidden = unusedFields(m.algo[0], m.algo[1])
 	row, starts := m.Row(th, w)
 	// A message or the hint takes up to three rows (a lesson is about 170
 	// characters: two rows of 80 cut it); the request table gives way.
@@ -281,4 +282,25 @@ func (m Model) footer(w int) []string {
 		msgs = append(msgs, "")
 	}
 	return append([]string{row}, msgs...)
+}
+
+// unusedFields are the budget's fields neither algorithm reads: L for the
+// windows, C and R for the buckets, N for the sliding counter alone (W is
+// the ruler's width, and the arrivals are both sides' input).
+func unusedFields(a, b engine.Algorithm) (hidden [widget.FormMax]bool) {
+	uses := func(algos ...engine.Algorithm) bool {
+		for _, x := range algos {
+			if a == x || b == x {
+				return true
+			}
+		}
+		return false
+	}
+	windows := []engine.Algorithm{engine.FixedWindow, engine.FixedWindowTTL, engine.SlidingLog, engine.SlidingCounter}
+	buckets := []engine.Algorithm{engine.TokenBucket, engine.GCRA, engine.LeakyQueue}
+	hidden[1] = !uses(windows...)
+	hidden[2] = !uses(buckets...)
+	hidden[3] = !uses(buckets...)
+	hidden[4] = !uses(engine.SlidingCounter)
+	return hidden
 }

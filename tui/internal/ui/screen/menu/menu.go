@@ -4,6 +4,7 @@ package menu
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
@@ -89,6 +90,7 @@ func New(th *widget.Theme, entries []Entry) Model {
 	l.Styles.TitleBar = l.Styles.TitleBar.Padding(0, 0, 1, 0)
 	l.SetShowStatusBar(false)
 	l.SetShowHelp(false)
+	l.SetShowPagination(false) // View says what is off screen, by name (more)
 	l.DisableQuitKeybindings()
 	l.Filter = filterItems
 	l.KeyMap.CursorUp, l.KeyMap.CursorDown, l.KeyMap.Filter = keys.Up, keys.Down, keys.Filter
@@ -111,7 +113,7 @@ func (m Model) update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
-		m.list.SetSize(msg.Width, max(msg.Height-4, 3))
+		m.list.SetSize(msg.Width, max(msg.Height-5, 3)) // a row under it for more
 		return m, nil
 	case tea.KeyMsg:
 		if !m.filtering() {
@@ -220,7 +222,7 @@ func (m Model) WithNote(note string) Model {
 // View is the list, the selected entry's description, a note, the keys.
 func (m Model) View() string {
 	th, w := m.th, m.w
-	body := widget.SplitLines(m.list.View())
+	body := append(widget.SplitLines(m.list.View()), m.more())
 	var footer []string
 	if it, ok := m.list.SelectedItem().(menuItem); ok {
 		footer = append(footer, widget.WrapRows(th, widget.StDim, it.desc, w, 2)...)
@@ -235,4 +237,37 @@ func (m Model) View() string {
 	}
 	footer = append(footer, widget.HelpLine(m.help, m.Keys(), w))
 	return widget.Frame(body, footer, w, m.h)
+}
+
+// more is the row under the list: what is above and below the entries
+// shown, the screens by their keys, so that a short terminal hides no
+// screen behind a page ("" when everything is shown).
+func (m Model) more() string {
+	items := m.list.VisibleItems()
+	start, end := m.list.Paginator.GetSliceBounds(len(items))
+	var parts []string
+	if start > 0 {
+		parts = append(parts, fmt.Sprintf("↑ %d more above", start))
+	}
+	if below := items[end:]; len(below) > 0 {
+		var keys []string
+		chapters := 0
+		for _, it := range below {
+			if mi, ok := it.(menuItem); ok && mi.chapter < 0 {
+				keys = append(keys, strings.Fields(mi.title)[0])
+			} else {
+				chapters++
+			}
+		}
+		what := fmt.Sprintf("↓ %d more below", len(below))
+		if len(keys) > 0 {
+			what += ": " + strings.Join(keys, " ")
+			if chapters > 0 {
+				what += fmt.Sprintf(" and %d chapters", chapters)
+			}
+			what += " (each key opens its screen from here)"
+		}
+		parts = append(parts, what)
+	}
+	return m.th.Paint(widget.StDim, "  "+strings.Join(parts, " · "))
 }

@@ -79,7 +79,7 @@ func (m Model) summaryLists() []string {
 	}
 	var out []string
 	if m.kept != "" {
-		out = append(out, "", th.Paint(widget.StLabel, "Transcript ")+th.Paint(widget.StNone, "what you wrote, beside strong answers: tui mock --last prints it"))
+		out = append(out, "", th.Paint(widget.StLabel, "Transcript ")+th.Paint(widget.StNone, "saved: tui mock --last prints your notes beside strong answers"))
 	}
 	if len(missed) == 0 && len(pushes) == 0 {
 		out = append(out, "", th.Paint(widget.StAllowed, "Every point covered."))

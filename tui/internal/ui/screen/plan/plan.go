@@ -6,6 +6,8 @@
 package plan
 
 import (
+	"strings"
+
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -27,6 +29,9 @@ type Model struct {
 	cur   int // the step selected
 	note  string
 	ask   tea.Msg
+	// opened is the step whose place enter opened, until the learner is
+	// back on the plan: once it is done, the cursor moves to the next step.
+	opened string
 }
 
 func New(th *widget.Theme, store *progress.Store) Model {
@@ -36,6 +41,9 @@ func New(th *widget.Theme, store *progress.Store) Model {
 // Plan is the plan shown; Selected the step selected.
 func (m Model) Plan() plan.Plan     { return m.plans[m.p] }
 func (m Model) Selected() plan.Step { return m.Plan().Steps[m.cur] }
+
+// Cursor is the index of the step selected.
+func (m Model) Cursor() int { return m.cur }
 
 func (m Model) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 	m.ask = nil
@@ -58,12 +66,20 @@ func (m Model) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 				break
 			}
 			m.ask = m.open(m.Selected())
+			m.opened = m.Selected().ID
 		case key.Matches(msg, keys.Mark):
 			return m.mark(m.Selected())
 		}
 	}
 	return m, nil
 }
+
+// The mock's forms, as a link to the mock screen names them (Link.Scenario;
+// -1 keeps the form last chosen).
+const (
+	MockTrackForm = 0
+	MockShortForm = 1
+)
 
 // open is the navigation that shows step s's place.
 func (m Model) open(s plan.Step) tea.Msg {
@@ -89,7 +105,10 @@ func (m Model) open(s plan.Step) tea.Msg {
 	case plan.Cards:
 		return screen.OpenCards{IDs: s.Cards}
 	case plan.Mock:
-		return link("mock", -1)
+		if s.Open == plan.MockShort {
+			return link("mock", MockShortForm)
+		}
+		return link("mock", MockTrackForm)
 	}
 	return nil
 }
@@ -110,9 +129,28 @@ func (m Model) mark(s plan.Step) (Model, tea.Cmd) {
 	return m, screen.Save(m.store)
 }
 
+// Resize lays the plan out for w columns; the app calls it too when the
+// learner comes back to the plan, which then says whether the step opened
+// is done, and if so moves on to the next step.
 func (m Model) Resize(w, h int) screen.Screen {
 	m.w, m.h = w, h
+	if m.opened == "" || m.opened != m.Selected().ID || !m.Selected().Done(m.store.P) {
+		return m
+	}
+	m.opened = ""
+	m.note = DoneNote(m.Plan(), m.cur)
+	m.cur = min(m.cur+1, len(m.Plan().Steps)-1)
 	return m
+}
+
+// DoneNote says that step i of p is done and which step comes next.
+func DoneNote(p plan.Plan, i int) string {
+	s := p.Steps[i]
+	if i+1 == len(p.Steps) {
+		return "plan step " + s.ID + " done: the last step of " + strings.ToLower(p.Title)
+	}
+	next := p.Steps[i+1]
+	return "plan step " + s.ID + " done; next " + next.ID + ": " + next.What
 }
 
 func (m Model) Keys() help.KeyMap { return keys }

@@ -37,10 +37,25 @@ func (m Model) View() string {
 	footer = append(footer, widget.HelpLine(m.help, keys, w))
 
 	rows := max(m.h-len(body)-len(footer), 1)
+	n := len(p.Steps)
+	if n > rows && rows > 1 {
+		rows-- // the last row says how many steps are above and below
+	}
 	// The selected step stays on the last row shown once it is below the first screenful.
 	top := max(m.cur-rows+1, 0)
-	for i := top; i < min(top+rows, len(p.Steps)); i++ {
+	end := min(top+rows, n)
+	for i := top; i < end; i++ {
 		body = append(body, m.row(p.Steps[i], i == m.cur))
+	}
+	if top > 0 || end < n {
+		more := fmt.Sprintf("  steps %d–%d of %d", top+1, end, n)
+		if top > 0 {
+			more += fmt.Sprintf(" · %d above", top)
+		}
+		if end < n {
+			more += fmt.Sprintf(" · %d more below", n-end)
+		}
+		body = append(body, th.Paint(widget.StDim, more))
 	}
 	return widget.Frame(body, footer, w, m.h)
 }

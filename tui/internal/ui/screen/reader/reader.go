@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/ratelimit-course/ratelimit/tui/internal/plan"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/course"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
@@ -64,8 +65,11 @@ func (m Model) Open(idx int, anchor string) Model {
 	m.vp.GotoTop()
 	m.vp.SetXOffset(0)
 	if anchor != "" {
+		// The anchor as the text shows it: a code span without its
+		// backticks, a long heading wrapped (its first row holds its start).
 		for i, l := range widget.SplitLines(m.text()) {
-			if strings.Contains(ansi.Strip(l), anchor) {
+			if row := strings.TrimSpace(ansi.Strip(l)); strings.Contains(plan.HeadingText(row), plan.HeadingText(anchor)) ||
+				len(row) > 3 && strings.HasPrefix(anchor, "#") && plan.IsHeading(row, anchor) {
 				m.vp.SetYOffset(i)
 				break
 			}
@@ -256,8 +260,14 @@ func (m Model) Wide() int { return m.wide }
 // app's keys) until another chapter is opened.
 func (m Model) WithNote(note string) Model {
 	m.note = note
+	if m.w > 0 {
+		m.vp.Height = max(m.h-3-len(m.noteRows()), 1)
+	}
 	return m
 }
+
+// Note is the line shown above the text.
+func (m Model) Note() string { return m.note }
 
 func (m Model) noteRows() []string {
 	if m.note == "" {
@@ -275,14 +285,15 @@ func textWidth(w int) int { return min(max(w, 20), ProseWidth) }
 
 // ReadThrough is what the learner has seen to its end on the screen now:
 // the level-2 headings (as rendered, "## " dropped) whose section's last
-// line is on or above the bottom row, and whether the chapter's last line
-// is shown. The app saves them as the study plans' reading done.
+// line is on the screen, and whether the chapter's last line is shown. A
+// section jumped past (its last line above the top row) is not read. The
+// app saves them as the study plans' reading done.
 func (m Model) ReadThrough() (num int, headings []string, end bool) {
 	if m.answer > 0 { // a worked answer is no chapter section of a plan
 		return 0, nil, false
 	}
 	lines := widget.SplitLines(m.text())
-	bottom := m.vp.YOffset + m.vp.VisibleLineCount() - 1
+	top, bottom := m.vp.YOffset, m.vp.YOffset+m.vp.VisibleLineCount()-1
 	start := -1
 	var title string
 	for i := 0; i <= len(lines); i++ {
@@ -293,7 +304,7 @@ func (m Model) ReadThrough() (num int, headings []string, end bool) {
 		if !isHeading && i < len(lines) {
 			continue
 		}
-		if start >= 0 && i-1 <= bottom {
+		if start >= 0 && i-1 >= top && i-1 <= bottom {
 			headings = append(headings, title)
 		}
 		start, title = i, h
