@@ -9,7 +9,6 @@ import (
 	"github.com/charmbracelet/bubbles/textarea"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
-	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
 	"github.com/ratelimit-course/ratelimit/tui/internal/text"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
@@ -63,11 +62,20 @@ func (m Model) keepTyped() Model {
 // typingKey is a key while the field is open: tab and esc close it, any
 // other key is text.
 func (m Model) typingKey(msg tea.KeyMsg) (Model, tea.Cmd) {
-	if key.Matches(msg, keys.DoneTyping) {
-		return m.keepTyped(), nil
-	}
 	var cmd tea.Cmd
-	m.ta, cmd = m.sizeNotes().ta.Update(msg)
+	switch {
+	case msg.Type == tea.KeyRunes && !msg.Alt:
+		// Runes are text, however many arrive at once: a key's name is a
+		// key's only when the terminal sends that key. Two letters "u" and
+		// "p" read in one burst made a message named "up", which the
+		// textarea took for the arrow and moved the cursor a row up.
+		m = m.sizeNotes()
+		m.ta.InsertString(string(msg.Runes))
+	case key.Matches(msg, keys.DoneTyping):
+		return m.keepTyped(), nil
+	default:
+		m.ta, cmd = m.sizeNotes().ta.Update(msg)
+	}
 	// The textarea scrolls to its cursor within the text it last drew, so
 	// a paste longer than that stayed at the top: draw it, then let it scroll.
 	_ = m.ta.View()
@@ -118,74 +126,4 @@ func (m Model) typedRows(label, s string, n int) []string {
 		rows = append(rows[:n-2], fmt.Sprintf("  │ … %d more rows (%s opens them)", len(rows)-(n-2), widget.KeyName(keys.Notes)))
 	}
 	return append([]string{m.th.Paint(widget.StLabel, label)}, rows...)
-}
-
-// strongAnswer is what a strong candidate says in phase of the 45-minute
-// track on the question named prompt: the rubric's senior and staff lines
-// for the phase, then that phase of chapter 07's worked answer
-// (interview.WorkedPhase), its whiteboard left to the answer itself (a
-// diagram 80 columns wide does not fit half the screen). A phase without a
-// worked part falls back on what to say first and the phase's checklist.
-func strongAnswer(prompt string, phase int) string {
-	p, ok := interview.MockPrompt(prompt)
-	phases := interview.LongForm(p)
-	if !ok || phase < 0 || phase >= len(phases) || phase >= len(interview.Track()) {
-		return ""
-	}
-	var b strings.Builder
-	if w := interview.WorkedPhase(prompt, phase); w != "" {
-		if rs := interview.RubricFor(prompt); phase < len(rs) {
-			fmt.Fprintf(&b, "Senior: %s\nStaff adds: %s\n\n", rs[phase].Senior, rs[phase].Staff)
-		}
-		b.WriteString(withoutDiagrams(w))
-		return b.String()
-	}
-	tp := interview.Track()[phase]
-	b.WriteString(tp.SayFirst + "\n\n")
-	if phase == deepDives {
-		for _, c := range tp.Checklist {
-			fmt.Fprintf(&b, "- %s\n", c)
-		}
-		return b.String()
-	}
-	for _, pt := range phases[phase].Checklist {
-		fmt.Fprintf(&b, "- %s (ch %s)\n", pt.Text, pt.Chapter)
-	}
-	return b.String()
-}
-
-// withoutDiagrams replaces each fenced block of a worked answer with one
-// line saying where to see it whole.
-func withoutDiagrams(md string) string {
-	var b strings.Builder
-	in := false
-	for _, l := range strings.Split(md, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(l), "```") {
-			if !in {
-				b.WriteString("[the whiteboard: chapter 07's worked answer shows it whole]\n")
-			}
-			in = !in
-			continue
-		}
-		if !in {
-			b.WriteString(l + "\n")
-		}
-	}
-	return b.String()
-}
-
-// deepDives is the track's phase of the deep dives.
-const deepDives = 3
-
-// shortToTrack is the track's phase that covers each phase of the
-// 15-minute short form: scoping (requirements), the algorithm (a deep
-// dive), the shared state (the design), failure (a deep dive).
-var shortToTrack = []int{1, deepDives, 2, deepDives}
-
-// strongFor is the strong answer of phase j of the running form.
-func (m Model) strongFor(j int) string {
-	if m.short && j < len(shortToTrack) {
-		j = shortToTrack[j]
-	}
-	return strongAnswer(interview.Mock()[m.prompt].Name, j)
 }
