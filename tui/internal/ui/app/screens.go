@@ -40,7 +40,7 @@ var screens = []entry{
 	reg(menu.Entry{Kind: "mock", Key: "M", Help: "mock interview", Footer: 2, Title: "Mock interview",
 		Desc: "the 45-minute track (or the 15-minute short form) on one design question, with a checklist per phase and the pushback"},
 		7, "mock interview",
-		func(m Model) mock.Model { return mock.New(m.th, m.store) },
+		func(m Model) mock.Model { return mock.New(m.th, m.store).Styled(m.plain, m.dark) },
 		func(_ Model, s mock.Model, _ screen.Link) (mock.Model, tea.Cmd) {
 			if !s.Running() {
 				s = s.Choose()

@@ -249,7 +249,7 @@ func TestMockChoosesTheTrackOrTheShortForm(t *testing.T) {
 	m = press(m.Choose(), "f")
 	uitest.Want(t, m.View(), "15-minute short form", "f switches to the 45-minute track")
 	m = press(m, "enter")
-	if !m.short || m.planned(0) != 3*time.Minute || len(m.dives) != 0 || len(m.pushes(1)) != 0 {
+	if !m.short || m.planned(0) != 3*time.Minute || len(m.dives) != 0 || len(m.pushes(0)) != 0 {
 		t.Fatalf("f then enter: short %v, phase 1 planned %v, dives %v", m.short, m.planned(0), m.dives)
 	}
 	uitest.Want(t, m.View(), interview.Skeleton()[0].Title, "3:00 left")
