@@ -3,6 +3,7 @@ package course
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // SectionOf is the heading (without markup) of the first section of
@@ -12,11 +13,31 @@ import (
 // the phrase is not there (a cue may live in the chapter's drill cards
 // only).
 func SectionOf(num int, phrase string) string {
+	k := sectionKey{num, phrase}
+	if s, ok := sections.Load(k); ok {
+		return s.(string)
+	}
+	s := sectionOf(num, phrase)
+	sections.Store(k, s)
+	return s
+}
+
+// sections keeps what SectionOf found: a summary asks on every frame.
+var sections sync.Map // sectionKey → string
+
+type sectionKey struct {
+	num    int
+	phrase string
+}
+
+var spaces = regexp.MustCompile(`\s+`)
+
+// sectionOf is SectionOf, uncached.
+func sectionOf(num int, phrase string) string {
 	idx := Index(num)
 	if idx < 0 || strings.TrimSpace(phrase) == "" {
 		return ""
 	}
-	spaces := regexp.MustCompile(`\s+`)
 	heading, fenced := "", false
 	var para []string // the paragraph so far, lower case, one line each
 	want := spaces.ReplaceAllString(strings.ToLower(strings.TrimSpace(phrase)), " ")

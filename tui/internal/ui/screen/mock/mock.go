@@ -30,7 +30,8 @@ import (
 // the 15-minute skeleton, each on a visible clock that runs out into a
 // review of the phase (Between: the notes beside a strong answer), with
 // the interviewer's questions and a checklist the learner ticks. In the
-// track's design phase the request path can be shown (d); in every phase
+// third phase (the track's design, the short form's shared state) the
+// request path can be shown (d); in every phase
 // after the first, b shows its pushbacks one at a time, each revealing on
 // a key what a strong answer contains and the chapter that proves it.
 // Then a summary: time per phase, points covered and missed, the pushbacks
@@ -175,7 +176,7 @@ func (m Model) kind(j int) phaseKind {
 		return plainPhase
 	case j == m.phase && m.pushView:
 		return pushbackPhase
-	case j == 2 && !m.short:
+	case j == 2: // the track's design, the short form's shared state
 		return designPhase
 	}
 	return plainPhase

@@ -69,7 +69,8 @@ func boxText(t *testing.T, m Model) string {
 	m = send(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'<'}, Alt: true})
 	var rows []string
 	seen := map[string]bool{}
-	for range 80 {
+	// Twice the rows the text wraps to at half the width: past its end.
+	for range 2*len(m.ta.Value())/(m.w/2) + 5 {
 		for _, l := range strings.Split(m.View(), "\n") {
 			if r, ok := strings.CutPrefix(strings.TrimSpace(l), "│ "); ok && !seen[r] {
 				seen[r] = true

@@ -13,7 +13,8 @@ import (
 )
 
 // The 15-minute form throws pushback as the README and the ? sheet say: b
-// shows it in phases 2 to 4, each the pushback of the track's phases the
+// shows it in phases 2 to 4 (and d the request path in phase 3, the shared
+// state), each the pushback of the track's phases the
 // step names (skeleton.yaml's pushback_from), none in phase 1; every
 // pushback of the prompt is thrown once. (b did nothing in the short form.)
 func TestMockShortFormThrowsPushback(t *testing.T) {
@@ -45,6 +46,11 @@ func TestMockShortFormThrowsPushback(t *testing.T) {
 					thrown = append(thrown, q.ID)
 				}
 				uitest.Want(t, uitest.Flat(m.View()), fmt.Sprintf("b: %d pushback", len(pushes)))
+				if j == 2 { // shared state: d draws the request path, as in the track's design
+					m = press(m, "d")
+					uitest.Want(t, m.View(), "The request path")
+					m = press(m, "d")
+				}
 				m = press(m, "b")
 				f := uitest.Flat(m.View())
 				uitest.Want(t, f, fmt.Sprintf("Phase %d of 4", j+1), fmt.Sprintf("pushes back (1 of %d)", len(pushes)), pushes[0].Prompt)
