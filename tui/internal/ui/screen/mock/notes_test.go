@@ -69,8 +69,8 @@ func boxText(t *testing.T, m Model) string {
 	m = send(m, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'<'}, Alt: true})
 	var rows []string
 	seen := map[string]bool{}
-	// Twice the rows the text wraps to at half the width: past its end.
-	for range 2*len(m.ta.Value())/(m.w/2) + 5 {
+	// The rows the text wraps to at half the width: past its end.
+	for range len(m.ta.Value())/(m.w/2) + 5 {
 		for _, l := range strings.Split(m.View(), "\n") {
 			if r, ok := strings.CutPrefix(strings.TrimSpace(l), "│ "); ok && !seen[r] {
 				seen[r] = true
@@ -116,6 +116,9 @@ func TestMockNotesKeepLongTextOnScreen(t *testing.T) {
 			{"a burst of runes", burst(full, len(full), false)},
 			{"a word per read", words},
 		} {
+			if size[0] != 80 && (tc.name == "typed one key at a time" || tc.name == "a burst of runes") {
+				continue // the same path as at 80x24, and slow under -race: the two reads that differ suffice
+			}
 			t.Run(fmt.Sprintf("%dx%d %s", size[0], size[1], tc.name), func(t *testing.T) {
 				m := press(newModel(t).Resize(size[0], size[1]).(Model), "enter", "tab")
 				for i, msg := range tc.msgs {
