@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/bubbles/textarea"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
 	"github.com/ratelimit-course/ratelimit/tui/internal/text"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/widget"
 )
@@ -127,3 +128,60 @@ func (m Model) typedRows(label, s string, n int) []string {
 	}
 	return append([]string{m.th.Paint(widget.StLabel, label)}, rows...)
 }
+
+// strongAnswer is what a strong candidate says in phase of the 45-minute
+// track on the question named prompt: the rubric's senior and staff lines
+// for the phase, then that phase of chapter 07's worked answer
+// (interview.WorkedPhase), its whiteboard left to the answer itself (a
+// diagram 80 columns wide does not fit half the screen). A phase without a
+// worked part falls back on what to say first and the phase's checklist.
+func strongAnswer(prompt string, phase int) string {
+	p, ok := interview.MockPrompt(prompt)
+	phases := interview.LongForm(p)
+	if !ok || phase < 0 || phase >= len(phases) || phase >= len(interview.Track()) {
+		return ""
+	}
+	var b strings.Builder
+	if w := interview.WorkedPhase(prompt, phase); w != "" {
+		if rs := interview.RubricFor(prompt); phase < len(rs) {
+			fmt.Fprintf(&b, "**Senior:** %s\n\n**Staff adds:** %s\n\n", rs[phase].Senior, rs[phase].Staff)
+		}
+		b.WriteString(withoutDiagrams(w))
+		return b.String()
+	}
+	tp := interview.Track()[phase]
+	b.WriteString(tp.SayFirst + "\n\n")
+	if phase == deepDives {
+		for _, c := range tp.Checklist {
+			fmt.Fprintf(&b, "- %s\n", c)
+		}
+		return b.String()
+	}
+	for _, pt := range phases[phase].Checklist {
+		fmt.Fprintf(&b, "- %s (ch %s)\n", pt.Text, pt.Chapter)
+	}
+	return b.String()
+}
+
+// withoutDiagrams replaces each fenced block of a worked answer with one
+// line saying where to see it whole.
+func withoutDiagrams(md string) string {
+	var b strings.Builder
+	in := false
+	for _, l := range strings.Split(md, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "```") {
+			if !in {
+				b.WriteString("[the whiteboard: chapter 07's worked answer shows it whole]\n")
+			}
+			in = !in
+			continue
+		}
+		if !in {
+			b.WriteString(l + "\n")
+		}
+	}
+	return b.String()
+}
+
+// deepDives is the track's phase of the deep dives.
+const deepDives = 3

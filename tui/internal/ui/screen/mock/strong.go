@@ -1,7 +1,6 @@
 package mock
 
 import (
-	"fmt"
 	"strings"
 	"sync"
 
@@ -14,63 +13,6 @@ import (
 // A strong answer, shown between two phases beside the candidate's notes
 // and written into the transcript: the part of chapter 07's worked answer
 // that answers the phase's question, rendered as the reader renders it.
-
-// strongAnswer is what a strong candidate says in phase of the 45-minute
-// track on the question named prompt: the rubric's senior and staff lines
-// for the phase, then that phase of chapter 07's worked answer
-// (interview.WorkedPhase), its whiteboard left to the answer itself (a
-// diagram 80 columns wide does not fit half the screen). A phase without a
-// worked part falls back on what to say first and the phase's checklist.
-func strongAnswer(prompt string, phase int) string {
-	p, ok := interview.MockPrompt(prompt)
-	phases := interview.LongForm(p)
-	if !ok || phase < 0 || phase >= len(phases) || phase >= len(interview.Track()) {
-		return ""
-	}
-	var b strings.Builder
-	if w := interview.WorkedPhase(prompt, phase); w != "" {
-		if rs := interview.RubricFor(prompt); phase < len(rs) {
-			fmt.Fprintf(&b, "**Senior:** %s\n\n**Staff adds:** %s\n\n", rs[phase].Senior, rs[phase].Staff)
-		}
-		b.WriteString(withoutDiagrams(w))
-		return b.String()
-	}
-	tp := interview.Track()[phase]
-	b.WriteString(tp.SayFirst + "\n\n")
-	if phase == deepDives {
-		for _, c := range tp.Checklist {
-			fmt.Fprintf(&b, "- %s\n", c)
-		}
-		return b.String()
-	}
-	for _, pt := range phases[phase].Checklist {
-		fmt.Fprintf(&b, "- %s (ch %s)\n", pt.Text, pt.Chapter)
-	}
-	return b.String()
-}
-
-// withoutDiagrams replaces each fenced block of a worked answer with one
-// line saying where to see it whole.
-func withoutDiagrams(md string) string {
-	var b strings.Builder
-	in := false
-	for _, l := range strings.Split(md, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(l), "```") {
-			if !in {
-				b.WriteString("[the whiteboard: chapter 07's worked answer shows it whole]\n")
-			}
-			in = !in
-			continue
-		}
-		if !in {
-			b.WriteString(l + "\n")
-		}
-	}
-	return b.String()
-}
-
-// deepDives is the track's phase of the deep dives.
-const deepDives = 3
 
 // strongFor is the strong answer of phase j of the running form, as
 // Markdown: on the track the worked answer's section of the phase's title,
