@@ -13,8 +13,9 @@ import (
 // The chapter's interview content is text a reviewer edits without Go:
 // data/skeleton.yaml (the 15-minute answer), data/track.yaml (the
 // 45-minute track), data/cards.yaml (the drill cards), data/mock.yaml (the
-// mock's prompts and their phases), data/pushback.yaml, data/dives.yaml and
-// data/rubric.yaml.
+// mock's prompts and their phases), data/pushback.yaml, data/dives.yaml,
+// data/rubric.yaml and data/worked.yaml (the parts of the worked answers
+// each phase of the short form shows).
 // They are read once, when the package starts, checked (every field a
 // reader needs present, ids unique, every id named elsewhere known), and
 // kept in unexported variables; Skeleton, Track, Drill, Mock, Pushback
@@ -33,6 +34,7 @@ type content struct {
 	rubric   map[string][5][2]string
 	track    []TrackPhase
 	skeleton []Step
+	worked   []workedMap // the short form's phases in the worked answers
 }
 
 // rubricEntry is one prompt's rubric as data/rubric.yaml writes it: one row
@@ -70,6 +72,7 @@ func loadContent(fsys fs.FS) (content, error) {
 		{"data/pushback.yaml", &c.pushback},
 		{"data/dives.yaml", &c.dives},
 		{"data/rubric.yaml", &rubric},
+		{"data/worked.yaml", &c.worked},
 	} {
 		if err := decodeFile(fsys, f.name, f.into); err != nil {
 			return content{}, err

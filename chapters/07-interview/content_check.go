@@ -18,6 +18,7 @@ func (c content) check() []error {
 	dives := k.dives(c.dives, cards)
 	prompts := k.prompts(c.mock, pushes, dives, len(c.skeleton))
 	k.rubric(c.rubric, prompts)
+	k.worked(c.worked, prompts, len(c.skeleton))
 	return k.errs
 }
 
@@ -54,11 +55,21 @@ func (k *checker) skeleton(steps []Step) {
 	if len(steps) == 0 {
 		k.fail(file, "no steps")
 	}
+	named := map[int]bool{} // the track's phases whose pushback a step throws
 	for i, s := range steps {
 		where := fmt.Sprintf("step %d (%q)", i+1, s.Title)
 		k.fields(file, where, "title", s.Title)
 		k.list(file, where, "points", s.Points)
 		k.minutes(file, where, s.Minutes)
+		for _, f := range s.PushbackFrom {
+			if f < 1 || f > 4 || named[f] {
+				k.fail(file, "%s: pushback_from %d, want a track phase from 1 to 4 named by one step", where, f)
+			}
+			named[f] = true
+		}
+	}
+	if len(steps) > 0 && len(named) != 4 {
+		k.fail(file, "pushback_from names %d of the track's phases 1 to 4: the others' pushback is never thrown", len(named))
 	}
 }
 

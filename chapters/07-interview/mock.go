@@ -91,6 +91,21 @@ func MockNames() []string {
 	return names
 }
 
+// ShortForm is the prompt run in the 15-minute form: its phases, one per
+// Skeleton step, each with the pushback of the track's phases the step
+// names (Step.PushbackFrom), in the prompt's order.
+func ShortForm(p Prompt) []MockPhase {
+	phases := p.clone().Phases
+	for _, q := range PushbackFor(p) {
+		for i, s := range loaded.skeleton {
+			if i < len(phases) && slices.Contains(s.PushbackFrom, q.Phase) {
+				phases[i].Pushback = append(phases[i].Pushback, q)
+			}
+		}
+	}
+	return phases
+}
+
 // LongForm is the prompt run on the 45-minute track with the first two
 // dives of its bank; LongFormWith chooses them.
 func LongForm(p Prompt) []MockPhase { return LongFormWith(p, nil) }

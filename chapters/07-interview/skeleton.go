@@ -11,6 +11,9 @@ type Step struct {
 	Minutes int      `yaml:"minutes"` // its share of the 15 minutes
 	Title   string   `yaml:"title"`   // a few words
 	Points  []string `yaml:"points"`  // what to say, in order
+	// PushbackFrom are the track's phases (Push.Phase) whose pushback the
+	// mock throws in this step (ShortForm).
+	PushbackFrom []int `yaml:"pushback_from"`
 }
 
 // Skeleton is the 15-minute answer, the short form of Track, from
@@ -22,6 +25,7 @@ func Skeleton() []Step {
 	out := slices.Clone(loaded.skeleton)
 	for i := range out {
 		out[i].Points = slices.Clone(out[i].Points)
+		out[i].PushbackFrom = slices.Clone(out[i].PushbackFrom)
 	}
 	return out
 }

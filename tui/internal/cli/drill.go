@@ -16,7 +16,7 @@ import (
 )
 
 const drillUsage = `usage: tui drill [--n N] [--shuffle] [--seed S] [--answers=false]
-                 [--chapter 01..09] [--missed-first] [--width 80] [--json]
+                 [--chapter 01..09] [--missed-first] [--due] [--width 80] [--json]
 
 Prints the chapter 07 interview drill: each question, the sentence to say
 first, then the follow-up (the model answer with its proof), wrapped to the
@@ -28,6 +28,9 @@ width. Answer each question aloud before reading the answer.
   --chapter CH   only the questions of one chapter, e.g. 06
   --missed-first the cards you scored "missed" in the course (tui, D) first,
                  then those not scored yet, then those you got
+  --due          only the cards due today: a card you got comes back after
+                 1, 3, then 7 days, a card you missed the next day; says how
+                 many are due and how many you never answered
   --width W      wrap at W columns, 40 to 200 (default 80)
   --json         one JSON array of the selected cards instead:
                  [{"id":"01/placement","chapter":"01","topic":…,"question":…,
@@ -46,6 +49,7 @@ type drillOptions struct {
 	width   int
 	asJSON  bool
 	missed  bool // order by the saved progress
+	due     bool // only the cards due, by the saved schedule
 }
 
 // drillCard is one card of `drill --json`.
@@ -75,6 +79,7 @@ func parseDrillFlags(args []string) (drillOptions, error) {
 	c.integer("width", "an integer from 40 to 200", &o.width)
 	c.boolean("json", &o.asJSON)
 	c.boolean("missed-first", &o.missed)
+	c.boolean("due", &o.due)
 	if err := c.parse(args); err != nil {
 		return o, err
 	}
@@ -97,9 +102,12 @@ func parseDrillFlags(args []string) (drillOptions, error) {
 	return o, nil
 }
 
-// drillSelect applies the chapter filter, the shuffle and --n.
-func drillSelect(o drillOptions) []interview.Question {
-	var qs []interview.Question
+// drillClock is the time the schedule is read at; tests set it.
+var drillClock = time.Now
+
+// drillSelect applies the chapter filter, the shuffle, --due, the order and
+// --n; note says how many are due when --due asks.
+func drillSelect(o drillOptions) (qs []interview.Question, note string) {
 	for _, q := range interview.Drill() {
 		if o.chapter == "" || q.Chapter == o.chapter {
 			qs = append(qs, q)
@@ -113,8 +121,20 @@ func drillSelect(o drillOptions) []interview.Question {
 		r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 		r.Shuffle(len(qs), func(i, j int) { qs[i], qs[j] = qs[j], qs[i] })
 	}
+	store := &progress.Store{P: progress.Empty()}
+	if o.due || o.missed {
+		store, _ = progress.Load()
+	}
+	if o.due {
+		due, fresh := progress.DueCards(qs, store.P.Cards, drillClock())
+		note = fmt.Sprintf("%d cards due today, %d never answered (tui drill --missed-first deals those too).", len(due), fresh)
+		var picked []interview.Question
+		for _, i := range due {
+			picked = append(picked, qs[i])
+		}
+		qs = picked
+	}
 	if o.missed {
-		store, _ := progress.Load()
 		var ordered []interview.Question
 		for _, i := range progress.DrillOrder(qs, store.P.Cards) {
 			ordered = append(ordered, qs[i])
@@ -124,7 +144,7 @@ func drillSelect(o drillOptions) []interview.Question {
 	if o.n > 0 && o.n < len(qs) {
 		qs = qs[:o.n]
 	}
-	return qs
+	return qs, note
 }
 
 // writeDrill prints the cards, each wrapped to o.width columns.
@@ -161,7 +181,12 @@ func runDrill(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return badInput(stderr, "drill", err)
 	}
-	qs := drillSelect(o)
+	qs, note := drillSelect(o)
+	if note != "" && !o.asJSON {
+		for _, l := range text.WrapHanging(note, o.width, "", "") {
+			fmt.Fprintln(stdout, l)
+		}
+	}
 	if o.asJSON {
 		cards := make([]drillCard, len(qs))
 		for i, q := range qs {

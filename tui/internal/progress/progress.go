@@ -41,6 +41,11 @@ type CardScore struct {
 	Got    int    `json:"got"`
 	Missed int    `json:"missed"`
 	Last   string `json:"last"` // "got" or "missed"
+	// The card's schedule (due.go): its Leitner box, the times in a row it
+	// was got (0 after a miss), and the day it is due again. Files saved
+	// before the schedule load with neither: such a card is due.
+	Box int       `json:"box,omitempty"`
+	Due time.Time `json:"due,omitzero"`
 }
 
 // Interview is one finished mock interview.
@@ -74,6 +79,8 @@ type Store struct {
 	P    Saved
 	w    *writer // its one writer (save.go), made by the first save
 	to   Disk    // where saves go; nil is the progress file
+	// Clock tells the time for the drill's schedule; nil is time.Now.
+	Clock func() time.Time
 }
 
 // Path is where the progress lives: <config dir>/ratelimit-course/progress.json.
@@ -136,7 +143,8 @@ func Reset() (string, error) {
 	return path, nil
 }
 
-// Score records a verdict on a drill card.
+// Score records a verdict on a drill card, and when it is due again
+// (schedule, due.go), by the store's clock.
 func (s *Store) Score(id string, got bool) {
 	c := s.P.Cards[id]
 	if got {
@@ -146,7 +154,7 @@ func (s *Store) Score(id string, got bool) {
 		c.Missed++
 		c.Last = "missed"
 	}
-	s.P.Cards[id] = c
+	s.P.Cards[id] = c.schedule(got, s.now())
 }
 
 // DrillOrder deals cards for a session: those missed last time first, then

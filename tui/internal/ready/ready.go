@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/ratelimit-course/ratelimit/chapters"
 	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
@@ -73,8 +74,11 @@ type Report struct {
 	Review []Review       `json:"review"` // at most three
 }
 
-// Of sums p.
-func Of(p progress.Saved) Report {
+// Of sums p now.
+func Of(p progress.Saved) Report { return OfAt(p, time.Now()) }
+
+// OfAt sums p at now: the drill cards due are those due at now.
+func OfAt(p progress.Saved, now time.Time) Report {
 	r := Report{Mocks: len(p.Interviews), Topics: []Topic{}, Plans: []PlanProgress{}, Review: []Review{}}
 	byChapter := map[string]int{}
 	for i, ch := range interview.DrillChapters() {
@@ -116,7 +120,7 @@ func Of(p progress.Saved) Report {
 		}
 		r.Plans = append(r.Plans, pp)
 	}
-	r.Review = next(p, r.Topics, 3)
+	r.Review = next(p, r.Topics, 3, now)
 	return r
 }
 

@@ -2,6 +2,7 @@ package ready
 
 import (
 	"strconv"
+	"time"
 
 	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
 	"github.com/ratelimit-course/ratelimit/tui/internal/plan"
@@ -10,8 +11,10 @@ import (
 
 // What to review next, most urgent first, one item per chapter:
 //  1. cards whose last verdict was "missed", in course order;
-//  2. the last mock's points that were not said;
-//  3. topics with no card answered yet, in course order.
+//  2. the last mock's points that were not said, then its pushbacks not
+//     answered;
+//  3. cards got before and due again (the drill's schedule);
+//  4. topics with no card answered yet, in course order.
 // Each names where to find it: the card in the drill, or the chapter's
 // interview answer in its README.
 
@@ -57,7 +60,7 @@ func lastMock(p progress.Saved) ([]point, string) {
 	return out, pr.Title
 }
 
-func next(p progress.Saved, topics []Topic, n int) []Review {
+func next(p progress.Saved, topics []Topic, n int, now time.Time) []Review {
 	out := []Review{}
 	used := map[string]bool{}
 	add := func(ch string, r Review) {
@@ -77,6 +80,20 @@ func next(p progress.Saved, topics []Topic, n int) []Review {
 		if !pt.ticked {
 			add(pt.Chapter, Review{What: pt.Text, Where: answer(pt.Chapter),
 				Why: "not said in your last mock: " + prompt})
+		}
+	}
+	if len(p.Interviews) > 0 {
+		for _, id := range p.Interviews[len(p.Interviews)-1].Pushback {
+			if q, ok := interview.PushbackByID(id); ok {
+				add(q.Chapter, Review{What: "pushback “" + q.Prompt + "”", Where: answer(q.Chapter) + " · card " + q.Card,
+					Why: "not answered in your last mock: " + prompt})
+			}
+		}
+	}
+	for _, q := range interview.Drill() {
+		if c := p.Cards[q.ID]; c.Last == "got" && c.IsDue(now) {
+			add(q.Chapter, Review{What: "card " + q.ID + ": " + q.Q, Where: "tui D · tui drill --due",
+				Why: "due again today: cards got come back after 1, 3, then 7 days"})
 		}
 	}
 	for _, t := range topics {

@@ -108,7 +108,7 @@ func (t Transcript) Markdown() string {
 			}
 		}
 		if s := strings.TrimSpace(ph.Strong); s != "" {
-			fmt.Fprintf(&b, "\n### A strong answer\n\n%s\n", s)
+			fmt.Fprintf(&b, "\n### A strong answer\n\n%s\n", nest(s, 3))
 		}
 	}
 	if len(t.Pushback) > 0 {

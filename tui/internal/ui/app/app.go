@@ -45,7 +45,7 @@ type counters struct{ readings int } // recordReading's scans of the chapter sho
 func New(th *widget.Theme, store *progress.Store, plain, dark bool, note string) Model {
 	return Model{
 		th: th, help: widget.NewHelp(th), store: store, plain: plain, dark: dark,
-		stack: []screen.Screen{menu.New(th, menuEntries()).WithNote(note)},
+		stack: []screen.Screen{menu.New(th, withDue(menuEntries(), store)).WithNote(note)},
 		kept:  map[screen.Kind]screen.Screen{}, counts: &counters{},
 	}
 }

@@ -44,7 +44,7 @@ var screens = []entry{
 	reg(menu.Entry{Kind: "mock", Key: "M", Help: "mock interview", Footer: 2, Title: "Mock interview",
 		Desc: "the 45-minute track (or the 15-minute short form) on one design question, with a checklist per phase and the pushback"},
 		7, "mock interview",
-		func(m Model) mock.Model { return mock.New(m.th, m.store) },
+		func(m Model) mock.Model { return mock.New(m.th, m.store).Styled(m.plain, m.dark) },
 		func(m Model, s mock.Model, l screen.Link) (mock.Model, tea.Cmd) {
 			if !s.Running() {
 				s = s.Resize(max(m.w, widget.MinW), max(m.h, widget.MinH)).(mock.Model).Choose()

@@ -52,7 +52,7 @@ func TestMockKeepsWhatYouSaid(t *testing.T) {
 	// Beside them: the rubric's senior line for the phase, then that phase
 	// of chapter 07's worked answer.
 	row := appRow(f, "key by account")
-	if !strings.Contains(row, "│ Senior: "+strings.Fields(interview.RubricFor(p.Name)[0].Senior)[0]) {
+	if !strings.Contains(row, "│  Senior: "+strings.Fields(interview.RubricFor(p.Name)[0].Senior)[0]) { // rendered as the reader does: a margin of one
 		t.Errorf("the notes' row does not hold the strong answer beside it: %q", row)
 	}
 	firstWords := strings.Join(strings.Fields(interview.WorkedPhase(p.Name, 0))[:4], " ")
@@ -97,7 +97,7 @@ func TestMockKeepsWhatYouSaid(t *testing.T) {
 		"# Mock interview: " + p.Title,
 		"## Phase 1: " + interview.Track()[0].Title,
 		"> " + said + "\n> then 2 tries\n",
-		"### A strong answer\n\nSenior: " + interview.RubricFor(p.Name)[0].Senior,
+		"### A strong answer\n\n**Senior:** " + interview.RubricFor(p.Name)[0].Senior,
 		strings.Join(strings.Fields(interview.WorkedPhase(p.Name, 0))[:8], " "),
 		"- [ ] " + p.Phases[0].Checklist[0].Text + " (chapter " + p.Phases[0].Checklist[0].Chapter + ", to review)",
 		"### 1. \"" + push.Prompt + "\" (in " + interview.Track()[1].Title + "; answered)\n\nYour answer:\n\n> fail closed: 429 then 503?\n",

@@ -64,3 +64,15 @@ func AnswerText(i, w int, plain, dark bool) string {
 
 // AnswerHeadings are answer i's headings below its title, in order.
 func AnswerHeadings(i int) []Heading { return headingsOf(Answers()[i].Markdown) }
+
+// Markdown is any Markdown of the course rendered for w as the reader
+// renders a chapter (a screen w columns wide): for text shown outside the
+// reader, such as the mock's strong answer beside the candidate's notes.
+// Not cached: the caller keeps what it draws often.
+func Markdown(src string, w int, plain, dark bool) string {
+	s, err := renderMarkdown(src, w, plain, dark)
+	if err != nil {
+		return src
+	}
+	return s
+}

@@ -3,6 +3,7 @@ package cards
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
@@ -136,9 +137,15 @@ func (m Model) endKey(msg tea.KeyMsg) (Model, tea.Cmd) {
 // the score.
 func (m Model) score(q interview.Question, got bool) (Model, tea.Cmd) {
 	m.store.Score(q.ID, got)
-	verdict := "missed: it comes back first next time"
+	verdict := "missed: it comes back first next time, and tomorrow"
 	if got {
-		verdict = "got it"
+		now := m.store.Now()
+		today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, now.Location())
+		days := int(m.store.P.Cards[q.ID].Due.Sub(today).Hours()/24 + 0.5)
+		verdict = fmt.Sprintf("got it: it comes back in %d days", days)
+		if days == 1 {
+			verdict = "got it: it comes back tomorrow"
+		}
 	}
 	m.note = fmt.Sprintf("card %d: %s", m.i+1, verdict)
 	save := screen.Save(m.store)

@@ -25,9 +25,17 @@ type menuItem struct {
 	body        string // a chapter's text, for the filter (filter.go)
 	chapter     int
 	view        screen.Kind
+	badge       func() string // said after the title, as it is now (Entry.Badge)
 }
 
-func (i menuItem) Title() string       { return i.title }
+func (i menuItem) Title() string {
+	if i.badge != nil {
+		if b := i.badge(); b != "" {
+			return i.title + " · " + b
+		}
+	}
+	return i.title
+}
 func (i menuItem) Description() string { return i.desc }
 func (i menuItem) FilterValue() string { return i.title + " " + i.desc + bodySep + i.body }
 
@@ -40,6 +48,9 @@ type Entry struct {
 	Footer      int    // its place among the footer's keys (1, 2 …); 0: only in the ? sheet
 	First       bool   // its key opens it on its first scenario (the lab on E1)
 	Chapter     int    // the chapter that links to it (0: none): the ? sheet's order
+	// Badge is what the row says after its title each time it is drawn
+	// ("3 cards due"); nil or "": nothing.
+	Badge func() string
 }
 
 type Model struct {
@@ -74,7 +85,7 @@ func menuItems(entries []Entry) []list.Item {
 		items = append(items, menuItem{title: info.Title, desc: desc, body: course.Chapters()[i].README, chapter: i})
 	}
 	for _, e := range entries {
-		items = append(items, menuItem{title: e.Key + "  " + e.Title, desc: e.Desc, chapter: -1, view: e.Kind})
+		items = append(items, menuItem{title: e.Key + "  " + e.Title, desc: e.Desc, chapter: -1, view: e.Kind, badge: e.Badge})
 	}
 	return items
 }

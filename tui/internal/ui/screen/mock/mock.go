@@ -30,7 +30,8 @@ import (
 // the 15-minute skeleton, each on a visible clock that runs out into a
 // review of the phase (Between: the notes beside a strong answer), with
 // the interviewer's questions and a checklist the learner ticks. In the
-// track's design phase the request path can be shown (d); in every phase
+// third phase (the track's design, the short form's shared state) the
+// request path can be shown (d); in every phase
 // after the first, b shows its pushbacks one at a time, each revealing on
 // a key what a strong answer contains and the chapter that proves it.
 // Then a summary: time per phase, points covered and missed, the pushbacks
@@ -72,6 +73,8 @@ type step struct {
 type Model struct {
 	th    *widget.Theme
 	w, h  int
+	plain bool // chapter text without colour, as the reader's (Styled)
+	dark  bool
 	help  help.Model
 	store *saved.Store
 
@@ -82,7 +85,7 @@ type Model struct {
 	phases []interview.MockPhase
 	steps  []step
 	dives  []string // the deep dives chosen (the track only)
-	// The pushbacks of each phase (the track only) are in phases[j].Pushback;
+	// The pushbacks of each phase are in phases[j].Pushback;
 	// b shows them (pushView), one at a time (pcur).
 	strong   [][]bool // a strong answer shown, per phase and pushback
 	pushed   [][]bool // ticked as answered
@@ -150,7 +153,7 @@ func (m Model) plan(p interview.Prompt) ([]interview.MockPhase, []step, []string
 		for _, s := range interview.Skeleton() {
 			steps = append(steps, step{s.Title, s.Minutes})
 		}
-		return p.Phases, steps, nil
+		return interview.ShortForm(p), steps, nil
 	}
 	for _, s := range interview.Track() {
 		steps = append(steps, step{s.Title, s.Minutes})
@@ -169,11 +172,11 @@ func (m Model) pushes(j int) []interview.Push { return m.phases[j].Pushback }
 // kind is what phase j of the running form shows.
 func (m Model) kind(j int) phaseKind {
 	switch {
-	case m.short || m.state != OnClock:
+	case m.state != OnClock:
 		return plainPhase
 	case j == m.phase && m.pushView:
 		return pushbackPhase
-	case j == 2:
+	case j == 2: // the track's design, the short form's shared state
 		return designPhase
 	}
 	return plainPhase
@@ -200,6 +203,13 @@ func New(th *widget.Theme, store *saved.Store) Model {
 	m := Model{th: th, help: widget.NewHelp(th), store: store, list: l, bar: bar, minute: time.Minute, ta: newNotes(),
 		rnd: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 0))}
 	return m.Choose()
+}
+
+// Styled renders the strong answers as the reader renders chapters: plain
+// (no colour) or for a dark or light terminal.
+func (m Model) Styled(plain, dark bool) Model {
+	m.plain, m.dark = plain, dark
+	return m
 }
 
 // Choose shows the prompts, each with how it went last time.

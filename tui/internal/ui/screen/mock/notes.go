@@ -63,11 +63,20 @@ func (m Model) keepTyped() Model {
 // typingKey is a key while the field is open: tab and esc close it, any
 // other key is text.
 func (m Model) typingKey(msg tea.KeyMsg) (Model, tea.Cmd) {
-	if key.Matches(msg, keys.DoneTyping) {
-		return m.keepTyped(), nil
-	}
 	var cmd tea.Cmd
-	m.ta, cmd = m.sizeNotes().ta.Update(msg)
+	switch {
+	case msg.Type == tea.KeyRunes && !msg.Alt:
+		// Runes are text, however many arrive at once: a key's name is a
+		// key's only when the terminal sends that key. Two letters "u" and
+		// "p" read in one burst made a message named "up", which the
+		// textarea took for the arrow and moved the cursor a row up.
+		m = m.sizeNotes()
+		m.ta.InsertString(string(msg.Runes))
+	case key.Matches(msg, keys.DoneTyping):
+		return m.keepTyped(), nil
+	default:
+		m.ta, cmd = m.sizeNotes().ta.Update(msg)
+	}
 	// The textarea scrolls to its cursor within the text it last drew, so
 	// a paste longer than that stayed at the top: draw it, then let it scroll.
 	_ = m.ta.View()
@@ -135,7 +144,7 @@ func strongAnswer(prompt string, phase int) string {
 	var b strings.Builder
 	if w := interview.WorkedPhase(prompt, phase); w != "" {
 		if rs := interview.RubricFor(prompt); phase < len(rs) {
-			fmt.Fprintf(&b, "Senior: %s\nStaff adds: %s\n\n", rs[phase].Senior, rs[phase].Staff)
+			fmt.Fprintf(&b, "**Senior:** %s\n\n**Staff adds:** %s\n\n", rs[phase].Senior, rs[phase].Staff)
 		}
 		b.WriteString(leanStrongMarkdown(prompt, phase))
 		b.WriteString(withoutDiagrams(w))
@@ -177,16 +186,3 @@ func withoutDiagrams(md string) string {
 
 // deepDives is the track's phase of the deep dives.
 const deepDives = 3
-
-// shortToTrack is the track's phase that covers each phase of the
-// 15-minute short form: scoping (requirements), the algorithm (a deep
-// dive), the shared state (the design), failure (a deep dive).
-var shortToTrack = []int{1, deepDives, 2, deepDives}
-
-// strongFor is the strong answer of phase j of the running form.
-func (m Model) strongFor(j int) string {
-	if m.short && j < len(shortToTrack) {
-		j = shortToTrack[j]
-	}
-	return strongAnswer(interview.Mock()[m.prompt].Name, j)
-}

@@ -28,7 +28,7 @@ func (m Model) columns() (left, right []string, half int) {
 	if strings.TrimSpace(m.notes[m.phase]) != "" {
 		left = wrap(m.notes[m.phase])
 	}
-	return left, wrap(m.strongFor(m.phase)), half
+	return left, m.strongRows(m.phase, half), half
 }
 
 // reviewRows is the review in room rows, from its row m.top.

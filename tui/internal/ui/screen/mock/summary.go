@@ -87,6 +87,7 @@ func (m Model) summaryLists() []string {
 	}
 	review := widget.WrapRows(th, widget.StNone, strings.Join(r.Review, ", "), w-len("Review chapters "), 3)
 	out = append(append(out, ""), widget.Hanging(review, th.Paint(widget.StLabel, "Review chapters "), strings.Repeat(" ", len("Review chapters ")))...)
+	out = append(out, m.weakestRows()...)
 	for _, l := range []struct {
 		label string
 		rows  []string

@@ -79,7 +79,7 @@ func (m Model) chooserRows(title string) []string {
 	th, w := m.th, m.w
 	form := fmt.Sprintf("   %d-minute track: %d phases, pushback in each", interview.TrackMinutes(), len(interview.Track()))
 	if m.short {
-		form = fmt.Sprintf("   %d-minute short form: %d phases", interview.SkeletonMinutes(), len(interview.Skeleton()))
+		form = fmt.Sprintf("   %d-minute short form: %d phases, pushback after the first", interview.SkeletonMinutes(), len(interview.Skeleton()))
 	}
 	other := "the 15-minute short form"
 	if m.short {

@@ -39,7 +39,7 @@ func New(th *widget.Theme, store *progress.Store) Model {
 }
 
 // Report is what the screen shows: the saved progress now.
-func (m Model) Report() ready.Report { return ready.Of(m.store.P) }
+func (m Model) Report() ready.Report { return ready.OfAt(m.store.P, m.store.Now()) }
 
 func (m Model) Update(msg tea.Msg) (screen.Screen, tea.Cmd) {
 	if s, ok := msg.(tea.WindowSizeMsg); ok {
