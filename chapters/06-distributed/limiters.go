@@ -213,7 +213,8 @@ func NewTokenBucket(rdb redis.Scripter, cfg buckets.Config) (*TokenBucket, error
 		return nil, err
 	}
 	return &TokenBucket{limiter{rdb: rdb, script: tokenBucketScript, name: "token-bucket", kind: "tb",
-		params: []any{cfg.Capacity, formatRate(cfg.Rate)}, max: cfg.Capacity}}, nil
+		params: []any{cfg.Capacity, formatRate(cfg.Rate), expiryMs(float64(cfg.Capacity) * 1000 / cfg.Rate)},
+		max:    cfg.Capacity}}, nil
 }
 
 // GCRA stores one instant per key, the theoretical arrival time.
@@ -226,7 +227,8 @@ func NewGCRA(rdb redis.Scripter, cfg buckets.Config) (*GCRA, error) {
 	}
 	d, p := emissionInterval(cfg.Rate)
 	return &GCRA{limiter{rdb: rdb, script: gcraScript, name: "gcra", kind: "gcra",
-		params: []any{cfg.Capacity, d, formatRate(p)}, max: cfg.Capacity}}, nil
+		params: []any{cfg.Capacity, d, formatRate(p), expiryMs(float64(cfg.Capacity) * p / float64(d))},
+		max:    cfg.Capacity}}, nil
 }
 
 // emissionInterval writes T = 1000/rate ms as p/d with d a whole number up
@@ -245,6 +247,11 @@ func emissionInterval(rate float64) (d int, p float64) {
 	}
 	return 1, 1000 / rate
 }
+
+// expiryMs is a bucket's expiry in whole ms, ms rounded up, as the digits
+// PEXPIRE takes: the scripts would otherwise compute and format it on every
+// decision. The arithmetic is the one Lua would do, in the same float64s.
+func expiryMs(ms float64) string { return strconv.FormatFloat(math.Ceil(ms), 'f', 0, 64) }
 
 // formatRate sends the rate with every digit, so Lua sees the same float64.
 func formatRate(r float64) string { return strconv.FormatFloat(r, 'g', -1, 64) }

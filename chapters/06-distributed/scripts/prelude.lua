@@ -19,10 +19,11 @@ local function int(x)
 end
 
 -- servertime is Redis TIME in whole ms since the Unix epoch: one clock for
--- every app node (E11).
+-- every app node (E11). TIME replies with two strings, seconds and
+-- microseconds; arithmetic turns them into numbers without a tonumber call.
 local function servertime()
   local t = redis.call('TIME')
-  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+  return t[1] * 1000 + math.floor(t[2] / 1000)
 end
 
 -- ARGV[1] is the caller's time in whole ms since the Unix epoch, or a
