@@ -100,10 +100,12 @@ func (l *limiter) run(ctx context.Context, id string, nowMs int64, cost int) (co
 	if err := l.policy.ensure(ctx, l.rdb); err != nil {
 		return core.Decision{}, fmt.Errorf("distributed: %s for %q: %w", l.name, id, err)
 	}
-	args := make([]any, 0, 2+len(l.params))
-	args = append(args, nowMs, cost)
-	args = append(args, l.params...)
-	res, err := l.script.Run(ctx, l.rdb, []string{Key(id, l.kind)}, args...).Int64Slice()
+	c := &call{keys: [1]string{Key(id, l.kind)}, args: [2 + maxParams]any{serverClock, cost}}
+	if nowMs >= 0 {
+		c.args[0] = nowMs
+	}
+	n := 2 + copy(c.args[2:], l.params)
+	res, err := l.script.Run(ctx, l.rdb, c.keys[:], c.args[:n]...).Int64Slice()
 	if err != nil {
 		if pe := stampError(err, nowMs); pe != nil {
 			return core.Decision{}, pe
@@ -117,6 +119,20 @@ func (l *limiter) run(ctx context.Context, id string, nowMs int64, cost int) (co
 	}
 	return d, nil
 }
+
+// call is one script call's key and arguments in a single allocation (go-redis
+// copies both before Run returns); maxParams is the most parameters a
+// limiter passes after the time and the cost (the sliding counter's four).
+type call struct {
+	keys [1]string
+	args [2 + maxParams]any
+}
+
+const maxParams = 4
+
+// serverClock is the time argument -1, "Redis TIME", boxed once: an int64
+// outside 0-255 put in an interface is otherwise allocated on every call.
+var serverClock any = int64(-1)
 
 // read turns a script's reply into its decision.
 func (l *limiter) read(res []int64) (core.Decision, error) {
