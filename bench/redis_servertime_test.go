@@ -166,15 +166,7 @@ func BenchmarkScriptsBesidePeers(b *testing.B) {
 			ls = append(ls, l)
 		}
 	}
-	ids := make([]string, 1000)
-	for i := range ids {
-		ids[i] = fmt.Sprintf("bench-%d", i)
-	}
-	for _, l := range ls { // load every script and create every key
-		if _, _, err := drive(ctx, l.decide, ids, 8, int64(len(ids)), 0); err != nil {
-			b.Fatalf("%s: %v", l.name, err)
-		}
-	}
+	ids := warmIDs(b, ls)
 	const rounds, n = 15, 10_000
 	us := make(map[string][]float64, len(ls))
 	for r := range rounds {
