@@ -144,3 +144,56 @@ func serverTime(b *testing.B, t *strings.Builder, rdb *redis.Client, ls []redisL
 		b.ReportMetric(us[l.name], "µs/"+unit)
 	}
 }
+
+// BenchmarkScriptsBesidePeers is the server-time table's ratios alone, for
+// a quick and steadier reading: each course script beside the peer doing its
+// algorithm (redis_rate for GCRA and the token bucket, ulule for the fixed
+// windows), every limiter in turn for 15 rounds of 10,000 decisions on 8
+// goroutines, the first to go changing every round. It prints, and reports,
+// the median over the rounds of each script's µs over its peer's in the
+// same round, which a load that changes from second to second moves far
+// less than the µs themselves. Run it with -benchtime 1x:
+//
+//	cd bench && go test -run '^$' -bench ScriptsBesidePeers -benchtime 1x .
+func BenchmarkScriptsBesidePeers(b *testing.B) {
+	addr := startRedis(b)
+	ctx := context.Background()
+	rdb := redis.NewClient(&redis.Options{Addr: addr, PoolSize: 64})
+	defer rdb.Close()
+	var ls []redisLimiter
+	for _, l := range limitersOn(b, rdb, rdb, "") {
+		if l.peer != "" || l.name == "redis_rate (GCRA)" || l.name == "ulule (fixed window)" {
+			ls = append(ls, l)
+		}
+	}
+	ids := warmIDs(b, ls)
+	const rounds, n = 15, 10_000
+	us := make(map[string][]float64, len(ls))
+	for r := range rounds {
+		for j := range ls {
+			l := ls[(j+r)%len(ls)]
+			run, err := measureServer(ctx, rdb, l, ids, n)
+			if err != nil {
+				b.Fatalf("%s: %v", l.name, err)
+			}
+			us[l.name] = append(us[l.name], run.usPerDecision)
+		}
+	}
+	fmt.Printf("\nServer µs per decision and the ratio to the peer in the same round (median of %d rounds of %d decisions)\n\n", rounds, n)
+	fmt.Println("| limiter | µs per decision | vs peer, median | vs peer, middle half of the rounds |")
+	fmt.Println("|---|---|---|---|")
+	for _, l := range ls {
+		if l.peer == "" {
+			fmt.Printf("| %s | %.2f | — | — |\n", l.name, median(us[l.name]))
+			continue
+		}
+		ratio := make([]float64, rounds)
+		for r := range ratio {
+			ratio[r] = us[l.name][r] / us[l.peer][r]
+		}
+		sort.Float64s(ratio)
+		fmt.Printf("| %s | %.2f | %.2fx %s | %.2f-%.2fx |\n", l.name, median(us[l.name]), median(ratio),
+			strings.Fields(l.peer)[0], ratio[rounds/4], ratio[rounds-1-rounds/4])
+		b.ReportMetric(median(ratio), "x-"+l.name)
+	}
+}

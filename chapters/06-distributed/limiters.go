@@ -100,10 +100,12 @@ func (l *limiter) run(ctx context.Context, id string, nowMs int64, cost int) (co
 	if err := l.policy.ensure(ctx, l.rdb); err != nil {
 		return core.Decision{}, fmt.Errorf("distributed: %s for %q: %w", l.name, id, err)
 	}
-	args := make([]any, 0, 2+len(l.params))
-	args = append(args, nowMs, cost)
-	args = append(args, l.params...)
-	res, err := l.script.Run(ctx, l.rdb, []string{Key(id, l.kind)}, args...).Int64Slice()
+	c := &call{keys: [1]string{Key(id, l.kind)}, args: [2 + maxParams]any{serverClock, cost}}
+	if nowMs >= 0 {
+		c.args[0] = nowMs
+	}
+	n := 2 + copy(c.args[2:], l.params)
+	res, err := l.script.Run(ctx, l.rdb, c.keys[:], c.args[:n]...).Int64Slice()
 	if err != nil {
 		if pe := stampError(err, nowMs); pe != nil {
 			return core.Decision{}, pe
@@ -117,6 +119,20 @@ func (l *limiter) run(ctx context.Context, id string, nowMs int64, cost int) (co
 	}
 	return d, nil
 }
+
+// call is one script call's key and arguments in a single allocation (go-redis
+// copies both before Run returns); maxParams is the most parameters a
+// limiter passes after the time and the cost (the sliding counter's four).
+type call struct {
+	keys [1]string
+	args [2 + maxParams]any
+}
+
+const maxParams = 4
+
+// serverClock is the time argument -1, "Redis TIME", boxed once: an int64
+// outside 0-255 put in an interface is otherwise allocated on every call.
+var serverClock any = int64(-1)
 
 // read turns a script's reply into its decision.
 func (l *limiter) read(res []int64) (core.Decision, error) {
@@ -213,7 +229,8 @@ func NewTokenBucket(rdb redis.Scripter, cfg buckets.Config) (*TokenBucket, error
 		return nil, err
 	}
 	return &TokenBucket{limiter{rdb: rdb, script: tokenBucketScript, name: "token-bucket", kind: "tb",
-		params: []any{cfg.Capacity, formatRate(cfg.Rate)}, max: cfg.Capacity}}, nil
+		params: []any{cfg.Capacity, formatRate(cfg.Rate), expiryMs(float64(cfg.Capacity) * 1000 / cfg.Rate)},
+		max:    cfg.Capacity}}, nil
 }
 
 // GCRA stores one instant per key, the theoretical arrival time.
@@ -226,7 +243,8 @@ func NewGCRA(rdb redis.Scripter, cfg buckets.Config) (*GCRA, error) {
 	}
 	d, p := emissionInterval(cfg.Rate)
 	return &GCRA{limiter{rdb: rdb, script: gcraScript, name: "gcra", kind: "gcra",
-		params: []any{cfg.Capacity, d, formatRate(p)}, max: cfg.Capacity}}, nil
+		params: []any{cfg.Capacity, d, formatRate(p), expiryMs(float64(cfg.Capacity) * p / float64(d))},
+		max:    cfg.Capacity}}, nil
 }
 
 // emissionInterval writes T = 1000/rate ms as p/d with d a whole number up
@@ -245,6 +263,11 @@ func emissionInterval(rate float64) (d int, p float64) {
 	}
 	return 1, 1000 / rate
 }
+
+// expiryMs is a bucket's expiry in whole ms, ms rounded up, as the digits
+// PEXPIRE takes: the scripts would otherwise compute and format it on every
+// decision. The arithmetic is the one Lua would do, in the same float64s.
+func expiryMs(ms float64) string { return strconv.FormatFloat(math.Ceil(ms), 'f', 0, 64) }
 
 // formatRate sends the rate with every digit, so Lua sees the same float64.
 func formatRate(r float64) string { return strconv.FormatFloat(r, 'g', -1, 64) }

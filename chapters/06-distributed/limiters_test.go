@@ -250,3 +250,19 @@ func TestFixedWindowKeepsOneField(t *testing.T) {
 		require.Equal(t, map[string]string{s.window: s.count}, ok(rdb.HGetAll(ctx, key).Result()), "request %d", i+1)
 	}
 }
+
+// TestParamsFitOneCall: run copies a limiter's parameters into a call of
+// maxParams slots, so a limiter with more would lose the rest silently.
+func TestParamsFitOneCall(t *testing.T) {
+	w := fixedwindow.Config{Window: time.Second, Limit: 3}
+	s := sliding.Config{Window: time.Second, Limit: 3, SubWindows: 4}
+	b := buckets.Config{Capacity: 3, Rate: 3}
+	for _, l := range []*limiter{
+		&ok(NewFixedWindow(nil, w)).limiter, &ok(NewFixedWindowTTL(nil, w)).limiter,
+		&ok(NewExpireOnFirstHit(nil, w)).limiter, &ok(NewSlidingLog(nil, s)).limiter,
+		&ok(NewSlidingCounter(nil, s)).limiter, &ok(NewTokenBucket(nil, b)).limiter, &ok(NewGCRA(nil, b)).limiter,
+	} {
+		require.LessOrEqual(t, len(l.params), maxParams, l.name)
+	}
+	require.Len(t, ok(NewSlidingCounter(nil, s)).params, maxParams, "the sliding counter sets maxParams")
+}

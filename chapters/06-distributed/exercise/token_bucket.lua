@@ -16,6 +16,8 @@
 --   ARGV[2]  cost k, a whole number from 1 to C (Go has checked it)
 --   ARGV[3]  capacity C, a whole number
 --   ARGV[4]  rate R in tokens per second, possibly fractional ("0.5", "3")
+--   ARGV[5]  the expiry in whole ms, ceil(C * 1000 / R), as digits ready
+--            for PEXPIRE (Go works it out once per limiter)
 --   now      the prelude and the clock (scripts/prelude.lua, clock.lua) have
 --            already set the local `now` to the time in whole ms: ARGV[1],
 --            or Redis TIME when the caller passed -1. It also defines int(x), which writes a whole
@@ -66,8 +68,7 @@
 --   7. Touch KEYS[1] only; Redis Cluster routes the call by it
 --      (TestScriptsTouchOnlyDeclaredKeys reads this file).
 
--- TODO 1: read ARGV[2..4] into numbers (tonumber) and compute the expiry,
---         math.ceil(C * 1000 / R).
+-- TODO 1: read ARGV[2..4] into numbers (tonumber); ARGV[5] is the expiry.
 -- TODO 2: HMGET KEYS[1] tokens ts. No key: a full bucket, tokens = C, ts = now.
 -- TODO 3: refill only if now > ts: tokens = math.min(C, tokens + (now - ts) * R / 1000)
 --         and ts = now. Otherwise keep both, and remember the lateness ts - now.

@@ -18,13 +18,6 @@ local function int(x)
   return string.format('%d', x)
 end
 
--- servertime is Redis TIME in whole ms since the Unix epoch: one clock for
--- every app node (E11).
-local function servertime()
-  local t = redis.call('TIME')
-  return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-end
-
 -- ARGV[1] is the caller's time in whole ms since the Unix epoch, or a
 -- negative value for the server's own clock, which clock.lua (next) reads
 -- for every script that needs a time. A caller's time may be behind the
@@ -33,9 +26,16 @@ end
 -- there for every caller on the server's clock. Further ahead, the script
 -- refuses before it reads or writes anything, with the server's time in ms
 -- after the code.
+--
+-- The server's time is Redis TIME in whole ms since the Unix epoch: TIME
+-- replies with two strings, seconds and microseconds, which arithmetic
+-- turns into numbers by itself. clock.lua repeats these two lines rather
+-- than share a function: a local function is built anew on every run,
+-- and a decision should pay only for what it uses.
 local now = tonumber(ARGV[1])
 if now >= 0 then
-  local server = servertime()
+  local t = redis.call('TIME')
+  local server = t[1] * 1000 + math.floor(t[2] / 1000)
   if now > server + 60000 then
     return redis.error_reply('STAMPAHEAD ' .. string.format('%d', server))
   end
