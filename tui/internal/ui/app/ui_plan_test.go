@@ -110,7 +110,7 @@ func TestPlanStepsOpenTheirPlaces(t *testing.T) {
 // other steps refuse x with a word. The menu's reset forgets the marks.
 func TestPlanWeekExerciseMarkedByHand(t *testing.T) {
 	m := appPress(appNew(t, 80, 24), "G", "tab")
-	appWant(t, m.View(), "Study plan · One week · 784 min · 0 of 69 steps done")
+	appWant(t, m.View(), "Study plan · One week · 786 min · 0 of 69 steps done")
 	appCheckFrame(t, m.View(), 80, 24)
 	m = appPress(m, "x")
 	appWant(t, m.View(), "x marks exercises only")
