@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -245,7 +246,9 @@ func TestTmuxCourseAt80x24(t *testing.T) {
 	s.keys("n", "Enter")
 	s.waitFor("Phase 5 of 5", "5:00 left")
 	s.keys("n", "Enter")
-	scr = s.waitFor("Summary (45-minute): 1 of", "Pushback to review", "What are the limiter's own targets", "Review chapters")
+	s.waitFor("Summary (45-minute): 1 of", "Review chapters", "Weakest phases")
+	s.keys(slices.Repeat([]string{"Down"}, 14)...) // the pushback list is below the weakest phases
+	scr = s.waitFor("Pushback to review", "What are the limiter's own targets")
 	if strings.Contains(scr, "share one IP") {
 		t.Errorf("the pushback ticked as answered is listed to review:\n%s", scr)
 	}
@@ -268,12 +271,12 @@ func TestTmuxCourseAt80x24(t *testing.T) {
 	s.keys("n", "Enter")
 	s.waitFor("Phase 4 of 4")
 	s.keys("3", "n", "Enter")
-	scr = s.waitFor("Summary (15-minute): 4 of 12 points covered", "Review chapters")
+	scr = s.waitFor("Summary (15-minute): 4 of 20 points covered", "Review chapters")
 	if !strings.Contains(scr, "1 Pin down the contract and the scale") || !strings.Contains(scr, "2 of 3") {
 		t.Errorf("summary lacks phase 1's row:\n%s", scr)
 	}
 	s.keys("Escape", "M") // the chooser keeps the form chosen
-	s.waitFor("15-minute short form", "last time 4 of 12 points")
+	s.waitFor("15-minute short form", "last time 4 of 20 points")
 
 	pid := s.panePID() // before q: once the course quits, tmux has no pane to ask
 	s.keys("Escape", "q")
