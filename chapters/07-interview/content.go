@@ -1,13 +1,12 @@
 package interview
 
 import (
-	"bytes"
 	"embed"
 	"errors"
 	"fmt"
 	"io/fs"
 
-	"go.yaml.in/yaml/v3"
+	"github.com/ratelimit-course/ratelimit/internal/strictyaml"
 )
 
 // The chapter's interview content is text a reviewer edits without Go:
@@ -74,7 +73,7 @@ func loadContent(fsys fs.FS) (content, error) {
 		{"data/rubric.yaml", &rubric},
 		{"data/worked.yaml", &c.worked},
 	} {
-		if err := decodeFile(fsys, f.name, f.into); err != nil {
+		if err := strictyaml.DecodeFile(fsys, f.name, f.into); err != nil {
 			return content{}, err
 		}
 	}
@@ -98,19 +97,4 @@ func loadContent(fsys fs.FS) (content, error) {
 		return content{}, err
 	}
 	return c, nil
-}
-
-// decodeFile decodes one YAML file strictly: a field the Go type does not
-// have (a misspelt key) is an error, not a silently empty value.
-func decodeFile(fsys fs.FS, name string, into any) error {
-	b, err := fs.ReadFile(fsys, name)
-	if err != nil {
-		return err
-	}
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
-	if err := dec.Decode(into); err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	return nil
 }

@@ -7,6 +7,8 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+
+	"github.com/ratelimit-course/ratelimit/internal/strictyaml"
 )
 
 // The rubric by behaviour scores a mock the way an interviewer writes
@@ -128,7 +130,7 @@ func (s Scoring) Overall(levels map[string]int) (float64, error) {
 func loadScoring(fsys fs.FS, track []TrackPhase) (Scoring, error) {
 	const file = "data/scoring.yaml"
 	var s Scoring
-	if err := decodeFile(fsys, file, &s); err != nil {
+	if err := strictyaml.DecodeFile(fsys, file, &s); err != nil {
 		return Scoring{}, err
 	}
 	var errs []error

@@ -3,6 +3,8 @@ package grade
 import (
 	_ "embed"
 	"fmt"
+
+	"github.com/ratelimit-course/ratelimit/internal/strictyaml"
 )
 
 // A red flag is something an interviewer marks down whatever else was
@@ -45,7 +47,7 @@ var flagRules = loadFlags()
 
 func loadFlags() []flagRule {
 	var fs []RedFlag
-	if err := strictYAML(flagsYAML, &fs); err != nil {
+	if err := strictyaml.Decode(flagsYAML, &fs); err != nil {
 		panic(fmt.Sprintf("grade: data/redflags.yaml does not load: %v", err))
 	}
 	out := make([]flagRule, 0, len(fs))

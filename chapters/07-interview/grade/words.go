@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
+	"github.com/ratelimit-course/ratelimit/internal/strictyaml"
 )
 
 // vocabulary is data/words.yaml: what the grader knows of English.
@@ -29,7 +29,7 @@ var (
 
 func init() {
 	var v vocabulary
-	if err := strictYAML(wordsYAML, &v); err != nil {
+	if err := strictyaml.Decode(wordsYAML, &v); err != nil {
 		panic(fmt.Sprintf("grade: data/words.yaml does not load: %v", err))
 	}
 	abbrev = map[string][]string{}
@@ -45,13 +45,6 @@ func init() {
 	for _, w := range v.Verbs {
 		verbs[stem(w)] = true
 	}
-}
-
-// strictYAML decodes b into v, a misspelt field an error.
-func strictYAML(b []byte, v any) error {
-	dec := yaml.NewDecoder(strings.NewReader(string(b)))
-	dec.KnownFields(true)
-	return dec.Decode(v)
 }
 
 // normalise is one token as the words it stands for, each stemmed:

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
+	"github.com/ratelimit-course/ratelimit/internal/strictyaml"
 )
 
 // The worked answers (answers/*.md) follow the 45-minute track; the short
@@ -23,7 +24,7 @@ func loadShortMap() map[string][][]string {
 		panic(err)
 	}
 	var m map[string][][]string
-	if err := strictYAML(b, &m); err != nil {
+	if err := strictyaml.Decode(b, &m); err != nil {
 		panic(err)
 	}
 	return m

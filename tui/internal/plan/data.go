@@ -1,17 +1,15 @@
 package plan
 
 import (
-	"bytes"
 	"embed"
 	"errors"
 	"fmt"
 	"io/fs"
 	"slices"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/ratelimit-course/ratelimit/chapters"
 	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
+	"github.com/ratelimit-course/ratelimit/internal/strictyaml"
 )
 
 // The plans are text a reviewer edits without Go: data/evening.yaml and
@@ -64,15 +62,9 @@ func mustLoadPlan(fsys fs.FS, name string) Plan {
 // loadPlan reads one plan strictly (a key Plan or Step does not have is
 // an error) and checks it.
 func loadPlan(fsys fs.FS, name string) (Plan, error) {
-	b, err := fs.ReadFile(fsys, name)
-	if err != nil {
-		return Plan{}, err
-	}
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
 	var p Plan
-	if err := dec.Decode(&p); err != nil {
-		return Plan{}, fmt.Errorf("%s: %w", name, err)
+	if err := strictyaml.DecodeFile(fsys, name, &p); err != nil {
+		return Plan{}, err
 	}
 	if err := errors.Join(checkPlan(p)...); err != nil {
 		return Plan{}, fmt.Errorf("%s: %w", name, err)

@@ -1,16 +1,14 @@
 package course
 
 import (
-	"bytes"
 	"embed"
 	"errors"
 	"fmt"
 	"io/fs"
 	"slices"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/ratelimit-course/ratelimit/chapters"
+	"github.com/ratelimit-course/ratelimit/internal/strictyaml"
 )
 
 // The chapters list is text a reviewer edits without Go: data/chapters.yaml
@@ -41,17 +39,11 @@ func mustLoadChapters(fsys fs.FS, name string) []Entry {
 // loadChapters reads the chapters list strictly (a key it does not know is
 // an error) and checks it: each chapter exists, once.
 func loadChapters(fsys fs.FS, name string) ([]Entry, error) {
-	b, err := fs.ReadFile(fsys, name)
-	if err != nil {
-		return nil, err
-	}
 	var rows []struct {
 		Chapter int `yaml:"chapter"`
 	}
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
-	if err := dec.Decode(&rows); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
+	if err := strictyaml.DecodeFile(fsys, name, &rows); err != nil {
+		return nil, err
 	}
 	var errs []error
 	seen := map[int]bool{}
