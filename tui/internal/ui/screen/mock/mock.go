@@ -18,6 +18,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
+	"github.com/ratelimit-course/ratelimit/chapters/07-interview/grade"
 	saved "github.com/ratelimit-course/ratelimit/tui/internal/progress"
 	"github.com/ratelimit-course/ratelimit/tui/internal/transcript"
 	"github.com/ratelimit-course/ratelimit/tui/internal/ui/screen"
@@ -103,6 +104,7 @@ type Model struct {
 	cur      int // the checklist point under the cursor
 	sumTop   int // the summary's first row shown under its table
 	record   saved.Interview
+	graded   grade.Result // what the notes show, read once when the interview ends
 	note     string
 	// What the candidate wrote (notes.go): per phase, per pushback, and
 	// the field open now.
@@ -337,6 +339,7 @@ func (m Model) finish() Model {
 	}
 	slices.Sort(r.Review)
 	m.state, m.record, m.sumTop = Done, r, 0
+	m.graded = grade.Phases(p.Name, m.form(), m.phases, m.notes)
 	m.store.P.Interviews = append(m.store.P.Interviews, r)
 	t := m.transcript(r)
 	m.saving = tea.Batch(screen.Save(m.store), screen.Work(func() tea.Msg {

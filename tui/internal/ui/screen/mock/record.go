@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	interview "github.com/ratelimit-course/ratelimit/chapters/07-interview"
-	"github.com/ratelimit-course/ratelimit/chapters/07-interview/grade"
 	saved "github.com/ratelimit-course/ratelimit/tui/internal/progress"
 	"github.com/ratelimit-course/ratelimit/tui/internal/transcript"
 )
@@ -16,7 +15,7 @@ import (
 func (m Model) transcript(r saved.Interview) transcript.Transcript {
 	p := interview.Mock()[m.prompt]
 	t := transcript.Transcript{Prompt: p.Name, Title: p.Title, Ask: p.Ask, Form: m.form(), At: r.At}
-	g := m.feedback()
+	g := m.graded
 	for j, ph := range m.phases {
 		tp := transcript.Phase{Title: m.steps[j].Title, Planned: m.planned(j), Used: m.used[j], Notes: m.notes[j]}
 		tp.Strong = m.strongFor(j)
@@ -36,12 +35,6 @@ func (m Model) transcript(r saved.Interview) transcript.Transcript {
 		}
 	}
 	return t
-}
-
-// feedback is what the notes of each phase show, read by package grade
-// against the phases as they ran (the deep dives drawn included).
-func (m Model) feedback() grade.Result {
-	return grade.Phases(interview.Mock()[m.prompt].Name, m.form(), m.phases, m.notes)
 }
 
 // capitalise is s with its first letter upper case.

@@ -52,7 +52,7 @@ func (m Model) summaryHead() []string {
 			return s
 		})
 	out := []string{"", th.Paint(widget.StHeading, fmt.Sprintf("Summary (%s): %d of %d points covered", r.Form, r.Covered, r.Points)) +
-		th.Paint(widget.StNone, fmt.Sprintf(", your notes show %d", m.feedback().Shown()))}
+		th.Paint(widget.StNone, fmt.Sprintf(", your notes show %d", m.graded.Shown()))}
 	return append(out, widget.SplitLines(t.String())...)
 }
 
@@ -112,7 +112,7 @@ func (m Model) feedbackRows() []string {
 	row := func(first, s string) []string {
 		return widget.Hanging(widget.WrapRows(m.th, widget.StNone, s, m.w-4, 6), first, "    ")
 	}
-	g := m.feedback()
+	g := m.graded
 	var out []string
 	for j, ph := range g.Phases {
 		out = append(out, row("  ", fmt.Sprintf("%d %s", j+1, ph.Beside(len(m.record.Phases[j].Ticked))))...)
